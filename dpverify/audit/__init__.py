@@ -1,0 +1,63 @@
+"""Empirical privacy testers: :func:`audit` dispatches to the white-box or black-box tester."""
+from __future__ import annotations
+
+from typing import Any
+
+from .._validate import open_unit
+from ..claims import PrivacyClaim
+from ..errors import DPVerifyError, InvalidArgument
+from ..mechanism import is_white_box
+from . import _runner
+from .result import AuditResult, DirectionResult
+
+__all__ = ["audit", "AuditResult", "DirectionResult", "DEFAULT_SAMPLES"]
+
+#: Outputs drawn per direction of each pair when ``samples`` is not given.
+DEFAULT_SAMPLES = 200_000
+
+
+def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samples: int = DEFAULT_SAMPLES,
+          confidence: float = 0.95, rng: Any = None, executor: Any = None) -> AuditResult:
+    """Test whether ``mechanism`` keeps ``claim`` (default: ``mechanism.claim``) on ``pairs``.
+
+    ``pairs`` is one pair ``(D, D_prime)`` (a tuple) or a list of such tuples. Both directions of
+    every pair are tested. ``rng`` is a ``numpy.random.Generator``, an int seed, or None;
+    ``executor`` an optional ``concurrent.futures.Executor`` over which batches are spread (the
+    result depends only on the seed, not on the executor).
+
+    White-box when the mechanism has ``log_density`` (see :mod:`dpverify.audit.whitebox` for the
+    estimator and the inequality behind each bound); black-box otherwise.
+
+    The result's ``epsilon_lower`` and ``delta_lower`` are **lower** confidence bounds, valid
+    simultaneously over all pairs and directions with probability >= ``confidence``. The verdict
+    is ``violated`` when they contradict the claim, ``inconclusive`` when the point estimate of
+    delta(claim.epsilon) exceeds claim.delta without significance, ``not-violated`` otherwise.
+    """
+    if claim is None:
+        claim = getattr(mechanism, "claim", None)
+        if claim is None:
+            raise InvalidArgument(
+                f"mechanism={_runner.describe(mechanism)} has no `claim` and claim=None; pass "
+                "claim=PrivacyClaim(epsilon, delta)."
+            )
+    if not isinstance(claim, PrivacyClaim):
+        raise InvalidArgument(
+            f"claim={_runner.describe(claim)} must be a dpverify.PrivacyClaim, e.g. PrivacyClaim(1.0, 1e-5)."
+        )
+    if not callable(getattr(mechanism, "sample", None)):
+        raise InvalidArgument(
+            f"mechanism={_runner.describe(mechanism)} has no sample(data, size, rng) method; it does not "
+            "follow the dpverify.Mechanism protocol."
+        )
+    samples = _runner.validate_samples(samples)
+    confidence = open_unit("confidence", confidence, fix="Use e.g. confidence=0.95.")
+    pair_list = _runner.normalise_pairs(pairs)
+    if is_white_box(mechanism):
+        from .whitebox import audit_white_box
+
+        return audit_white_box(mechanism, pair_list, claim=claim, samples=samples,
+                               confidence=confidence, rng=rng, executor=executor)
+    raise DPVerifyError(
+        f"mechanism={_runner.describe(mechanism)} has no log_density, and black-box auditing is not "
+        "available in this version; give the mechanism a log_density to audit it white-box."
+    )

@@ -1,0 +1,122 @@
+"""Pairs, seeds and batched sampling shared by the testers (internal).
+
+Randomness: the caller's generator yields one root ``SeedSequence``; every (pair, direction)
+gets a child and every batch a grandchild, so the outputs depend only on the seed and the
+batch size (fixed by the output size), never on the number of workers.
+"""
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from .._validate import as_rng, integer
+from ..errors import InvalidArgument, MechanismError
+
+__all__ = ["normalise_pairs", "describe", "root_seed", "batch_plan", "run_batches", "check_outputs"]
+
+#: Elements (not outputs) per batch: keeps memory near 100 MB whatever the output shape.
+BATCH_ELEMENTS = 1 << 21
+
+
+def describe(obj: Any, limit: int = 80) -> str:
+    """A short, one-line description of a dataset or mechanism for error messages."""
+    if isinstance(obj, np.ndarray):
+        if obj.size <= 8:
+            text = np.array2string(obj, separator=", ", threshold=8).replace("\n", "")
+        else:
+            text = f"array(shape={obj.shape}, dtype={obj.dtype})"
+    else:
+        text = repr(obj)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def normalise_pairs(pairs: Any) -> list[tuple[Any, Any]]:
+    """One pair (a tuple ``(D, D')``) or an iterable of such tuples, as a non-empty list.
+
+    Raises InvalidArgument for a non-pair, an empty list, or datasets of different shapes.
+    """
+    if isinstance(pairs, tuple):
+        items = [pairs]
+    elif isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        raise InvalidArgument(
+            f"pairs={describe(pairs)} must be one pair written as a tuple (D, D_prime), or a list of "
+            "such tuples."
+        )
+    else:
+        items = list(pairs)
+    if not items:
+        raise InvalidArgument("pairs=[] is empty; give at least one neighbouring pair (D, D_prime).")
+    out = []
+    for i, pair in enumerate(items):
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise InvalidArgument(
+                f"pairs[{i}]={describe(pair)} must be a tuple (D, D_prime) of two datasets. "
+                "Write one pair as a tuple and several as a list of tuples."
+            )
+        a, b = pair
+        sa, sb = np.shape(a), np.shape(b)
+        if sa != sb:
+            raise InvalidArgument(
+                f"pairs[{i}] has datasets of different shapes {sa} and {sb}; neighbouring datasets "
+                "must have the same shape (for add/remove-one neighbours, mark the absent record "
+                "inside a fixed-shape dataset)."
+            )
+        out.append((a, b))
+    return out
+
+
+def root_seed(rng: Any) -> np.random.SeedSequence:
+    """The root SeedSequence of a run, drawn from ``rng`` (Generator, int seed, or None)."""
+    gen = as_rng(rng)
+    return np.random.SeedSequence([int(x) for x in gen.integers(0, 2**63 - 1, size=4)])
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    sizes: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.sizes)
+
+
+def batch_plan(samples: int, elements_per_output: int) -> BatchPlan:
+    """Split ``samples`` outputs into batches of at most BATCH_ELEMENTS elements."""
+    per = max(1, BATCH_ELEMENTS // max(1, elements_per_output))
+    full, rest = divmod(samples, per)
+    return BatchPlan(tuple([per] * full + ([rest] if rest else [])))
+
+
+def check_outputs(mechanism: Any, outputs: Any, size: int, where: str) -> np.ndarray:
+    """``outputs`` as an array with ``size`` rows, or MechanismError naming the mechanism."""
+    try:
+        arr = np.asarray(outputs)
+    except Exception as exc:  # pragma: no cover - exotic containers
+        raise MechanismError(f"{describe(mechanism)}.sample returned {type(outputs).__name__}, "
+                             f"which is not array-like ({exc}); {where}.") from None
+    if arr.ndim == 0 or arr.shape[0] != size:
+        raise MechanismError(
+            f"{describe(mechanism)}.sample(size={size}) returned shape {arr.shape}; it must return "
+            f"{size} outputs stacked on axis 0; {where}."
+        )
+    return arr
+
+
+def run_batches(func: Callable, tasks: Sequence[tuple], executor: Executor | None) -> list:
+    """``[func(*task) for task in tasks]``, through ``executor.map`` when one is given (order kept)."""
+    if executor is None:
+        return [func(*t) for t in tasks]
+    if not isinstance(executor, Executor):
+        raise InvalidArgument(
+            f"executor={describe(executor)} must be a concurrent.futures.Executor or None "
+            "(e.g. concurrent.futures.ProcessPoolExecutor(2))."
+        )
+    return list(executor.map(func, *zip(*tasks)))
+
+
+def validate_samples(samples: Any) -> int:
+    return integer("samples", samples, minimum=1, fix="Ask for at least one sample per direction.")

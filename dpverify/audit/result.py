@@ -1,0 +1,122 @@
+"""Audit results: immutable values with a JSON-ready ``to_dict``."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..claims import PrivacyClaim, Verdict
+
+__all__ = ["AuditResult", "DirectionResult", "jsonable"]
+
+
+def jsonable(x: Any) -> Any:
+    """Plain JSON types: infinities become the strings "inf" / "-inf", arrays become lists."""
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        f = float(x)
+        if math.isnan(f):  # never produced by dpverify; kept explicit rather than silent
+            return "nan"
+        if math.isinf(f):
+            return "inf" if f > 0 else "-inf"
+        return f
+    if isinstance(x, np.ndarray):
+        if x.size > 10_000:
+            return {"shape": list(x.shape), "dtype": str(x.dtype), "note": "too large to list"}
+        return jsonable(x.tolist())
+    if isinstance(x, dict):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [jsonable(v) for v in x]
+    if hasattr(x, "to_dict"):
+        return jsonable(x.to_dict())
+    if x is None or isinstance(x, str):
+        return x
+    return repr(x)
+
+
+@dataclass(frozen=True)
+class DirectionResult:
+    """What one direction (D vs D') of one pair showed."""
+
+    pair_index: int
+    direction: str  # "D->D'" (outputs drawn from D) or "D'->D"
+    samples: int
+    epsilon_lower: float
+    delta_lower: float
+    delta_estimate: float
+    infinite_loss_count: int
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        d = {
+            "pair_index": self.pair_index,
+            "direction": self.direction,
+            "samples": self.samples,
+            "epsilon_lower": self.epsilon_lower,
+            "delta_lower": self.delta_lower,
+            "delta_estimate": self.delta_estimate,
+            "infinite_loss_count": self.infinite_loss_count,
+        }
+        d.update(self.extra)
+        return jsonable(d)
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """The outcome of :func:`dpverify.audit`.
+
+    ``epsilon_lower`` is a lower confidence bound on the smallest epsilon for which the mechanism
+    is (epsilon, claim.delta)-DP on the pairs tested (``inf`` when the loss is infinite with
+    probability above claim.delta); ``delta_lower`` is a lower confidence bound on
+    delta(claim.epsilon). Both hold simultaneously, with probability at least ``confidence``,
+    over every pair and direction tried. ``pair``/``direction`` name where the bound came from.
+    """
+
+    verdict: Verdict
+    epsilon_lower: float
+    delta_lower: float
+    delta_estimate: float
+    confidence: float
+    samples: int
+    claim: PrivacyClaim
+    pair_index: int
+    pair: tuple
+    direction: str
+    method: str
+    seconds: float
+    directions: tuple[DirectionResult, ...]
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return jsonable({
+            "verdict": self.verdict.value,
+            "epsilon_lower": self.epsilon_lower,
+            "delta_lower": self.delta_lower,
+            "delta_estimate": self.delta_estimate,
+            "confidence": self.confidence,
+            "samples": self.samples,
+            "claim": self.claim.to_dict(),
+            "pair_index": self.pair_index,
+            "pair": list(self.pair),
+            "direction": self.direction,
+            "method": self.method,
+            "seconds": self.seconds,
+            "directions": [d.to_dict() for d in self.directions],
+            "notes": list(self.notes),
+        })
+
+    def __str__(self) -> str:
+        c = self.claim
+        return (
+            f"{self.verdict.value}: claim (eps={c.epsilon:g}, delta={c.delta:g}); "
+            f"epsilon_lower={self.epsilon_lower:.6g}, delta_lower={self.delta_lower:.3g} "
+            f"(estimate {self.delta_estimate:.3g}) at confidence {self.confidence:g}, "
+            f"{self.samples} samples per direction, pair {self.pair_index} {self.direction}, "
+            f"{self.method}, {self.seconds:.2f} s"
+        )

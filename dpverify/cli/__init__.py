@@ -1,0 +1,51 @@
+"""The ``dpverify`` command. One module per subcommand; each has ``register`` and ``run``.
+
+Exit codes: 0 when the run completed (whatever the verdicts), 2 for usage errors and invalid
+arguments (one line on stderr), 1 when a mechanism under test misbehaved.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from ..errors import DPVerifyError, InvalidArgument
+
+#: Subcommand modules in ``dpverify.cli``, in the order ``--help`` lists them.
+SUBCOMMANDS = ("check", "audit")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dpverify", description=__doc__.splitlines()[0])
+    from .. import __version__
+
+    parser.add_argument("--version", action="version", version=f"dpverify {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"{__name__}.{name}")
+        p = module.register(sub)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args._run(args) or 0)
+    except InvalidArgument as exc:
+        print(f"dpverify {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except DPVerifyError as exc:
+        print(f"dpverify {args.command}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

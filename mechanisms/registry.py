@@ -1,0 +1,17 @@
+"""The registry of shipped mechanisms audited by ``dpverify check``.
+
+Each paper module defines ``REGISTRY`` (a list of :class:`dpverify.registry.RegistryEntry`);
+this module concatenates them in the order of ``_MODULES``. Add a module name here when a new
+paper module ships mechanisms.
+"""
+from __future__ import annotations
+
+import importlib
+
+_MODULES = (
+    "lecture21_dp_registry",
+)
+
+ENTRIES = []
+for _name in _MODULES:
+    ENTRIES.extend(importlib.import_module(f"mechanisms.{_name}").REGISTRY)

@@ -1,0 +1,1 @@
+"""Executable proof files, one per source paper (installed as ``dpverify_proofs``)."""
