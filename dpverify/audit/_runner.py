@@ -17,8 +17,8 @@ from ..errors import InvalidArgument, MechanismError
 
 __all__ = ["normalise_pairs", "describe", "root_seed", "batch_plan", "run_batches", "check_outputs"]
 
-#: Elements (not outputs) per batch: keeps memory near 100 MB whatever the output shape.
-BATCH_ELEMENTS = 1 << 21
+#: Elements (not outputs) per batch: a few MB, cache-friendly, whatever the output shape.
+BATCH_ELEMENTS = 1 << 18
 
 
 def describe(obj: Any, limit: int = 80) -> str:

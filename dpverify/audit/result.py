@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._format import fmt_lower
 from ..claims import PrivacyClaim, Verdict
 
 __all__ = ["AuditResult", "DirectionResult", "jsonable"]
@@ -115,7 +116,7 @@ class AuditResult:
         c = self.claim
         return (
             f"{self.verdict.value}: claim (eps={c.epsilon:g}, delta={c.delta:g}); "
-            f"epsilon_lower={self.epsilon_lower:.6g}, delta_lower={self.delta_lower:.3g} "
+            f"epsilon_lower={fmt_lower(self.epsilon_lower, 6)}, delta_lower={fmt_lower(self.delta_lower, 3)} "
             f"(estimate {self.delta_estimate:.3g}) at confidence {self.confidence:g}, "
             f"{self.samples} samples per direction, pair {self.pair_index} {self.direction}, "
             f"{self.method}, {self.seconds:.2f} s"

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..audit.result import jsonable
+from .._format import fmt_lower, fmt_num, fmt_upper  # noqa: F401  (re-exported for subcommands)
 from ..errors import InvalidArgument
 
 
@@ -39,29 +40,6 @@ def new_seed() -> int:
 def print_json(doc: Any) -> None:
     json.dump(jsonable(doc), sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
-
-
-def fmt_num(x: float, digits: int = 4) -> str:
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return f"{x:.{digits}g}"
-
-
-def _round_sig(x: float, digits: int, rounder) -> str:
-    if math.isinf(x) or x == 0:
-        return fmt_num(x, digits)
-    exp = math.floor(math.log10(abs(x))) - digits + 1
-    return f"{rounder(x / 10.0**exp) * 10.0**exp:.{digits}g}"
-
-
-def fmt_lower(x: float, digits: int = 4) -> str:
-    """``x`` to ``digits`` significant digits, rounded **down** (a lower bound must not grow)."""
-    return _round_sig(x, digits, math.floor)
-
-
-def fmt_upper(x: float, digits: int = 4) -> str:
-    """``x`` to ``digits`` significant digits, rounded **up** (an upper bound must not shrink)."""
-    return _round_sig(x, digits, math.ceil)
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:

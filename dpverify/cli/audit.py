@@ -4,7 +4,17 @@ from __future__ import annotations
 from .. import audit as _audit
 from ..audit import DEFAULT_SAMPLES
 from ..claims import PrivacyClaim
+from ..errors import InvalidArgument
+from ..registry import load_entries
 from . import _common
+
+
+def _registered(name: str):
+    entries = {e.name: e for e in load_entries()}
+    if name not in entries:
+        raise InvalidArgument(f"MECHANISM={name!r} is neither MODULE:ATTR nor a registered mechanism; "
+                              f"registered: {sorted(entries)}.")
+    return entries[name]
 
 
 def register(sub):
@@ -12,13 +22,14 @@ def register(sub):
         "audit",
         help="audit one mechanism on neighbouring pairs",
         description=(
-            "Audit a mechanism on neighbouring pairs. MODULE:ATTR names a mechanism or a zero-argument "
-            "callable returning one; --pairs names one pair (a tuple), a list of pairs, or a "
-            "zero-argument callable returning either."
+            "Audit a mechanism on neighbouring pairs. MECHANISM is MODULE:ATTR, naming a mechanism or a "
+            "zero-argument callable returning one, or the name of a registered mechanism (see "
+            "`dpverify check`), whose default pairs are used unless --pairs is given. --pairs names "
+            "one pair (a tuple), a list of pairs, or a zero-argument callable returning either."
         ),
     )
-    p.add_argument("mechanism", metavar="MODULE:ATTR")
-    p.add_argument("--pairs", required=True, metavar="MODULE:ATTR")
+    p.add_argument("mechanism", metavar="MECHANISM", help="MODULE:ATTR or a registered mechanism's name")
+    p.add_argument("--pairs", metavar="MODULE:ATTR", help="required unless MECHANISM is a registered name")
     p.add_argument("--epsilon", type=float, help="claimed epsilon (default: the mechanism's claim)")
     p.add_argument("--delta", type=float, help="claimed delta (default: the mechanism's claim, or 0 with --epsilon)")
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="outputs per direction of each pair")
@@ -29,15 +40,25 @@ def register(sub):
 
 
 def run(args) -> int:
-    mech = _common.load_object(args.mechanism, "mechanism", call=lambda o: not hasattr(o, "sample") and callable(o))
-    pairs = _common.load_object(args.pairs, "--pairs", call=lambda o: callable(o) and not isinstance(o, (tuple, list)))
+    if ":" not in args.mechanism:
+        entry = _registered(args.mechanism)
+        mech = entry.factory()
+        pairs = entry.pairs() if args.pairs is None else None
+    else:
+        mech = _common.load_object(args.mechanism, "mechanism",
+                                   call=lambda o: not hasattr(o, "sample") and callable(o))
+        if args.pairs is None:
+            raise InvalidArgument(f"--pairs is required when MECHANISM={args.mechanism!r} is MODULE:ATTR "
+                                  "(only registered mechanisms have default pairs).")
+        pairs = None
+    if pairs is None:
+        pairs = _common.load_object(args.pairs, "--pairs",
+                                    call=lambda o: callable(o) and not isinstance(o, (tuple, list)))
     claim = None
     if args.epsilon is not None or args.delta is not None:
         base = getattr(mech, "claim", None)
         eps = args.epsilon if args.epsilon is not None else getattr(base, "epsilon", None)
         if eps is None:
-            from ..errors import InvalidArgument
-
             raise InvalidArgument("--delta was given without --epsilon and the mechanism has no claim; add --epsilon.")
         delta = args.delta if args.delta is not None else (base.delta if base is not None and args.epsilon is None else 0.0)
         claim = PrivacyClaim(eps, delta)
@@ -50,7 +71,8 @@ def run(args) -> int:
         _common.print_json(doc)
     else:
         print(result)
-        print(f"reproduce with: dpverify audit {args.mechanism} --pairs {args.pairs} "
+        pairs_opt = f" --pairs {args.pairs}" if args.pairs else ""
+        print(f"reproduce with: dpverify audit {args.mechanism}{pairs_opt} "
               f"--samples {args.samples} --seed {seed}"
               + (f" --epsilon {claim.epsilon} --delta {claim.delta}" if claim is not None else ""))
     return 0
