@@ -4,6 +4,7 @@ The public API is exactly the names re-exported here (see ``docs/api.md``).
 """
 from __future__ import annotations
 
+from .accounting import Accountant
 from .audit import AuditResult, audit
 from .claims import NeighbourRelation, PrivacyClaim, Verdict
 from .errors import DPVerifyError, InvalidArgument, MechanismError, NumericalError, UnsupportedEvent
@@ -12,6 +13,7 @@ from .mechanism import Mechanism, WhiteBoxMechanism, is_white_box
 __version__ = "0.1.0"
 
 __all__ = [
+    "Accountant",
     "AuditResult",
     "DPVerifyError",
     "InvalidArgument",

@@ -12,7 +12,7 @@ import sys
 from ..errors import DPVerifyError, InvalidArgument
 
 #: Subcommand modules in ``dpverify.cli``, in the order ``--help`` lists them.
-SUBCOMMANDS = ("check", "audit")
+SUBCOMMANDS = ("check", "audit", "account")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,123 @@
+"""``dpverify account --event SPEC [--event SPEC ...] --delta D [--method M|all] [--json]``.
+
+Each SPEC is ``kind:key=value:...`` with an optional ``count=N``, e.g.
+``gaussian:sigma=10:count=100``, ``laplace:scale=5:sensitivity=2``,
+``subsampled-gaussian:sigma=1:rate=0.01:count=1000``. Every epsilon printed is a certified
+upper bound (rounded up).
+"""
+from __future__ import annotations
+
+import time
+
+from ..accounting import Accountant, Method, events as ev
+from ..claims import NeighbourRelation
+from ..errors import InvalidArgument, UnsupportedEvent
+from . import _common
+
+_KINDS = {
+    "gaussian": (ev.Gaussian, {"sigma": float, "sensitivity": float}),
+    "laplace": (ev.Laplace, {"scale": float, "sensitivity": float}),
+    "randomized-response": (ev.RandomizedResponse, {"epsilon": float, "categories": int}),
+    "discrete-laplace": (ev.DiscreteLaplace, {"scale": float, "sensitivity": int}),
+    "discrete-gaussian": (ev.DiscreteGaussian, {"sigma": float, "sensitivity": int}),
+    "pure": (ev.PureDP, {"epsilon": float}),
+    "approx": (ev.ApproxDP, {"epsilon": float, "delta": float}),
+    "subsampled-gaussian": (ev.Gaussian, {"sigma": float, "sensitivity": float, "rate": float}),
+    "subsampled-laplace": (ev.Laplace, {"scale": float, "sensitivity": float, "rate": float}),
+}
+
+
+def parse_event(spec: str, relation: NeighbourRelation) -> tuple[ev.DpEvent, int]:
+    """``kind:key=value:...`` -> (event, count); InvalidArgument with a one-line message."""
+    parts = spec.split(":")
+    kind = parts[0].strip().lower()
+    if kind not in _KINDS:
+        raise InvalidArgument(f"--event {spec!r}: unknown kind {kind!r}; use one of {', '.join(_KINDS)}.")
+    cls, allowed = _KINDS[kind]
+    kwargs: dict = {}
+    count = 1
+    for item in parts[1:]:
+        if "=" not in item:
+            raise InvalidArgument(f"--event {spec!r}: {item!r} must be key=value (e.g. sigma=10).")
+        key, _, raw = item.partition("=")
+        key = key.strip()
+        conv = int if key == "count" else allowed.get(key)
+        if conv is None:
+            raise InvalidArgument(f"--event {spec!r}: unknown key {key!r} for {kind}; "
+                                  f"use {', '.join(list(allowed) + ['count'])}.")
+        try:
+            value = conv(raw)
+        except ValueError:
+            raise InvalidArgument(f"--event {spec!r}: {key}={raw!r} is not a valid {conv.__name__}.") from None
+        if key == "count":
+            count = value
+        else:
+            kwargs[key] = value
+    rate = kwargs.pop("rate", None)
+    if kind.startswith("subsampled-"):
+        if rate is None:
+            raise InvalidArgument(f"--event {spec!r}: {kind} needs rate=Q (the Poisson sampling rate).")
+        event = ev.PoissonSubsampled(cls(**kwargs, relation=NeighbourRelation.ADD_REMOVE_ONE), rate)
+    else:
+        try:
+            event = cls(**kwargs, relation=relation)
+        except TypeError as exc:
+            raise InvalidArgument(f"--event {spec!r}: {exc}.") from None
+    return event, count
+
+
+def register(sub):
+    p = sub.add_parser(
+        "account",
+        help="compose privacy events and print certified (epsilon, delta)",
+        description=__doc__.splitlines()[0] + " Kinds: " + ", ".join(_KINDS) + ".",
+    )
+    p.add_argument("--event", action="append", required=True, metavar="SPEC",
+                   help="kind:key=value[:count=N], repeatable")
+    p.add_argument("--delta", type=float, required=True, help="target delta in (0, 1)")
+    p.add_argument("--method", default="pld", choices=[m.value for m in Method] + ["all"])
+    p.add_argument("--relation", default=None, choices=[r.value for r in NeighbourRelation],
+                   help="neighbour relation of the non-subsampled events (default: replace-one, or "
+                        "add-remove-one when a subsampled event is given)")
+    p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
+    return p
+
+
+def run(args) -> int:
+    from .._validate import open_unit
+
+    delta = open_unit("--delta", args.delta, fix="Give a delta strictly between 0 and 1, e.g. 1e-5.")
+    if args.relation is not None:
+        relation = NeighbourRelation(args.relation)
+    elif any(s.strip().lower().startswith("subsampled-") for s in args.event):
+        relation = NeighbourRelation.ADD_REMOVE_ONE
+    else:
+        relation = NeighbourRelation.REPLACE_ONE
+    parsed = [parse_event(s, relation) for s in args.event]
+    methods = list(Method) if args.method == "all" else [Method(args.method)]
+    results = []
+    for m in methods:
+        acc = Accountant(m)
+        t0 = time.perf_counter()
+        try:
+            for event, count in parsed:
+                acc.compose(event, count)
+            eps = acc.epsilon(delta)
+            results.append({"method": m.value, "epsilon": eps, "seconds": time.perf_counter() - t0})
+        except UnsupportedEvent as exc:
+            if args.method != "all":
+                raise
+            results.append({"method": m.value, "epsilon": None, "seconds": time.perf_counter() - t0,
+                            "unsupported": str(exc)})
+    if args.json:
+        _common.print_json({"delta": delta, "results": results})
+        return 0
+    rows = []
+    for r in results:
+        if r["epsilon"] is None:
+            rows.append([r["method"], "unsupported", f"{r['seconds']:.3f}", r["unsupported"]])
+        else:
+            rows.append([r["method"], _common.fmt_upper(r["epsilon"], 10), f"{r['seconds']:.3f}", ""])
+    print(f"delta = {delta:g}; epsilon is a certified upper bound (rounded up)")
+    print(_common.table(["method", "epsilon", "seconds", "note"], rows))
+    return 0

@@ -1,0 +1,54 @@
+"""``dpverify account``."""
+import json
+
+import pytest
+
+from dpverify.cli import main
+
+
+def test_all_methods_side_by_side(capsys):
+    rc = main(["account", "--event", "gaussian:sigma=10:count=100", "--event", "laplace:scale=5",
+               "--delta", "1e-5", "--method", "all", "--json"])
+    assert rc == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["delta"] == 1e-5
+    by = {r["method"]: r for r in doc["results"]}
+    assert set(by) == {"basic", "advanced", "kov", "rdp", "pld"}
+    assert by["basic"]["epsilon"] is None and "Gaussian" in by["basic"]["unsupported"]
+    assert 4.377 < by["pld"]["epsilon"] <= by["rdp"]["epsilon"]
+    assert all(r["seconds"] >= 0 for r in doc["results"])
+
+
+def test_single_method_json(capsys):
+    assert main(["account", "--event", "laplace:scale=10:count=10", "--delta", "1e-6", "--method", "kov",
+                 "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["method"] for r in doc["results"]] == ["kov"] and doc["results"][0]["epsilon"] > 0.9989
+
+
+def test_text_table(capsys):
+    assert main(["account", "--event", "subsampled-gaussian:sigma=1:rate=0.01:count=100",
+                 "--delta", "1e-5", "--method", "all"]) == 0
+    out = capsys.readouterr().out
+    assert "pld" in out and "unsupported" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["--event", "gauss:sigma=1"],
+    ["--event", "gaussian:sigma"],
+    ["--event", "gaussian:sigma=abc"],
+    ["--event", "gaussian:sigma=-1"],
+    ["--event", "gaussian:sigma=nan"],
+    ["--event", "gaussian:sigma=1:count=0"],
+    ["--event", "gaussian:sigma=1:rate=0.1"],
+    ["--event", "subsampled-gaussian:sigma=1"],
+], ids=lambda a: a[1])
+def test_bad_event_syntax_exits_2_with_one_line(argv, capsys):
+    assert main(["account", *argv, "--delta", "1e-5"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "error" in err
+
+
+@pytest.mark.parametrize("delta", ["0", "1", "nan", "-1e-5"])
+def test_bad_delta_exits_2(delta, capsys):
+    assert main(["account", "--event", "gaussian:sigma=1", f"--delta={delta}"]) == 2
