@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from ..errors import DPVerifyError, InvalidArgument
@@ -39,6 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)
+    except BrokenPipeError:  # e.g. `dpverify ... | head`: the reader left; not an error of ours
+        sys.stderr.close()
+        try:
+            sys.stdout = open(os.devnull, "w")  # silence the flush at exit
+        except OSError:  # pragma: no cover
+            pass
+        return 0
     except InvalidArgument as exc:
         print(f"dpverify {args.command}: error: {exc}", file=sys.stderr)
         return 2
