@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .accounting import Accountant
 from .audit import AuditResult, audit
+from .audit.mutual_information import audit_mutual_information
 from .claims import NeighbourRelation, PrivacyClaim, Verdict
 from .errors import DPVerifyError, InvalidArgument, MechanismError, NumericalError, UnsupportedEvent
 from .mechanism import Mechanism, WhiteBoxMechanism, is_white_box
@@ -26,5 +27,6 @@ __all__ = [
     "Verdict",
     "WhiteBoxMechanism",
     "audit",
+    "audit_mutual_information",
     "is_white_box",
 ]

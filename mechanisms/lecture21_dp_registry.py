@@ -47,3 +47,44 @@ REGISTRY = [
         description="f(D) + N(0, 2 Delta^2 (log(1/(2 delta)) + eps)/eps^2)",
     ),
 ]
+
+# Tables of the conformance suite (tests/mechanisms/test_conformance.py).
+_NAN, _INF = float("nan"), float("inf")
+
+#: (factory, kwargs, reason): ``factory(**kwargs)`` must raise InvalidArgument.
+BAD_ARGUMENTS = [
+    (ScalarLaplace, dict(epsilon=0.0), "scalar-eps-zero"),
+    (ScalarLaplace, dict(epsilon=-1.0), "scalar-eps-negative"),
+    (ScalarLaplace, dict(epsilon=_NAN), "scalar-eps-nan"),
+    (ScalarLaplace, dict(epsilon=_INF), "scalar-eps-inf"),
+    (ScalarLaplace, dict(epsilon=1.0, sensitivity=0.0), "scalar-sensitivity-zero"),
+    (ScalarLaplace, dict(epsilon=1.0, query="sum"), "scalar-query-not-callable"),
+    (VectorLaplace, dict(epsilon=1.0, dimension=0), "vector-dimension-zero"),
+    (VectorLaplace, dict(epsilon=1.0, dimension=2.5), "vector-dimension-fractional"),
+    (VectorLaplace, dict(epsilon=_NAN, dimension=3), "vector-eps-nan"),
+    (VectorLaplace, dict(epsilon=1.0, dimension=3, sensitivity=_INF), "vector-sensitivity-inf"),
+    (ClassicalGaussian, dict(epsilon=0.0, delta=1e-5), "classical-eps-zero"),
+    (ClassicalGaussian, dict(epsilon=_INF, delta=1e-5), "classical-eps-inf"),
+    (ClassicalGaussian, dict(epsilon=1.0, delta=0.0), "classical-delta-zero"),
+    (ClassicalGaussian, dict(epsilon=1.0, delta=1.0), "classical-delta-one"),
+    (ClassicalGaussian, dict(epsilon=1.0, delta=_NAN), "classical-delta-nan"),
+    (ClassicalGaussian, dict(epsilon=1.0, delta=1e-5, sensitivity=-1.0), "classical-sensitivity-negative"),
+    (KenthapadiGaussian, dict(epsilon=0.0, delta=1e-5), "kenthapadi-eps-zero"),
+    (KenthapadiGaussian, dict(epsilon=_NAN, delta=1e-5), "kenthapadi-eps-nan"),
+    (KenthapadiGaussian, dict(epsilon=1.0, delta=0.5), "kenthapadi-delta-half"),
+    (KenthapadiGaussian, dict(epsilon=1.0, delta=0.0), "kenthapadi-delta-zero"),
+    (KenthapadiGaussian, dict(epsilon=1.0, delta=_NAN), "kenthapadi-delta-nan"),
+    (KenthapadiGaussian, dict(epsilon=1.0, delta=1e-5, sensitivity=0.0), "kenthapadi-sensitivity-zero"),
+]
+
+#: (mechanism factory, good data, bad data, reason): sample(bad) and log_density(., bad) must raise.
+#: These mechanisms take the query answer itself, with no norm bound: only non-finite entries and
+#: wrong shapes are bad data.
+BAD_DATA = [
+    (lambda: ScalarLaplace(1.0), 0.0, _NAN, "scalar-nan"),
+    (lambda: ScalarLaplace(1.0), 0.0, np.zeros(2), "scalar-vector-data"),
+    (lambda: VectorLaplace(1.0, 3), np.zeros(3), np.array([0.0, _INF, 0.0]), "vector-inf"),
+    (lambda: VectorLaplace(1.0, 3), np.zeros(3), np.zeros(4), "vector-wrong-length"),
+    (lambda: ClassicalGaussian(1.0, 1e-5), 0.0, _NAN, "classical-nan"),
+    (lambda: KenthapadiGaussian(1.0, 1e-5), np.zeros(2), np.array([_INF, 0.0]), "kenthapadi-inf"),
+]

@@ -10,6 +10,8 @@ import importlib
 
 _MODULES = (
     "lecture21_dp_registry",
+    "tu_projections_registry",
+    "showkatbakhsh_registry",
 )
 
 ENTRIES = []

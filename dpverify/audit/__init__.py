@@ -15,13 +15,24 @@ __all__ = ["audit", "AuditResult", "DirectionResult", "DEFAULT_SAMPLES"]
 #: Outputs drawn per direction of each pair when ``samples`` is not given.
 DEFAULT_SAMPLES = 200_000
 
+_WHITE_BOX_DEFAULTS = {"proposal": "auto", "delta_resolution": None, "max_samples": None, "progress": None,
+                       "precision": None, "profile": False}
+
 
 def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samples: int = DEFAULT_SAMPLES,
-          confidence: float = 0.95, rng: Any = None, executor: Any = None) -> AuditResult:
+          confidence: float = 0.95, rng: Any = None, executor: Any = None, proposal: Any = "auto",
+          delta_resolution: float | None = None, max_samples: int | None = None, progress: Any = None,
+          precision: Any = None, profile: bool = False) -> AuditResult:
     """Test whether ``mechanism`` keeps ``claim`` (default: ``mechanism.claim``) on ``pairs``.
 
-    ``pairs`` is one pair ``(D, D_prime)`` (a tuple) or a list of such tuples. Both directions of
-    every pair are tested. ``rng`` is a ``numpy.random.Generator``, an int seed, or None;
+    ``pairs`` is one pair ``(D, D_prime)`` (a tuple), a list of such tuples, or a neighbour
+    generator (:class:`dpverify.audit.neighbours.NeighbourGenerator`: built-in patterns or an
+    adversarial search), whose candidates are chosen on draws independent of the certifying ones
+    (see ``docs/auditing.md``). Both directions of every pair are tested.
+    The white-box options ``proposal``, ``delta_resolution``, ``max_samples``, ``progress``,
+    ``precision`` and ``profile`` are described at :func:`dpverify.audit.whitebox.audit_white_box`
+    (``max_samples=None`` means its default). ``rng`` is a ``numpy.random.Generator``, an int seed,
+    or None;
     ``executor`` an optional ``concurrent.futures.Executor`` over which batches are spread (the
     result depends only on the seed, not on the executor).
 
@@ -51,12 +62,25 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
         )
     samples = _runner.validate_samples(samples)
     confidence = open_unit("confidence", confidence, fix="Use e.g. confidence=0.95.")
-    pair_list = _runner.normalise_pairs(pairs)
+    # White-box options that differ from their defaults (black-box audits refuse them).
+    white_box = {k: v for k, v in (("proposal", proposal), ("delta_resolution", delta_resolution),
+                                   ("max_samples", max_samples), ("progress", progress),
+                                   ("precision", precision), ("profile", profile))
+                 if v is not _WHITE_BOX_DEFAULTS[k] and v != _WHITE_BOX_DEFAULTS[k]}
+    from .neighbours import resolve_pairs
+
+    pair_list, rng, search = resolve_pairs(pairs, mechanism, claim, rng)
     if is_white_box(mechanism):
         from .whitebox import audit_white_box
 
         return audit_white_box(mechanism, pair_list, claim=claim, samples=samples,
-                               confidence=confidence, rng=rng, executor=executor)
+                               confidence=confidence, rng=rng, executor=executor, search=search,
+                               **white_box)
+    if white_box:
+        raise InvalidArgument(
+            f"{', '.join(f'{k}={v!r}' for k, v in white_box.items())}: these options apply to white-box "
+            f"audits only, and mechanism={_runner.describe(mechanism)} has no log_density. Drop them."
+        )
     raise DPVerifyError(
         f"mechanism={_runner.describe(mechanism)} has no log_density, and black-box auditing is not "
         "available in this version; give the mechanism a log_density to audit it white-box."

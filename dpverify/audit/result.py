@@ -93,6 +93,10 @@ class AuditResult:
     seconds: float
     directions: tuple[DirectionResult, ...]
     notes: tuple[str, ...] = ()
+    #: What a neighbour search did (candidates tried, selected, certified), or None without one.
+    search: dict | None = None
+    #: Black-box audits: the best certified event in words (with its certification counts).
+    event: str | None = None
 
     def to_dict(self) -> dict:
         return jsonable({
@@ -110,6 +114,8 @@ class AuditResult:
             "seconds": self.seconds,
             "directions": [d.to_dict() for d in self.directions],
             "notes": list(self.notes),
+            "search": self.search,
+            "event": self.event,
         })
 
     def __str__(self) -> str:

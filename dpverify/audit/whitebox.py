@@ -11,6 +11,12 @@ Hoeffding's Theorem 1 (KL form, see :mod:`dpverify.audit.bounds`) gives confiden
 round-off bound is subtracted. So a lower bound never rises because of rounding; a tight
 mechanism (Laplace: L = eps exactly on half the mass) is not flagged by rounding noise.
 
+**Small delta, precision.** With a mechanism ``proposal`` the draws come from it and carry
+importance weights (:mod:`dpverify.audit.importance`: truncated Hoeffding-KL / empirical Bernstein
+bounds, rigorous for unbounded weights); imprecise or underflowed losses are recomputed with
+mpmath when the mechanism offers ``log_density_mp`` (:mod:`dpverify.audit.precision`); infinite
+losses get a Clopper-Pearson interval. ``docs/auditing.md`` states every inequality.
+
 **Multiplicity.** With alpha = 1 - confidence and m = 2 * (number of pairs) directions:
 the verdict's bound on delta(claim.epsilon) uses alpha / (2m); the epsilon lower bound uses a
 fixed grid of G epsilons (geometric, ratio 1.005, from 1e-3 to 1e3, plus "infinity" for the
@@ -28,9 +34,12 @@ from typing import Any
 import numpy as np
 
 from ..claims import PrivacyClaim, Verdict
-from ..errors import MechanismError, NumericalError
+from .._validate import integer, positive
+from ..errors import InvalidArgument, MechanismError, NumericalError
 from . import _runner
-from .bounds import kl_lower
+from ._progress import run_batches
+from .bounds import clopper_pearson_lower, clopper_pearson_upper, kl_lower, kl_upper
+from .precision import has_mp, refine_losses, underflow_rescue
 from .result import AuditResult, DirectionResult
 
 __all__ = ["LossProfile", "EPSILON_GRID", "privacy_losses", "audit_white_box"]
@@ -38,10 +47,18 @@ __all__ = ["LossProfile", "EPSILON_GRID", "privacy_losses", "audit_white_box"]
 #: The fixed grid of epsilons on which ``epsilon_lower`` is certified (data-independent).
 EPSILON_GRID = np.exp(np.arange(math.log(1e-3), math.log(1e3), math.log(1.005)))
 _ULP_FACTOR = 64 * np.finfo(float).eps
+#: ``proposal='auto'`` uses importance sampling only for claims with 0 < delta <= this.
+AUTO_PROPOSAL_MAX_DELTA = 1e-3
+#: Pilot draws (independent of the certification draws) for B and for ``delta_resolution``.
+PILOT_SAMPLES = 20_000
+#: Default cap on the samples per direction that ``delta_resolution`` may ask for.
+DEFAULT_MAX_SAMPLES = 100_000_000
 
 
-def _loss_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.random.SeedSequence):
-    """Draw ``size`` outputs from M(data) and return their losses, lowered by their error bound."""
+def _loss_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.random.SeedSequence,
+                precision: Any = None):
+    """Draw ``size`` outputs from M(data); return (losses lowered by their error bound, number
+    recomputed at high precision, number still imprecise) -- see :mod:`dpverify.audit.precision`."""
     rng = np.random.default_rng(seed)
     where = f"data={_runner.describe(data)}, data_prime={_runner.describe(data_prime)}"
     try:
@@ -64,6 +81,10 @@ def _loss_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.
     # Cheap screening by reductions (NaN propagates through sum/max); the detailed scan
     # runs only when something is off.
     a_sum, b_max = a.sum(), b.max()
+    under = 0
+    if a_sum == -np.inf and has_mp(mechanism):  # a full-support density may underflow in a far tail
+        a, under = underflow_rescue(mechanism, outputs, data, a, precision)
+        a_sum = a.sum()
     if not (np.isfinite(a_sum) and not np.isnan(b_max) and b_max < np.inf):
         _raise_bad_density(mechanism, outputs, a, b, where)
     a_abs = max(-float(a.min()), float(a.max()))
@@ -77,7 +98,8 @@ def _loss_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.
     err = _ULP_FACTOR * (a_abs + b_abs + 1.0)
     loss = a - b  # +inf where b = -inf
     loss -= err
-    return loss
+    loss, recomputed, imprecise = refine_losses(mechanism, outputs, data, data_prime, a, b, loss, err, precision)
+    return loss, recomputed + under, imprecise
 
 
 def _raise_bad_density(mechanism, outputs, a, b, where) -> None:
@@ -87,9 +109,9 @@ def _raise_bad_density(mechanism, outputs, a, b, where) -> None:
         what = ("log_density(output, data) = -inf for an output sampled from data "
                 "(the sampler and the density disagree on the support)")
     else:
-        what = f"log_density returned {a[i]!r} under data and {b[i]!r} under data_prime"
+        what = f"log_density returned {float(a[i])!r} under data and {float(b[i])!r} under data_prime"
     raise NumericalError(
-        f"{_runner.describe(mechanism)}: {what}, at output {_runner.describe(outputs[i])}; {where}. "
+        f"{_runner.describe(mechanism)}: {what}, at output {_runner.describe(np.asarray(outputs[i]))}; {where}. "
         "A log density must be finite on the support and -inf outside it; NaN is never valid."
     )
 
@@ -143,17 +165,18 @@ def privacy_losses(mechanism, data, data_prime, samples: int, rng=None, executor
     """Losses L = log p_D(o) - log p_D'(o) for ``samples`` outputs o ~ M(data), rounded down."""
     samples = _runner.validate_samples(samples)
     root = _runner.root_seed(rng)
-    return _direction_losses(mechanism, data, data_prime, samples, root, executor)
+    return _direction_losses(mechanism, data, data_prime, samples, root, executor)[0]
 
 
-def _direction_losses(mechanism, data, data_prime, samples, seed, executor) -> np.ndarray:
+def _direction_losses(mechanism, data, data_prime, samples, seed, executor, precision=None, progress=None):
+    """(losses, recomputed, imprecise) for ``samples`` outputs drawn from M(data) in batches."""
     probe_seed, batches_seed = seed.spawn(2)
     probe = _loss_probe_elements(mechanism, data, probe_seed)
     plan = _runner.batch_plan(samples, probe)
     seeds = batches_seed.spawn(len(plan.sizes))
-    tasks = [(mechanism, data, data_prime, size, s) for size, s in zip(plan.sizes, seeds)]
-    parts = _runner.run_batches(_loss_batch, tasks, executor)
-    return np.concatenate(parts)
+    tasks = [(mechanism, data, data_prime, size, s, precision) for size, s in zip(plan.sizes, seeds)]
+    parts = run_batches(_loss_batch, tasks, executor, progress)
+    return (np.concatenate([p[0] for p in parts]), sum(p[1] for p in parts), sum(p[2] for p in parts))
 
 
 def _loss_probe_elements(mechanism, data, seed) -> int:
@@ -169,53 +192,244 @@ def _loss_probe_elements(mechanism, data, seed) -> int:
     return max(1, int(arr[0].size) if arr.ndim > 1 else 1)
 
 
-def _direction_bounds(profile: LossProfile, claim: PrivacyClaim, alpha_point: float, alpha_grid: float):
-    """(epsilon_lower, delta_lower at claim.epsilon, delta_hat at claim.epsilon)."""
-    n = profile.n
-    d_hat = float(profile.delta_hat(claim.epsilon)[0])
-    d_low = float(kl_lower(d_hat, n, alpha_point))
-    # Infinite losses: delta(eps) >= P(L = inf) for every eps.
-    inf_low = float(kl_lower(profile.infinite_fraction, n, alpha_grid))
-    if inf_low > claim.delta:
-        return math.inf, d_low, d_hat
+class _PlainEstimates:
+    """delta(eps) estimates and Hoeffding-KL bounds from plain draws o ~ M(D)."""
+
+    method = "plain"
+
+    def __init__(self, profile: LossProfile):
+        self.profile = profile
+        self.n = profile.n
+
+    def estimate(self, eps: float) -> float:
+        return float(self.profile.delta_hat(eps)[0])
+
+    def lower(self, eps: float, alpha: float) -> float:
+        d = self.estimate(eps)
+        return float(kl_lower(d, self.n, alpha)) if d > 0 else 0.0
+
+    def upper(self, eps: float, alpha: float) -> float | None:
+        return float(kl_upper(self.estimate(eps), self.n, alpha))
+
+    def infinite_lower(self, alpha: float) -> float:
+        return float(clopper_pearson_lower(self.profile.infinite, self.n, alpha))
+
+    def infinite_report(self, alpha: float) -> dict:
+        k, n = self.profile.infinite, self.n
+        return {"count": k, "estimate": k / n, "lower": float(clopper_pearson_lower(k, n, alpha / 2)),
+                "upper": float(clopper_pearson_upper(k, n, alpha / 2)), "level": 1 - alpha,
+                "bound": "Clopper-Pearson (exact binomial)"}
+
+    def losses_for_plot(self) -> np.ndarray:
+        return self.profile.positive
+
+    def weights_for_plot(self) -> np.ndarray:
+        return np.ones(self.profile.positive.size)
+
+
+class _WeightedEstimates:
+    """delta(eps) estimates and truncated KL / empirical-Bernstein bounds from proposal draws."""
+
+    method = "importance"
+
+    def __init__(self, sample, bound: float):
+        self.sample = sample
+        self.bound = bound
+        self.n = sample.n
+
+    def estimate(self, eps: float) -> float:
+        return self.sample.estimate(eps)
+
+    def lower(self, eps: float, alpha: float) -> float:
+        return self.sample.lower(eps, self.bound, alpha)
+
+    def upper(self, eps: float, alpha: float) -> float | None:
+        return None  # unbounded weights: no finite-sample upper bound is claimed
+
+    def infinite_lower(self, alpha: float) -> float:
+        from .importance import truncated_lower
+
+        return truncated_lower(self.sample.infinite_values(), self.n, self.bound, alpha)
+
+    def infinite_report(self, alpha: float) -> dict:
+        from .importance import truncated_lower
+
+        vals = self.sample.infinite_values()
+        return {"count": int(vals.size), "estimate": float(vals.sum()) / self.n,
+                "lower": truncated_lower(vals, self.n, self.bound, alpha / 2), "upper": None,
+                "level": 1 - alpha, "bound": "importance-weighted, truncated KL / empirical Bernstein"}
+
+    def losses_for_plot(self) -> np.ndarray:
+        return self.sample.loss
+
+    def weights_for_plot(self) -> np.ndarray:
+        return np.exp(self.sample.log_weight)
+
+
+def _epsilon_lower(est, claim: PrivacyClaim, alpha_grid: float) -> float:
+    """Largest grid epsilon whose delta lower bound exceeds claim.delta (0 if none, inf for inf losses).
+
+    delta_lower(eps) is non-increasing in eps (g_eps decreases pointwise and both bounds are
+    monotone in the sample values), so a binary search over the fixed grid is exact.
+    """
+    if est.infinite_lower(alpha_grid) > claim.delta:
+        return math.inf
     grid = EPSILON_GRID
 
     def violated_at(i: int) -> bool:
-        dh = profile.delta_hat(grid[i])[0]
-        return dh > claim.delta and float(kl_lower(dh, n, alpha_grid)) > claim.delta
+        return est.estimate(grid[i]) > claim.delta and est.lower(grid[i], alpha_grid) > claim.delta
 
-    # delta_lower(eps) is non-increasing in eps: binary-search the last grid point violated.
     if not violated_at(0):
-        return 0.0, d_low, d_hat
+        return 0.0
     lo, hi = 0, len(grid) - 1
     if violated_at(hi):
-        return float(grid[hi]), d_low, d_hat
+        return float(grid[hi])
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if violated_at(mid):
             lo = mid
         else:
             hi = mid
-    return float(grid[lo]), d_low, d_hat
+    return float(grid[lo])
+
+
+def _profile_summary(est, claim: PrivacyClaim, alpha_point: float, points: int = 48) -> dict:
+    """A small description of the empirical loss distribution and delta(eps) curve, for plots."""
+    losses = est.losses_for_plot()
+    fin = np.isfinite(losses)
+    finite, weights = losses[fin], est.weights_for_plot()[fin]
+    top = max(2.0 * claim.epsilon, float(finite.max()) if finite.size else 1.0, 1e-2)
+    eps = np.linspace(0.0, top, points)
+    d_hat = [est.estimate(e) for e in eps]
+    lo = [est.lower(e, alpha_point) for e in eps]
+    up = [est.upper(e, alpha_point) for e in eps]
+    if finite.size:
+        hist, edges = np.histogram(finite, bins=60, weights=weights)
+    else:
+        hist, edges = np.zeros(0, dtype=int), np.zeros(0)
+    return {"epsilon": eps, "delta_estimate": np.array(d_hat), "delta_lower": np.array(lo),
+            "delta_upper": None if up[0] is None else np.array(up), "band_level": 1 - alpha_point,
+            "histogram_counts": hist, "histogram_edges": edges, "histogram_total": est.n,
+            "histogram_note": "P_D(L in bin), losses > 0" + ("; importance-weighted" if est.method == "importance" else "")}
+
+
+def _want_proposal(mechanism, claim: PrivacyClaim, proposal) -> bool:
+    if proposal is False or proposal is None:
+        return False
+    offered = callable(getattr(mechanism, "proposal", None))
+    if proposal is True:
+        if not offered:
+            raise InvalidArgument(
+                f"proposal=True but mechanism={_runner.describe(mechanism)} has no proposal(data, data_prime, "
+                "epsilon) method; use proposal='auto' or False, or add one (see docs/auditing.md)."
+            )
+        return True
+    if proposal == "auto":
+        return offered and 0 < claim.delta <= AUTO_PROPOSAL_MAX_DELTA
+    raise InvalidArgument(f"proposal={proposal!r} must be 'auto', True or False.")
+
+
+def _plain_pilot(mechanism, x, y, seed, claim, n_pilot, precision):
+    losses = _direction_losses(mechanism, x, y, n_pilot, seed, None, precision)[0]
+    g = np.where(losses > claim.epsilon, -np.expm1(np.minimum(claim.epsilon - losses, 0.0)), 0.0)
+    return float(np.var(g, ddof=1)) if n_pilot > 1 else 0.25
+
+
+def _direction(mechanism, x, y, claim, samples, seed, pilot_seed, executor, use_is, delta_resolution,
+               max_samples, alpha_point, alpha_grid, precision, progress):
+    """One direction: returns (estimates object, extra dict, samples used)."""
+    from .importance import get_proposal, samples_for_resolution, weighted_direction_sample
+
+    extra: dict = {}
+    prop = get_proposal(mechanism, x, y, claim.epsilon) if use_is else None
+    if prop is None:
+        if delta_resolution is not None:
+            var = _plain_pilot(mechanism, x, y, pilot_seed, claim, PILOT_SAMPLES, precision)
+            samples = samples_for_resolution(delta_resolution, var, 1.0, alpha_point)
+            extra["pilot_samples"] = PILOT_SAMPLES
+        capped = samples > max_samples
+        samples = min(samples, max_samples)
+        losses, recomputed, imprecise = _direction_losses(mechanism, x, y, samples, seed, executor, precision,
+                                                          _progress_flag(progress, samples))
+        est = _PlainEstimates(LossProfile.from_losses(losses))
+    else:
+        n_pilot = PILOT_SAMPLES if delta_resolution is not None else min(max(2_000, samples // 16), PILOT_SAMPLES)
+        pilot = weighted_direction_sample(mechanism, prop, x, y, n_pilot, pilot_seed, None, precision)
+        y_pilot = pilot.values(claim.epsilon)
+        bound = 2.0 * float(y_pilot.max()) if y_pilot.size and y_pilot.max() > 0 else 1.0
+        extra.update(pilot_samples=n_pilot, truncation=bound)
+        if delta_resolution is not None:
+            full = np.zeros(n_pilot)
+            full[: y_pilot.size] = y_pilot
+            samples = samples_for_resolution(delta_resolution, float(np.var(full, ddof=1)), bound, alpha_point)
+        capped = samples > max_samples
+        samples = min(samples, max_samples)
+        ws = weighted_direction_sample(mechanism, prop, x, y, samples, seed, executor, precision,
+                                       _progress_flag(progress, samples))
+        est = _WeightedEstimates(ws, bound)
+        recomputed, imprecise = ws.recomputed, ws.imprecise
+    if capped:
+        extra["capped_at_max_samples"] = True
+    extra.update(method=est.method, recomputed=recomputed, imprecise=imprecise)
+    return est, extra, samples
+
+
+def _progress_flag(progress, samples):
+    if progress is None:  # auto: long runs on an interactive terminal only
+        import sys
+
+        from ._progress import PROGRESS_THRESHOLD
+
+        return samples >= PROGRESS_THRESHOLD and sys.stderr.isatty()
+    return progress
 
 
 def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, confidence: float,
-                    rng=None, executor=None) -> AuditResult:
-    """White-box audit (see the module docstring); called by :func:`dpverify.audit`."""
+                    rng=None, executor=None, proposal: Any = "auto", delta_resolution: float | None = None,
+                    max_samples: int = DEFAULT_MAX_SAMPLES, progress: Any = None, precision: Any = None,
+                    profile: bool = False, search: dict | None = None) -> AuditResult:
+    """White-box audit (see the module docstring); called by :func:`dpverify.audit`.
+
+    ``proposal``: ``'auto'`` (importance sampling when the mechanism offers ``proposal`` and
+    0 < claim.delta <= 1e-3), True (required) or False (plain Monte Carlo). ``delta_resolution``:
+    choose the number of samples per direction from a pilot so that the lower bound on
+    delta(claim.epsilon) is within about this much of the estimate (at most ``max_samples``).
+    ``precision``: a :class:`~dpverify.audit.precision.PrecisionPolicy` (None: the default).
+    ``profile``: keep a small loss histogram and delta(eps) curve per direction (for plots).
+    """
+    from .precision import PrecisionPolicy
+
     start = time.perf_counter()
+    if delta_resolution is not None:
+        delta_resolution = positive("delta_resolution", delta_resolution,
+                                    fix="Ask for e.g. delta_resolution=claim.delta / 2.")
+    max_samples = integer("max_samples", max_samples, minimum=2)
+    if precision is not None and not isinstance(precision, PrecisionPolicy):
+        raise InvalidArgument(f"precision={_runner.describe(precision)} must be a PrecisionPolicy or None.")
+    use_is = _want_proposal(mechanism, claim, proposal)
     root = _runner.root_seed(rng)
     m = 2 * len(pairs)
     alpha = 1.0 - confidence
     alpha_point = alpha / (2 * m)
     alpha_grid = alpha / (2 * m * (len(EPSILON_GRID) + 1))
     seeds = root.spawn(len(pairs) * 2)
+    pilot_seeds = root.spawn(len(pairs) * 2)
     results = []
+    used = []
     for k, (d, dp) in enumerate(pairs):
         for j, (x, y, name) in enumerate(((d, dp, "D->D'"), (dp, d, "D'->D"))):
-            losses = _direction_losses(mechanism, x, y, samples, seeds[2 * k + j], executor)
-            prof = LossProfile.from_losses(losses)
-            eps_low, d_low, d_hat = _direction_bounds(prof, claim, alpha_point, alpha_grid)
-            results.append(DirectionResult(k, name, samples, eps_low, d_low, d_hat, prof.infinite))
+            est, extra, n_dir = _direction(mechanism, x, y, claim, samples, seeds[2 * k + j], pilot_seeds[2 * k + j],
+                                           executor, use_is, delta_resolution, max_samples, alpha_point,
+                                           alpha_grid, precision, progress)
+            d_hat = est.estimate(claim.epsilon)
+            d_low = est.lower(claim.epsilon, alpha_point)
+            eps_low = _epsilon_lower(est, claim, alpha_grid)
+            inf_report = est.infinite_report(alpha)
+            extra["infinite_loss_probability"] = inf_report
+            if profile:
+                extra["profile"] = _profile_summary(est, claim, alpha_point)
+            used.append(n_dir)
+            results.append(DirectionResult(k, name, n_dir, eps_low, d_low, d_hat, inf_report["count"], extra))
     best = max(results, key=lambda r: (r.epsilon_lower, r.delta_lower))
     worst_delta = max(results, key=lambda r: r.delta_lower)
     violated = any(r.delta_lower > claim.delta or r.epsilon_lower > claim.epsilon for r in results)
@@ -226,18 +440,32 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     else:
         verdict = Verdict.NOT_VIOLATED
     k = best.pair_index
+    methods = sorted({r.extra["method"] for r in results})
+    notes = []
+    recomputed = sum(r.extra["recomputed"] for r in results)
+    imprecise = sum(r.extra["imprecise"] for r in results)
+    if recomputed:
+        notes.append(f"{recomputed} losses recomputed with mpmath (float64 error bound above tolerance)")
+    if imprecise:
+        notes.append(f"{imprecise} losses kept float64 safe-side rounding above the precision tolerance "
+                     "(no log_density_mp, or over the per-batch limit)")
+    if any(r.extra.get("capped_at_max_samples") for r in results):
+        notes.append(f"the requested delta_resolution needed more than max_samples={max_samples}; capped")
     return AuditResult(
         verdict=verdict,
         epsilon_lower=best.epsilon_lower,
         delta_lower=worst_delta.delta_lower,
         delta_estimate=max(r.delta_estimate for r in results),
         confidence=confidence,
-        samples=samples,
+        samples=max(used),
         claim=claim,
         pair_index=k,
         pair=pairs[k],
         direction=best.direction,
-        method="white-box",
+        method="white-box" + ("" if methods == ["plain"] else " (" + ", ".join(
+            "importance sampling" if mth == "importance" else "plain" for mth in methods) + ")"),
         seconds=time.perf_counter() - start,
         directions=tuple(results),
+        notes=tuple(notes),
+        search=search,
     )

@@ -35,6 +35,10 @@ def register(sub):
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="outputs per direction of each pair")
     p.add_argument("--seed", type=int, help="seed (default: a fresh one, printed so the run can be repeated)")
     p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("--delta-resolution", type=float, metavar="R",
+                   help="choose the samples per direction so the delta lower bound is within about R of the estimate")
+    p.add_argument("--plot", metavar="FILE", help="save the loss distribution and delta(eps) plot (needs extra `plot`)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar (needs extra `progress`)")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     return p
 
@@ -63,7 +67,18 @@ def run(args) -> int:
         delta = args.delta if args.delta is not None else (base.delta if base is not None and args.epsilon is None else 0.0)
         claim = PrivacyClaim(eps, delta)
     seed = args.seed if args.seed is not None else _common.new_seed()
-    result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed)
+    extra = {}
+    if args.delta_resolution is not None:
+        extra["delta_resolution"] = args.delta_resolution
+    if args.plot:
+        extra["profile"] = True
+    if args.progress and not args.json:
+        extra["progress"] = True
+    result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed, **extra)
+    if args.plot:
+        from ..report import save_audit_plot
+
+        save_audit_plot(result, args.plot)
     if args.json:
         doc = result.to_dict()
         doc["seed"] = seed
