@@ -4,6 +4,7 @@ The public API is exactly the names re-exported here (see ``docs/api.md``).
 """
 from __future__ import annotations
 
+from . import calibrate
 from .accounting import Accountant
 from .audit import AuditResult, audit
 from .audit.mutual_information import audit_mutual_information
@@ -28,5 +29,6 @@ __all__ = [
     "WhiteBoxMechanism",
     "audit",
     "audit_mutual_information",
+    "calibrate",
     "is_white_box",
 ]

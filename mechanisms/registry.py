@@ -12,6 +12,8 @@ _MODULES = (
     "lecture21_dp_registry",
     "tu_projections_registry",
     "showkatbakhsh_registry",
+    "jiang_wishart_registry",
+    "zhou_registry",
 )
 
 ENTRIES = []

@@ -13,7 +13,7 @@ import sys
 from ..errors import DPVerifyError, InvalidArgument
 
 #: Subcommand modules in ``dpverify.cli``, in the order ``--help`` lists them.
-SUBCOMMANDS = ("check", "audit", "account")
+SUBCOMMANDS = ("check", "audit", "calibrate", "prove", "account")
 
 
 class _Parser(argparse.ArgumentParser):

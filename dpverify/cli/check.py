@@ -17,6 +17,16 @@ from . import _common
 EXTRA_SECTIONS: list = []
 
 
+def _proofs_section(args):
+    """The proof table (``dpverify prove``) as a section of the main job."""
+    from .prove import check_section
+
+    return check_section(args)
+
+
+EXTRA_SECTIONS.append(("proofs", "Proofs of the source papers' claims (dpverify prove)", _proofs_section))
+
+
 def register(sub):
     p = sub.add_parser("check", help="the main job: audit every shipped mechanism (and prove every proof)",
                        description="Audit every registered mechanism on its default pairs and print one table.")

@@ -1,0 +1,597 @@
+"""Lemmas as sympy statements that can be checked: :class:`Lemma`, :class:`Strategy`, :class:`Range`.
+
+A lemma is: symbols (with sympy assumptions), hypotheses (relationals), a conclusion (a
+relational ``lhs <= rhs``, ``lhs < rhs``, ``>=``, ``>`` or ``Eq``), its source, and a strategy
+that says how ``check()`` should try to settle it. ``check()`` returns a
+:class:`~dpverify.symbolic.verdicts.CheckResult`:
+
+* identities: ``simplify(lhs - rhs) == 0`` or ``.equals(0) is True`` -> PROVED;
+* inequalities by a stated strategy -> PROVED: ``NONNEG_TERMS`` (every term of the expanded
+  margin ``rhs - lhs`` is nonnegative under the symbols' assumptions), ``DERIVATIVE`` (margin
+  >= 0 at the lower end and its derivative >= 0), ``CONCAVE`` (margin >= 0 at both ends of an
+  interval and its second derivative <= 0);
+* ``MONOTONE`` -> CERTIFIED: the sign of every partial derivative of ``lhs`` and ``rhs`` is
+  established (sympy, or ``mpmath.iv`` on the box), then branch and bound over the box compares
+  the largest ``lhs`` with the smallest ``rhs`` of each cell, evaluated at 50 digits;
+* ``INTERVAL`` -> CERTIFIED: branch and bound with ``mpmath.iv`` interval arithmetic on the margin;
+* always: a search over random and boundary points of the box; a violation re-evaluated at 50
+  digits gives REFUTED with the counterexample; no violation and no proof gives TESTED.
+
+sympy's ``None`` ("don't know") never counts as true or false.
+"""
+from __future__ import annotations
+
+import enum
+import itertools
+import math
+from dataclasses import dataclass, field, replace
+from typing import Callable, Mapping
+
+import mpmath
+import numpy as np
+import sympy as sp
+from mpmath import iv
+
+from ..errors import InvalidArgument
+from .numeric import DPS, decimal, mp_value
+from .verdicts import CheckResult, ProofVerdict
+
+__all__ = ["Strategy", "Range", "Lemma"]
+
+
+class Strategy(enum.Enum):
+    """How ``Lemma.check`` tries to settle an inequality (identities are always tried symbolically)."""
+
+    IDENTITY = "identity"
+    NONNEG_TERMS = "sum of nonnegative terms"
+    DERIVATIVE = "sign of a derivative"
+    CONCAVE = "concavity and endpoints"
+    MONOTONE = "monotone enclosure (branch and bound, 50 digits)"
+    INTERVAL = "interval arithmetic (mpmath.iv, branch and bound)"
+    SAMPLED = "sampled search"
+    CASES = "case split, each case a sum of nonnegative terms"
+    PROFILE = "Gaussian privacy-profile enclosure (branch and bound, 50 digits)"
+
+
+@dataclass(frozen=True)
+class Range:
+    """A parameter range of a check box: ``[lo, hi]``, split linearly, geometrically (``log``) or by integers (``int``)."""
+
+    lo: float
+    hi: float
+    scale: str = "lin"
+
+    def __post_init__(self):
+        if self.scale not in ("lin", "log", "int"):
+            raise InvalidArgument(f"scale={self.scale!r} must be 'lin', 'log' or 'int'.")
+        if not (math.isfinite(self.lo) and math.isfinite(self.hi) and self.lo <= self.hi):
+            raise InvalidArgument(f"Range({self.lo!r}, {self.hi!r}) needs finite lo <= hi.")
+        if self.scale == "log" and not self.lo > 0:
+            raise InvalidArgument(f"Range({self.lo!r}, {self.hi!r}, 'log') needs lo > 0.")
+
+    def describe(self) -> str:
+        return f"[{self.lo:g}, {self.hi:g}]" + (" (integers)" if self.scale == "int" else "")
+
+
+_IV_NS = {"exp": iv.exp, "log": iv.log, "sqrt": iv.sqrt, "mpf": iv.mpf, "e": iv.e, "E": iv.e, "pi": iv.pi,
+          "expm1": iv.expm1, "log1p": iv.log1p}
+
+
+class _iv_dps:
+    """Set ``mpmath.iv`` precision for a block (the interval context has no ``workdps``)."""
+
+    def __init__(self, dps: int):
+        self.dps = dps
+
+    def __enter__(self):
+        self.saved = iv.dps
+        iv.dps = self.dps
+
+    def __exit__(self, *exc):
+        iv.dps = self.saved
+        return False
+
+
+def _sign(expr: sp.Expr) -> int | None:
+    """+1 if sympy proves expr >= 0, -1 if <= 0, 0 if it is identically 0, None if undecided."""
+    if expr == 0 or expr.is_zero is True:
+        return 0
+    if expr.is_nonnegative is True:
+        return 1
+    if expr.is_nonpositive is True:
+        return -1
+    s = sp.simplify(expr)
+    if s == 0:
+        return 0
+    if s.is_nonnegative is True:
+        return 1
+    if s.is_nonpositive is True:
+        return -1
+    return None
+
+
+@dataclass(frozen=True)
+class Lemma:
+    """A checkable statement. See the module docstring for the strategies and verdicts.
+
+    ``box`` maps symbol names to :class:`Range` (the parameter box of numeric checks and of
+    certificates); ``var``/``interval`` name the variable and interval of ``DERIVATIVE``/``CONCAVE``.
+    """
+
+    id: str
+    source: str
+    statement: str
+    symbols: tuple[sp.Symbol, ...]
+    conclusion: sp.Basic
+    hypotheses: tuple[sp.Basic, ...] = ()
+    strategy: Strategy = Strategy.SAMPLED
+    box: Mapping[str, Range] = field(default_factory=dict)
+    var: sp.Symbol | None = None
+    interval: tuple | None = None
+    samples: int = 400
+    seed: int = 20240601
+    max_cells: int = 3000
+    note: str = ""
+    cases: tuple = ()
+    evaluate: Callable | None = None
+    profile: Mapping | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.conclusion, (sp.Rel, sp.Eq)):
+            raise InvalidArgument(f"{self.id}: conclusion={self.conclusion!r} must be a sympy relational.")
+        if not isinstance(self.strategy, Strategy):
+            raise InvalidArgument(f"{self.id}: strategy={self.strategy!r} must be a Strategy member.")
+        names = {s.name for s in self.symbols}
+        extra = set(self.box) - names
+        if extra:
+            raise InvalidArgument(f"{self.id}: box names {sorted(extra)} are not symbols of the lemma.")
+        object.__setattr__(self, "box", dict(self.box))
+
+    # ------------------------------------------------------------------ pieces
+    @property
+    def is_identity(self) -> bool:
+        return isinstance(self.conclusion, sp.Equality)
+
+    @property
+    def lhs(self) -> sp.Expr:
+        c = self.conclusion
+        return c.lhs if isinstance(c, (sp.LessThan, sp.StrictLessThan, sp.Equality)) else c.rhs
+
+    @property
+    def rhs(self) -> sp.Expr:
+        c = self.conclusion
+        return c.rhs if isinstance(c, (sp.LessThan, sp.StrictLessThan, sp.Equality)) else c.lhs
+
+    @property
+    def strict(self) -> bool:
+        return isinstance(self.conclusion, (sp.StrictLessThan, sp.StrictGreaterThan))
+
+    @property
+    def margin(self) -> sp.Expr:
+        """``rhs - lhs``: the conclusion holds where the margin is >= 0 (> 0 if strict; == 0 for identities)."""
+        return self.rhs - self.lhs
+
+    def mutated(self, **changes) -> "Lemma":
+        """A copy with fields replaced (e.g. ``conclusion=...``): used to check that a check can fail."""
+        return replace(self, **changes)
+
+    def _syms(self):
+        return {s.name: s for s in self.symbols}
+
+    # ------------------------------------------------------------------ check
+    def check(self) -> CheckResult:
+        """Settle the lemma; never raises for a false lemma (that is a REFUTED result)."""
+        if self.is_identity:
+            return self._check_identity()
+        counter = self._search()
+        if counter is not None:
+            return counter
+        result = None
+        if self.strategy is Strategy.NONNEG_TERMS:
+            result = self._nonneg_terms()
+        elif self.strategy is Strategy.DERIVATIVE:
+            result = self._derivative()
+        elif self.strategy is Strategy.CONCAVE:
+            result = self._concave()
+        elif self.strategy is Strategy.MONOTONE:
+            result = self._monotone()
+        elif self.strategy is Strategy.INTERVAL:
+            result = self._interval()
+        elif self.strategy is Strategy.CASES:
+            result = self._cases()
+        elif self.strategy is Strategy.PROFILE:
+            result = self._profile()
+        elif self.strategy is Strategy.SAMPLED:
+            result = None
+        else:  # pragma: no cover - Enum is closed
+            raise InvalidArgument(f"{self.id}: unknown strategy {self.strategy!r}.")
+        if isinstance(result, CheckResult):
+            return result
+        why = f" ({result})" if isinstance(result, str) else ""
+        return CheckResult(
+            ProofVerdict.TESTED,
+            f"{self.id}: no counterexample at {self._n_points()} points of {self._box_text()}"
+            + (f"; {self.strategy.value} did not settle it{why}" if self.strategy is not Strategy.SAMPLED else ""),
+        )
+
+    # identities ------------------------------------------------------------
+    def _check_identity(self) -> CheckResult:
+        diff = self.lhs - self.rhs
+        if sp.simplify(diff) == 0:
+            return CheckResult(ProofVerdict.PROVED, f"{self.id}: simplify(lhs - rhs) == 0")
+        eq = diff.equals(0)
+        if eq is True:
+            return CheckResult(ProofVerdict.PROVED, f"{self.id}: (lhs - rhs).equals(0) is True")
+        counter = self._search(identity=True)
+        if counter is not None:
+            return counter
+        return CheckResult(ProofVerdict.TESTED,
+                           f"{self.id}: sympy could not decide (equals -> {eq}); lhs == rhs at "
+                           f"{self._n_points()} points of {self._box_text()}")
+
+    # numeric search ----------------------------------------------------------
+    def _box_text(self) -> str:
+        return ", ".join(f"{k} in {r.describe()}" for k, r in self.box.items()) or "(no box)"
+
+    def _n_points(self) -> int:
+        return self.samples + 3 ** len(self.box)
+
+    def _points(self):
+        """Boundary points (every corner/midpoint combination) then seeded random points."""
+        names = list(self.box)
+        rng = np.random.default_rng(self.seed)
+        per_dim = []
+        for n in names:
+            r = self.box[n]
+            mid = math.exp((math.log(r.lo) + math.log(r.hi)) / 2) if r.scale == "log" else (r.lo + r.hi) / 2
+            if r.scale == "int":
+                mid = float(round(mid))
+            per_dim.append(sorted({r.lo, mid, r.hi}))
+        for combo in itertools.product(*per_dim):
+            yield dict(zip(names, combo))
+        for _ in range(self.samples):
+            pt = {}
+            for n in names:
+                r = self.box[n]
+                if r.scale == "log":
+                    pt[n] = float(math.exp(rng.uniform(math.log(r.lo), math.log(r.hi))))
+                elif r.scale == "int":
+                    pt[n] = float(rng.integers(int(r.lo), int(r.hi) + 1))
+                else:
+                    pt[n] = float(rng.uniform(r.lo, r.hi))
+            yield pt
+
+    def _hyp_ok(self, pt: Mapping[str, float]) -> bool:
+        syms = self._syms()
+        for h in self.hypotheses:
+            val = h.subs({syms[k]: sp.Float(v, 30) for k, v in pt.items() if k in syms})
+            if val is sp.false:
+                return False
+        return True
+
+    def _fast(self, expr):
+        syms = [self._syms()[n] for n in self.box]
+        return sp.lambdify(syms, expr, modules="mpmath")
+
+    def _eval_pair(self, values: Mapping[str, str], dps: int):
+        """(lhs, rhs) at ``dps`` digits: the ``evaluate`` hook if given, else the sympy sides."""
+        if self.evaluate is not None:
+            with mpmath.workdps(dps + 10):
+                return self.evaluate({k: mpmath.mpf(v) for k, v in values.items()})
+        return mp_value(self.lhs, values, dps), mp_value(self.rhs, values, dps)
+
+    def _search(self, identity: bool = False) -> CheckResult | None:
+        if not self.box:
+            return None
+        if self.evaluate is not None:
+            names = list(self.box)
+            for pt in self._points():
+                with mpmath.workdps(30):
+                    lhs, rhs = self.evaluate({n: mpmath.mpf(pt[n]) for n in names})
+                    m = rhs - lhs
+                bad = (m <= 0) if self.strict else (m < 0)
+                if identity:
+                    bad = abs(m) > mpmath.mpf(10) ** -20 * (1 + abs(lhs))
+                if bad and self._hyp_ok(pt):
+                    res = self._refute(pt, identity)
+                    if res is not None:
+                        return res
+            return None
+        f = self._fast(self.margin)
+        names = list(self.box)
+        with mpmath.workdps(30):
+            for pt in self._points():
+                args = [mpmath.mpf(pt[n]) if self.box[n].scale != "int" else int(pt[n]) for n in names]
+                try:
+                    m = f(*args)
+                except (ZeroDivisionError, ValueError, TypeError):
+                    continue
+                if isinstance(m, mpmath.mpc):
+                    if abs(m.imag) > 0:
+                        continue
+                    m = m.real
+                bad = (abs(m) > mpmath.mpf(10) ** -20 * (1 + abs(self._fast(self.lhs)(*args)))) if identity else \
+                      (m <= 0 if self.strict else m < 0)
+                if bad and self._hyp_ok(pt):
+                    res = self._refute(pt, identity)
+                    if res is not None:
+                        return res
+        return None
+
+    def _refute(self, pt: Mapping[str, float], identity: bool) -> CheckResult | None:
+        """Re-evaluate at 50 digits with the point as exact decimals; REFUTED only if it still fails."""
+        values = {n: (str(int(v)) if self.box[n].scale == "int" else decimal(v, 25)) for n, v in pt.items()}
+        lhs, rhs = self._eval_pair(values, DPS)
+        with mpmath.workdps(DPS):
+            m = rhs - lhs
+            tol = mpmath.mpf(10) ** -(DPS - 10) * (abs(lhs) + abs(rhs))
+            if identity:
+                fails = abs(m) > tol
+            else:
+                fails = (m <= tol) if self.strict else (m < -tol)
+            if not fails:
+                return None
+            return CheckResult(
+                ProofVerdict.REFUTED,
+                f"{self.id}: counterexample {values}: lhs = {mpmath.nstr(lhs, 12)}, rhs = {mpmath.nstr(rhs, 12)} "
+                f"(at {DPS} digits)",
+                counterexample=values,
+            )
+
+    # symbolic strategies -----------------------------------------------------
+    def _nonneg_terms(self):
+        m = sp.expand(self.margin)
+        terms = sp.Add.make_args(m)
+        undecided = [t for t in terms if t.is_nonnegative is not True]
+        if undecided:
+            return f"terms not shown nonnegative: {undecided[:3]}"
+        if self.strict and not any(t.is_positive for t in terms):
+            return "no term shown positive (strict inequality)"
+        return CheckResult(ProofVerdict.PROVED,
+                           f"{self.id}: rhs - lhs expands into {len(terms)} terms, each nonnegative under the "
+                           f"symbols' assumptions")
+
+    def _derivative(self):
+        if self.var is None or self.interval is None:
+            return "DERIVATIVE needs var and interval"
+        g = self.margin
+        a = self.interval[0]
+        g_a = sp.simplify(g.subs(self.var, a))
+        if g_a.is_nonnegative is not True:
+            return f"margin at {self.var}={a} not shown >= 0 ({g_a})"
+        dg = sp.simplify(sp.diff(g, self.var))
+        if dg.is_nonnegative is not True:
+            return f"derivative {dg} not shown >= 0"
+        return CheckResult(ProofVerdict.PROVED,
+                           f"{self.id}: margin at {self.var}={a} is {g_a} >= 0 and d/d{self.var} margin = {dg} >= 0")
+
+    def _concave(self):
+        if self.var is None or self.interval is None:
+            return "CONCAVE needs var and interval"
+        g = self.margin
+        a, b = self.interval
+        ends = [sp.simplify(g.subs(self.var, a)), sp.simplify(g.subs(self.var, b))]
+        if any(e.is_nonnegative is not True for e in ends):
+            return f"endpoint margins {ends} not shown >= 0"
+        d2 = sp.simplify(sp.diff(g, self.var, 2))
+        if d2.is_nonpositive is not True:
+            return f"second derivative {d2} not shown <= 0"
+        return CheckResult(ProofVerdict.PROVED,
+                           f"{self.id}: on [{a}, {b}] the margin is concave (d2 = {d2} <= 0) and >= 0 at both "
+                           f"ends ({ends[0]}, {ends[1]})")
+
+    # certificates -----------------------------------------------------------
+    def _cells(self):
+        """Initial cells: integer ranges enumerated, continuous ranges whole."""
+        names = list(self.box)
+        axes = []
+        for n in names:
+            r = self.box[n]
+            if r.scale == "int":
+                axes.append([(float(i), float(i)) for i in range(int(r.lo), int(r.hi) + 1)])
+            else:
+                axes.append([(r.lo, r.hi)])
+        return names, [list(c) for c in itertools.product(*axes)]
+
+    def _split(self, names, cell):
+        widths = []
+        for n, (lo, hi) in zip(names, cell):
+            r = self.box[n]
+            if r.scale == "int" or hi == lo:
+                widths.append(-1.0)
+            elif r.scale == "log":
+                widths.append(math.log(hi / lo) / max(1e-300, math.log(r.hi / r.lo)))
+            else:
+                widths.append((hi - lo) / max(1e-300, r.hi - r.lo))
+        i = int(np.argmax(widths))
+        if widths[i] <= 1e-9:
+            return None
+        lo, hi = cell[i]
+        mid = math.exp((math.log(lo) + math.log(hi)) / 2) if self.box[names[i]].scale == "log" else (lo + hi) / 2
+        a, b = list(cell), list(cell)
+        a[i] = (lo, mid)
+        b[i] = (mid, hi)
+        return a, b
+
+    def _direction(self, expr, sym, names, cell=None) -> int | None:
+        """Sign of d expr / d sym: sympy first, else an ``mpmath.iv`` enclosure on ``cell`` (default: the box)."""
+        d = sp.diff(expr, sym)
+        if cell is None:
+            s = _sign(d)
+            if s is not None:
+                return s
+        key = (str(expr), sym.name)
+        cache = self.__dict__.setdefault("_dcache", {})
+        if key not in cache:
+            try:
+                cache[key] = sp.lambdify([self._syms()[n] for n in names], sp.simplify(d), modules=[_IV_NS, "mpmath"])
+            except Exception:  # noqa: BLE001
+                cache[key] = None
+        f = cache[key]
+        if f is None:
+            return None
+        bounds = cell if cell is not None else [(self.box[n].lo, self.box[n].hi) for n in names]
+        try:
+            with _iv_dps(30):
+                val = f(*[iv.mpf([lo, hi]) if self.box[n].scale != "int" else iv.mpf(lo)
+                          for n, (lo, hi) in zip(names, bounds)])
+            if val.a >= 0:
+                return 1
+            if val.b <= 0:
+                return -1
+        except Exception:  # noqa: BLE001 - iv lacks the function: undecided
+            return None
+        return None
+
+    def _monotone(self):
+        names, cells = self._cells()
+        syms = self._syms()
+        dirs = {}
+        for n in names:
+            if self.box[n].scale == "int":
+                continue
+            dl = self._direction(self.lhs, syms[n], names)
+            dr = self._direction(self.rhs, syms[n], names)
+            if dl is None or dr is None:
+                return f"monotonicity in {n} not established (lhs: {dl}, rhs: {dr})"
+            dirs[n] = (dl, dr)
+        flhs, frhs = self._fast(self.lhs), self._fast(self.rhs)
+        checked = 0
+        stack = list(cells)
+        with mpmath.workdps(DPS):
+            tol = mpmath.mpf(10) ** -(DPS - 10)
+            while stack:
+                cell = stack.pop()
+                checked += 1
+                if checked > self.max_cells:
+                    return f"cell budget {self.max_cells} exhausted"
+                hi_l, lo_r = [], []
+                for n, (lo, hi) in zip(names, cell):
+                    if self.box[n].scale == "int":
+                        v = int(lo)
+                        hi_l.append(v)
+                        lo_r.append(v)
+                        continue
+                    dl, dr = dirs[n]
+                    hi_l.append(mpmath.mpf(hi if dl >= 0 else lo))
+                    lo_r.append(mpmath.mpf(lo if dr >= 0 else hi))
+                L, R = flhs(*hi_l), frhs(*lo_r)
+                # a margin larger than the rounding error of 50-digit evaluation (strict or not)
+                ok = R - L > tol * (abs(R) + abs(L))
+                if ok:
+                    continue
+                parts = self._split(names, cell)
+                if parts is None:
+                    return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
+                stack.extend(parts)
+        directions = ", ".join(f"{n}: lhs {'up' if a > 0 else 'down' if a < 0 else 'flat'}, rhs "
+                               f"{'up' if b > 0 else 'down' if b < 0 else 'flat'}" for n, (a, b) in dirs.items())
+        return CheckResult(ProofVerdict.CERTIFIED,
+                           f"{self.id}: certified on {self._box_text()} by monotone enclosure ({directions}); "
+                           f"{checked} cells at {DPS} digits")
+
+    def _interval(self):
+        names, cells = self._cells()
+        syms = self._syms()
+        try:
+            f = sp.lambdify([syms[n] for n in names], self.margin, modules=[_IV_NS, "mpmath"])
+        except Exception as exc:  # noqa: BLE001
+            return f"cannot build an interval function ({exc})"
+        checked = 0
+        stack = list(cells)
+        with _iv_dps(30):
+            while stack:
+                cell = stack.pop()
+                checked += 1
+                if checked > self.max_cells:
+                    return f"cell budget {self.max_cells} exhausted"
+                try:
+                    val = f(*[iv.mpf([lo, hi]) for lo, hi in cell])
+                except Exception as exc:  # noqa: BLE001
+                    return f"interval evaluation failed ({type(exc).__name__})"
+                if (val.a > 0) if self.strict else (val.a >= 0):
+                    continue
+                parts = self._split(names, cell)
+                if parts is None:
+                    return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
+                stack.extend(parts)
+        return CheckResult(ProofVerdict.CERTIFIED,
+                           f"{self.id}: certified on {self._box_text()} by mpmath.iv interval arithmetic; "
+                           f"{checked} cells")
+
+    # case split ---------------------------------------------------------------
+    def _cases(self):
+        if not self.cases:
+            return "CASES needs a tuple of substitutions"
+        for i, case in enumerate(self.cases):
+            m = sp.expand(sp.simplify(self.margin.subs(case, simultaneous=True)))
+            terms = sp.Add.make_args(m)
+            bad = [t for t in terms if t.is_nonnegative is not True]
+            if bad:
+                return f"case {i} ({case}): terms not shown nonnegative: {bad[:3]}"
+        return CheckResult(ProofVerdict.PROVED,
+                           f"{self.id}: {len(self.cases)} cases cover every sign pattern; in each the margin "
+                           f"rhs - lhs is a sum of nonnegative terms")
+
+    # Gaussian privacy profiles -----------------------------------------------
+    def _profile(self):
+        """Certify delta_BW(eps; ratio) <= rhs on the box.
+
+        ``profile`` = {"epsilon": sympy expression of eps, "sigma": sympy expression of sigma / sensitivity}.
+        delta_BW(eps; 1, sigma) is nonincreasing in eps and in sigma (lemmas
+        std/gaussian-profile-monotone-epsilon and -sensitivity: it depends on sensitivity/sigma
+        and grows with it); the directions of eps, sigma and rhs in each variable are established
+        by sympy, or by ``mpmath.iv`` on the cell, so each cell is bounded by one evaluation at
+        its smallest eps and smallest sigma (taken separately: a relaxation), at 50 digits.
+        """
+        from .numeric import gaussian_delta
+
+        prof = self.profile or {}
+        eps_expr, ratio = prof.get("epsilon"), prof.get("sigma")
+        if eps_expr is None or ratio is None:
+            return "PROFILE needs profile={'epsilon': expr, 'sigma': expr}"
+        names, cells = self._cells()
+        syms = self._syms()
+        dirs = {}
+        for n in names:
+            if self.box[n].scale == "int":
+                continue
+            dirs[n] = (self._direction(eps_expr, syms[n], names), self._direction(ratio, syms[n], names),
+                       self._direction(self.rhs, syms[n], names))
+        feps, fratio, frhs = self._fast(eps_expr), self._fast(ratio), self._fast(self.rhs)
+        checked = 0
+        stack = list(cells)
+        with mpmath.workdps(DPS):
+            tol = mpmath.mpf(10) ** -(DPS - 10)
+            while stack:
+                cell = stack.pop()
+                checked += 1
+                if checked > self.max_cells:
+                    return f"cell budget {self.max_cells} exhausted"
+                # smallest eps and smallest sigma over the cell (taken separately: a relaxation)
+                eps_at, ratio_at, low_r = [], [], []
+                for n, (lo, hi) in zip(names, cell):
+                    if self.box[n].scale == "int":
+                        for lst in (eps_at, ratio_at, low_r):
+                            lst.append(int(lo))
+                        continue
+                    de, dr, dh = (dd if dd is not None else self._direction(ex, syms[n], names, cell)
+                                  for dd, ex in zip(dirs[n], (eps_expr, ratio, self.rhs)))
+                    if None in (de, dr, dh):
+                        break
+                    eps_at.append(mpmath.mpf(lo if de >= 0 else hi))
+                    ratio_at.append(mpmath.mpf(lo if dr >= 0 else hi))
+                    low_r.append(mpmath.mpf(lo if dh >= 0 else hi))
+                if len(low_r) == len(names):
+                    L = gaussian_delta(feps(*eps_at), 1, fratio(*ratio_at))
+                    R = frhs(*low_r)
+                    if R - L > tol * (abs(R) + abs(L)):
+                        continue
+                parts = self._split(names, cell)
+                if parts is None:
+                    return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
+                stack.extend(parts)
+        return CheckResult(ProofVerdict.CERTIFIED,
+                           f"{self.id}: exact Gaussian profile <= bound certified on {self._box_text()} "
+                           f"(monotone enclosure: profile decreasing in eps and in sigma; "
+                           f"directions by sympy or mpmath.iv per cell; {checked} cells at {DPS} digits)")

@@ -1,0 +1,76 @@
+"""Helpers for proof files: combine step results, build verdicts, exact privacy-profile checks.
+
+* :func:`chain` -- the verdict of a proof from its steps: REFUTED if a step is refuted (the first
+  failing step named, its counterexample kept), else the weakest verdict of the steps.
+* :func:`proved`, :func:`certified`, :func:`tested`, :func:`unknown`, :func:`refuted` -- one-line constructors.
+* :func:`gaussian_profile_search` -- exact Gaussian privacy profile (Balle & Wang) against a claimed
+  delta at grid points; a violation is re-evaluated at 50 digits.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping, Sequence
+
+import mpmath
+
+from .numeric import DPS, decimal, gaussian_delta
+from .verdicts import CheckResult, ProofVerdict
+
+__all__ = ["chain", "proved", "certified", "tested", "unknown", "refuted", "gaussian_profile_search"]
+
+_ORDER = [ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN]
+
+
+def proved(evidence: str, *details: str) -> CheckResult:
+    return CheckResult(ProofVerdict.PROVED, evidence, details=details)
+
+
+def certified(evidence: str, *details: str) -> CheckResult:
+    return CheckResult(ProofVerdict.CERTIFIED, evidence, details=details)
+
+
+def tested(evidence: str, *details: str) -> CheckResult:
+    return CheckResult(ProofVerdict.TESTED, evidence, details=details)
+
+
+def unknown(evidence: str, *details: str) -> CheckResult:
+    return CheckResult(ProofVerdict.UNKNOWN, evidence, details=details)
+
+
+def refuted(evidence: str, counterexample: Mapping[str, str], *details: str) -> CheckResult:
+    return CheckResult(ProofVerdict.REFUTED, evidence, counterexample=dict(counterexample), details=details)
+
+
+def chain(steps: Sequence[tuple[str, CheckResult]]) -> CheckResult:
+    """The verdict of a proof whose steps are ``(name, result)`` pairs, in the order of the text."""
+    details = tuple(f"{name}: {r.verdict.value}: {r.evidence}" for name, r in steps)
+    for name, r in steps:
+        if r.verdict is ProofVerdict.REFUTED:
+            return CheckResult(ProofVerdict.REFUTED, f"first failing step: {name}: {r.evidence}",
+                               counterexample=r.counterexample, details=details)
+    worst = max((r.verdict for _, r in steps), key=_ORDER.index, default=ProofVerdict.UNKNOWN)
+    names = "; ".join(f"{name} ({r.verdict.value})" for name, r in steps)
+    if worst is ProofVerdict.UNKNOWN:
+        first = next(name for name, r in steps if r.verdict is ProofVerdict.UNKNOWN)
+        return CheckResult(worst, f"first undecided step: {first}; steps: {names}", details=details)
+    return CheckResult(worst, f"no step fails: {names}", details=details)
+
+
+def gaussian_profile_search(claim_id: str, sigma: Callable[..., float], points: Iterable[Mapping[str, float]],
+                            sensitivity: Callable[..., float] | None = None) -> CheckResult | None:
+    """REFUTED at the first point where the exact delta_BW(eps) of N(0, sigma^2) exceeds the claimed delta.
+
+    ``sigma(**point)`` gives the noise; ``sensitivity(**point)`` the l2 sensitivity (default
+    ``point['sensitivity']``). Each point needs ``epsilon`` and ``delta``. None if no violation.
+    """
+    for pt in points:
+        sens = sensitivity(**pt) if sensitivity else pt["sensitivity"]
+        s = sigma(**pt)
+        with mpmath.workdps(DPS):
+            dl = gaussian_delta(pt["epsilon"], sens, s)
+            if dl > mpmath.mpf(pt["delta"]) * (1 + mpmath.mpf(10) ** -30):
+                ce = {k: decimal(v, 20) for k, v in pt.items()}
+                ce["sigma"] = decimal(s, 30)
+                return refuted(
+                    f"{claim_id}: exact delta(eps) = {mpmath.nstr(dl, 6)} > delta = {pt['delta']:g} at "
+                    f"{ {k: pt[k] for k in pt} } (Balle-Wang profile, {DPS} digits)", ce)
+    return None

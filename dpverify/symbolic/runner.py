@@ -1,0 +1,77 @@
+"""Run proof files: every module of ``dpverify_proofs`` (the project's ``proofs/`` folder) or given paths.
+
+A proof file defines ``claims() -> list[ClaimReport]`` (deterministic: seeds fixed). Nothing is
+cached across runs.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import sys
+from pathlib import Path
+from typing import Iterable
+
+from ..errors import DPVerifyError, InvalidArgument
+from .verdicts import ClaimReport
+
+__all__ = ["run_proofs", "proof_modules"]
+
+PACKAGE = "dpverify_proofs"
+
+
+def _load_path(path: Path):
+    if not path.is_file() or path.suffix != ".py":
+        raise InvalidArgument(f"path={str(path)!r} must be an existing .py proof file.")
+    name = f"_dpverify_proof_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.modules.pop(name, None)
+    return module
+
+
+def proof_modules(paths: Iterable[str | Path] | None = None) -> list:
+    """The proof modules: those at ``paths`` (files, or folders of ``*.py``), else every module of ``dpverify_proofs``."""
+    if paths:
+        mods = []
+        for p in paths:
+            p = Path(p)
+            if p.is_dir():
+                mods += [_load_path(f) for f in sorted(p.glob("*.py")) if not f.name.startswith("_")]
+            else:
+                mods.append(_load_path(p))
+        return mods
+    try:
+        pkg = importlib.import_module(PACKAGE)
+    except ImportError as exc:
+        raise InvalidArgument(f"the proofs package {PACKAGE!r} is not installed ({exc}); pass proof file paths.") from None
+    return [importlib.import_module(f"{PACKAGE}.{m.name}") for m in pkgutil.iter_modules(pkg.__path__)
+            if not m.name.startswith("_")]
+
+
+def run_proofs(paths: Iterable[str | Path] | None = None) -> list[ClaimReport]:
+    """Run ``claims()`` of every proof module (see :func:`proof_modules`); reports in file order."""
+    reports: list[ClaimReport] = []
+    for module in proof_modules(paths):
+        fn = getattr(module, "claims", None)
+        if not callable(fn):
+            raise InvalidArgument(f"proof module {module.__name__!r} has no claims() function.")
+        try:
+            out = list(fn())
+        except DPVerifyError:
+            raise
+        except Exception as exc:  # a broken proof file must not pass silently, nor crash with a traceback
+            raise DPVerifyError(f"proof module {module.__name__!r}: claims() raised {type(exc).__name__}: {exc}") from exc
+        for r in out:
+            if not isinstance(r, ClaimReport):
+                raise InvalidArgument(f"{module.__name__}.claims() returned {type(r).__name__}, not ClaimReport.")
+        reports.extend(out)
+    ids = [r.id for r in reports]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise InvalidArgument(f"duplicate claim IDs across proof files: {dup}.")
+    return reports

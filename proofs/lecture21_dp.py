@@ -1,0 +1,243 @@
+"""Proofs of ``lecture21-dp`` (Lecture 21: Differential Privacy, course notes).
+
+Claims: Definition 1 (the symmetric consequence), Lemmas 1-6. Each is judged twice: the proof
+as written (first failing step named) and the conclusion (true by any means).
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from dpverify.symbolic import ClaimReport, Lemma, Range, Strategy, get_lemma
+from dpverify.symbolic.library import check_lemma
+from dpverify.symbolic.library import CLASSICAL_SIGMA, S
+from dpverify.symbolic.numeric import DPS, chi2_sf, decimal, gaussian_delta
+from dpverify.symbolic.proof import chain, gaussian_profile_search, proved, refuted, tested
+
+PAPER = "lecture21-dp"
+SEED = 421
+
+
+def _eq(a, b):
+    return sp.Eq(a, b, evaluate=False)
+
+
+# ---------------------------------------------------------------- Definition 1
+def definition_1(relation=sp.Ne) -> ClaimReport:
+    s = sp.symbols("s1:4", real=True)
+    t = sp.symbols("t1:4", real=True)
+    ham = sum(sp.Piecewise((1, relation(a, b)), (0, True)) for a, b in zip(s, t))
+    ham_swapped = sum(sp.Piecewise((1, relation(b, a)), (0, True)) for a, b in zip(s, t))
+    ok = sp.expand(ham - ham_swapped) == 0  # Ne is symmetric: the terms cancel exactly
+    res = proved("the relation 'differ on at most one point' (Hamming distance <= 1) is symmetric: "
+                 "sympy: sum [s_i != t_i] - sum [t_i != s_i] expands to 0, so the inequality holds with S, S' swapped") \
+        if ok else tested("sympy did not simplify the swapped Hamming distance")
+    return ClaimReport(f"{PAPER}/definition-1",
+                       "(eps, delta)-DP over pairs differing on one point implies the inequality in both directions",
+                       steps=res, conclusion=res)
+
+
+# ---------------------------------------------------------------- Lemmas 1 and 2 (Laplace)
+x, f, fp = sp.symbols("x f f_prime", real=True)
+eps_, M_ = sp.symbols("epsilon M", positive=True)
+
+
+def laplace_ratio_step(factor=sp.Rational(1, 2)) -> Lemma:
+    """The first displayed equality of the Lemma 1 proof: log ratio written with eps/(2M) (``factor`` = 1/2)."""
+    true_log_ratio = (eps_ / M_) * (sp.Abs(x - fp) - sp.Abs(x - f))  # log of the ratio of the two densities
+    printed = factor * (eps_ / M_) * (sp.Abs(x - fp) - sp.Abs(x - f))
+    return Lemma(id=f"{PAPER}/lemma-1/ratio-step", source=f"{PAPER} Lemma 1 proof, first display",
+                 statement="log p_A(S)(x) - log p_A(S')(x) = (eps/(2M)) (|x - f(S')| - |x - f(S)|)",
+                 symbols=(x, f, fp, eps_, M_), conclusion=_eq(printed, true_log_ratio), strategy=Strategy.IDENTITY,
+                 box={"x": Range(-3, 3), "f": Range(-1, 1), "f_prime": Range(-1, 1), "epsilon": Range(0.1, 3),
+                      "M": Range(0.5, 3)}, samples=60, seed=SEED)
+
+
+def lemma_1() -> ClaimReport:
+    tri = check_lemma("std/laplace-mechanism")
+    step = laplace_ratio_step().check()
+    steps = chain([("density of f(S) + (M/eps) Laplace(0,1)", proved("Laplace(f, M/eps) density (eps/(2M)) e^{-eps|x-f|/M}")),
+                   ("ratio of densities with exponent eps/(2M)", step),
+                   ("triangle inequality", tri)])
+    concl = proved(f"privacy loss (eps/M)(|x - f(S')| - |x - f(S)|) <= (eps/M)|f(S) - f(S')| <= eps: {tri.evidence}")
+    return ClaimReport(f"{PAPER}/lemma-1", "f(S) + (M/eps) Laplace(0,1) is (eps, 0)-DP", steps=steps, conclusion=concl,
+                       notes=("the displayed ratio has exponent eps/(2M) where the densities give eps/M; the "
+                              "next inequality then drops the 1/2, so the final bound e^eps is right",))
+
+
+def lemma_2() -> ClaimReport:
+    tri = check_lemma("std/laplace-mechanism")
+    step = laplace_ratio_step().mutated(id=f"{PAPER}/lemma-2/ratio-step").check()
+    # the last display: e^{(eps/B)||F(S)-F(S')||_1} e^eps <= e^eps fails unless F(S) = F(S')
+    b1, e1 = sp.symbols("l1_distance epsilon", positive=True)
+    extra = Lemma(id=f"{PAPER}/lemma-2/last-display", source=f"{PAPER} Lemma 2 proof, last display",
+                  statement="e^{(eps/B)||F(S)-F(S')||_1} e^eps <= e^eps (B = 1)", symbols=(b1, e1),
+                  conclusion=sp.Le(sp.exp(e1 * b1) * sp.exp(e1), sp.exp(e1), evaluate=False),
+                  box={"l1_distance": Range(0.01, 1), "epsilon": Range(0.1, 2)}, samples=20, seed=SEED).check()
+    steps = chain([("coordinate densities", proved("product of K Laplace(F(S)[i], B/eps) densities")),
+                   ("ratio of densities with exponent eps/(2B)", step),
+                   ("triangle inequality per coordinate", tri),
+                   ("last display (stray factor e^eps)", extra)])
+    concl = proved("sum over coordinates of (eps/B)(|x_i - F(S')_i| - |x_i - F(S)_i|) <= (eps/B)||F(S) - F(S')||_1 <= eps "
+                   f"(K instances of std/laplace-mechanism: {tri.verdict.value})")
+    return ClaimReport(f"{PAPER}/lemma-2", "F(S) + (B/eps)(X_1..X_K), X_i ~ Laplace(0,1), B the l1 sensitivity, is (eps, 0)-DP",
+                       steps=steps, conclusion=concl)
+
+
+# ---------------------------------------------------------------- Lemma 3 (Laplace utility)
+K_, d_ = sp.symbols("K delta", positive=True)
+
+
+def union_bound_lemma(threshold=None) -> Lemma:
+    """K * P(|b X| >= t) = delta for t = log(K/delta) b (``threshold`` replaces log(K/delta))."""
+    thr = sp.log(K_ / d_) if threshold is None else threshold
+    return Lemma(id=f"{PAPER}/lemma-3/union-bound", source=f"{PAPER} Lemma 3 proof",
+                 statement="K * exp(-t eps/B) = delta at t = log(K/delta) B/eps (Laplace tail, union bound)",
+                 symbols=(K_, d_), conclusion=_eq(K_ * sp.exp(-thr), d_), strategy=Strategy.IDENTITY,
+                 box={"K": Range(1, 50, "int"), "delta": Range(1e-9, 0.5, "log")}, samples=40, seed=SEED)
+
+
+def lemma_3() -> ClaimReport:
+    tail = check_lemma("std/laplace-tail")
+    ub = union_bound_lemma().check()
+    steps = chain([("||F(S) - A(S)||_inf = max_i |noise_i| (noise_i = (B/eps) X_i)", proved("definition of A")),
+                   ("union bound over K coordinates", proved("Boole's inequality")),
+                   ("P(|noise_i| >= log(K/delta) B/eps) = delta/K", tail), ("K (delta/K) = delta", ub)])
+    return ClaimReport(f"{PAPER}/lemma-3", "P(||F(S) - A(S)||_inf >= log(K/delta) B/eps) <= delta (Laplace mechanism)",
+                       steps=steps, conclusion=steps,
+                       notes=("reading: the proof's X[i] is the scaled noise (B/eps) X_i; with X_i ~ Laplace(0,1) "
+                              "literally, the first equality would need B = eps",))
+
+
+# ---------------------------------------------------------------- Lemma 4 (post-processing)
+def _random_mechanism(rng, n_out):
+    p = rng.integers(1, 20, size=n_out)
+    q = rng.integers(1, 20, size=n_out)
+    return [Fraction(int(a), int(p.sum())) for a in p], [Fraction(int(a), int(q.sum())) for a in q]
+
+
+def _hockey(p, q, e_eps):
+    return sum((max(Fraction(0), a - e_eps * b) for a, b in zip(p, q)), Fraction(0))
+
+
+def post_processing_instances(n: int = 300, seed: int = SEED):
+    """Exact (rational) check on random finite mechanisms A, maps g: delta_B(eps) <= delta_A(eps)."""
+    rng = np.random.default_rng(seed)
+    for i in range(n):
+        n_out, n_img = int(rng.integers(2, 7)), int(rng.integers(1, 4))
+        p, q = _random_mechanism(rng, n_out)
+        g = rng.integers(0, n_img, size=n_out)
+        e_eps = Fraction(int(rng.integers(100, 400)), 100)
+        pb = [sum((p[j] for j in range(n_out) if g[j] == c), Fraction(0)) for c in range(n_img)]
+        qb = [sum((q[j] for j in range(n_out) if g[j] == c), Fraction(0)) for c in range(n_img)]
+        yield i, _hockey(pb, qb, e_eps), _hockey(p, q, e_eps)
+
+
+def lemma_4() -> ClaimReport:
+    sub = check_lemma("std/positive-part-subadditive")
+    bad = [(i, hb, ha) for i, hb, ha in post_processing_instances() if hb > ha]
+    if bad:
+        i, hb, ha = bad[0]
+        steps = refuted(f"instance {i}: delta_B = {hb} > delta_A = {ha}", {"instance": str(i), "seed": str(SEED)})
+    else:
+        steps = tested("each step is the preimage identity P(g(A) in C) = P(A in g^-1(C)) and one use of A's DP; "
+                       "checked exactly (rationals) on 300 random finite mechanisms and maps: delta_B(eps) <= delta_A(eps)")
+    concl = proved("delta_B(eps) = sum_c (sum_{d in g^-1(c)} (p_d - e^eps q_d))_+ <= sum_d (p_d - e^eps q_d)_+ = delta_A(eps) "
+                   f"(finite outcome spaces) by {sub.evidence}")
+    return ClaimReport(f"{PAPER}/lemma-4", "post-processing g(A(S)) of an (eps, delta)-DP A is (eps, delta)-DP",
+                       steps=steps, conclusion=concl)
+
+
+# ---------------------------------------------------------------- Lemma 5 (basic composition)
+def composition_ratio_step() -> Lemma:
+    """The first display of the Lemma 5 proof with Laplace(f, 1) densities: printed denominator p_{A2(S)}."""
+    c1, c2, a1, a1p, a2, a2p = sp.symbols("c1 c2 f1 f1_prime f2 f2_prime", real=True)
+    logp = lambda c, m: -sp.Abs(c - m)  # noqa: E731 - Laplace(m, 1) log density up to a constant
+    true = logp(c1, a1) + logp(c2, a2) - logp(c1, a1p) - logp(c2, a2p)
+    printed = logp(c1, a1) + logp(c2, a2) - logp(c1, a1p) - logp(c2, a2)
+    return Lemma(id=f"{PAPER}/lemma-5/ratio-step", source=f"{PAPER} Lemma 5 proof, first display",
+                 statement="p_A(S)(c1,c2)/p_A(S')(c1,c2) = p_A1(S)(c1) p_A2(S)(c2) / (p_A1(S')(c1) p_A2(S)(c2))",
+                 symbols=(c1, c2, a1, a1p, a2, a2p), conclusion=_eq(printed, true), strategy=Strategy.IDENTITY,
+                 box={n: Range(-1, 1) for n in ("c1", "c2", "f1", "f1_prime", "f2", "f2_prime")}, samples=40, seed=SEED)
+
+
+def shared_randomness_counterexample() -> dict[str, str]:
+    """A1 = f + X, A2 = g + X with the same Laplace X: each is 1-DP, the pair reveals f - g."""
+    return {"f_S": "0", "f_S_prime": "1", "g_S": "0", "g_S_prime": "0", "epsilon1": "1", "epsilon2": "1",
+            "event": "c1 - c2 = 0", "P_S": "1", "P_S_prime": "0"}
+
+
+def lemma_5() -> list[ClaimReport]:
+    comp = check_lemma("std/basic-composition")
+    step = composition_ratio_step().check()
+    steps = chain([("ratio of product densities (denominator printed p_A2(S))", step), ("bound each factor", comp)])
+    ce = shared_randomness_counterexample()
+    return [
+        ClaimReport(f"{PAPER}/lemma-5/independent", "(A1(S), A2(S)) with independent randomness is (eps1 + eps2)-DP",
+                    steps=steps, conclusion=proved(f"log-ratios of independent mechanisms add: {comp.evidence}")),
+        ClaimReport(f"{PAPER}/lemma-5/shared-randomness",
+                    "(A1(S), A2(S)) is (eps1 + eps2)-DP when A1, A2 may share randomness (the statement does not exclude it)",
+                    steps=steps,
+                    conclusion=refuted("A1 = f + X, A2 = g + X (same X ~ Laplace(0,1)), f(S)=0, f(S')=1, g = 0: each is "
+                                       "1-DP but P(A1 - A2 = 0 | S) = 1 and P(A1 - A2 = 0 | S') = 0", ce)),
+    ]
+
+
+# ---------------------------------------------------------------- Lemma 6 (Gaussian)
+def classical_sigma(epsilon, delta, sensitivity=1.0, constant="1.25"):
+    with mpmath.workdps(DPS):
+        return mpmath.sqrt(2 * mpmath.log(mpmath.mpf(constant) / mpmath.mpf(delta))) * sensitivity / mpmath.mpf(epsilon)
+
+
+def norm_tail_step(points=None, constant="1.25"):
+    """P(||x - F(S)||_2 > sigma^2 eps/B - B/2) <= delta at sigma = c B/eps, K-dimensional (the proof's tail step)."""
+    points = points or [dict(K=K, epsilon=e, delta=1e-5) for K in (1, 2, 5, 10, 100) for e in (0.1, 0.5, 1.0, 5.0, 10.0)]
+    for pt in points:
+        with mpmath.workdps(DPS):
+            s = classical_sigma(pt["epsilon"], pt["delta"], 1, constant)
+            t = s**2 * mpmath.mpf(pt["epsilon"]) - mpmath.mpf(1) / 2
+            prob = chi2_sf(pt["K"], (t / s) ** 2) if t > 0 else mpmath.mpf(1)
+            if prob > pt["delta"]:
+                ce = {"K": str(pt["K"]), "epsilon": decimal(pt["epsilon"]), "delta": decimal(pt["delta"]), "B": "1"}
+                return refuted(f"K={pt['K']}, eps={pt['epsilon']}, delta={pt['delta']}: P(sigma^2 chi2_K > "
+                               f"(sigma^2 eps/B - B/2)^2) = {mpmath.nstr(prob, 6)} > delta", ce)
+    return tested(f"tail step holds at {len(points)} points")
+
+
+def lemma_6_points():
+    return [dict(epsilon=e, delta=d, sensitivity=1.0) for e in (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
+            for d in (1e-5, 1e-3, 1e-8)]
+
+
+def lemma_6(constant="1.25") -> list[ClaimReport]:
+    tail = norm_tail_step(constant=constant)
+    steps = chain([("density ratio expansion", proved("||x-F(S')||^2 = ||x-F(S)||^2 + ||dF||^2 + 2(x-F(S)).dF")),
+                   ("Cauchy-Schwarz: (x-F(S)).dF <= ||x-F(S)|| B", proved("Cauchy-Schwarz")),
+                   ("tail step P(||x-F(S)||_2 > sigma^2 eps/B - B/2) <= delta", tail)])
+    any_eps = gaussian_profile_search(f"{PAPER}/lemma-6", lambda **p: classical_sigma(p["epsilon"], p["delta"], 1, constant),
+                                      lemma_6_points())
+    classical = get_lemma("std/gaussian-mechanism-classical")
+    if constant != "1.25":
+        from dpverify.symbolic.library import gaussian_profile_expr
+        sig = sp.sqrt(2 * sp.log(sp.Rational(constant) / S.delta)) / S.epsilon
+        classical = classical.mutated(conclusion=sp.Le(gaussian_profile_expr(S.epsilon, 1, sig), S.delta, evaluate=False),
+                                      profile={"epsilon": S.epsilon, "sigma": sig})
+    small = classical.check()
+    small_pts = [dict(K=K, epsilon=e, delta=1e-5) for K in (1, 2, 5, 10, 100) for e in (0.1, 0.5, 1.0)]
+    steps_small = chain([("density ratio expansion", proved("||x-F(S')||^2 = ||x-F(S)||^2 + ||dF||^2 + 2(x-F(S)).dF")),
+                         ("Cauchy-Schwarz: (x-F(S)).dF <= ||x-F(S)|| B", proved("Cauchy-Schwarz")),
+                         ("tail step (eps <= 1)", norm_tail_step(small_pts, constant))])
+    return [
+        ClaimReport(f"{PAPER}/lemma-6", "F(S) + (cB/eps) N(0, I_K), c = sqrt(2 log(1.25/delta)), is (eps, delta)-DP (no bound on eps)",
+                    steps=steps, conclusion=any_eps or tested("no violation of the exact profile at the grid points")),
+        ClaimReport(f"{PAPER}/lemma-6/eps-le-1", "the same with the classical hypothesis eps <= 1 added",
+                    steps=steps_small, conclusion=small),
+    ]
+
+
+def claims() -> list[ClaimReport]:
+    return [definition_1(), lemma_1(), lemma_2(), lemma_3(), lemma_4(), *lemma_5(), *lemma_6()]

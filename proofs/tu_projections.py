@@ -1,0 +1,272 @@
+"""Proofs of ``tu-projections`` (S. Tu, Differentially private random projections).
+
+Claims: Lemmas 1-4, Theorems 1-2. The mechanism is read as releasing (P, XP + G) with a fresh
+Gaussian P (the "privacy over P" reading both proofs use); the exact privacy profile of that
+mechanism is the Balle-Wang profile conditional on P averaged over ||zP||^2 = ||z||^2 sigma_p^2 chi2_k,
+bounded above and below rigorously (``projected_delta_upper/lower``). The reading "for every
+fixed P" is a separate sub-claim.
+"""
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from dpverify.symbolic import ClaimReport, Lemma, Range, Strategy, get_derivation, get_lemma
+from dpverify.symbolic.library import check_lemma
+from dpverify.symbolic.numeric import (DPS, decimal, gaussian_delta, mp_value, projected_delta_lower,
+                                       projected_delta_upper)
+from dpverify.symbolic.proof import chain, certified, proved, refuted, tested
+
+PAPER = "tu-projections"
+SEED = 7
+CELLS = 100
+
+#: grid of the conclusion checks: (epsilon, delta, k)
+GRID_T1 = [(0.1, 1e-5, 1), (0.5, 1e-2, 5), (1.0, 1e-5, 20), (2.0, 1e-3, 10)]
+GRID_T2 = [(0.1, 1e-5, 1), (0.5, 1e-2, 5), (0.9, 1e-5, 20), (0.9, 0.4, 3)]
+
+
+def _eq(a, b):
+    return sp.Eq(a, b, evaluate=False)
+
+
+# ---------------------------------------------------------------- Lemma 1
+def projection_variance_identity() -> Lemma:
+    """E[<z, P_j>^2] = ||z||^2 sigma_p^2 for P_j with i.i.d. N(0, sigma_p^2) entries (d = 3 shown)."""
+    z = sp.symbols("z1:4", real=True)
+    p = sp.symbols("p1:4", real=True)
+    sp_ = sp.Symbol("sigma_p", positive=True)
+    square = sp.expand(sum(zi * pi for zi, pi in zip(z, p)) ** 2)
+    # expectation: E[p_i p_j] = sigma_p^2 [i == j]
+    expect = square.subs({p[i] * p[j]: 0 for i in range(3) for j in range(3) if i != j}).subs(
+        {p[i] ** 2: sp_**2 for i in range(3)})
+    return Lemma(id=f"{PAPER}/lemma-1/variance", source=f"{PAPER} Lemma 1 proof",
+                 statement="<z, P_j> ~ N(0, ||z||^2 sigma_p^2): E <z, P_j>^2 = ||z||^2 sigma_p^2",
+                 symbols=(*z, sp_), conclusion=_eq(expect, sp_**2 * sum(zi**2 for zi in z)),
+                 strategy=Strategy.IDENTITY)
+
+
+def lemma_1() -> ClaimReport:
+    lm = check_lemma("std/laurent-massart")
+    var = projection_variance_identity().check()
+    steps = chain([("rows other than i cancel", proved("(XP - X'P)_{mn} = 0 for m != i")),
+                   ("<z, P_j> ~ N(0, ||z||^2 sigma_p^2), independent over j", var),
+                   ("||zP||_F = ||z|| sigma_p sqrt(chi2_k)", proved("sum of k squared independent N(0,1) is chi2_k")),
+                   ("Laurent-Massart at x = log(1/delta), ||z|| <= B", lm)])
+    return ClaimReport(f"{PAPER}/lemma-1",
+                       "with prob >= 1 - delta, ||XP - X'P||_F <= B sigma_p sqrt(k + 2 sqrt(k log(1/delta)) + 2 log(1/delta))",
+                       steps=steps, conclusion=lm,
+                       notes=("the box of the certificate is k in 1..24, delta = e^-x with x in [1e-4, 60]",))
+
+
+# ---------------------------------------------------------------- Lemma 2
+def literal_variance_lemma() -> Lemma:
+    e, d = sp.symbols("epsilon delta", positive=True)
+    return Lemma(id=f"{PAPER}/lemma-2/literal-variance", source=f"{PAPER} Lemma 2 (log(1/2 delta) read as log((1/2) delta))",
+                 statement="2 Delta^2 (log(delta/2) + eps)/eps^2 >= 0 (a variance)", symbols=(e, d),
+                 conclusion=sp.Ge(2 * (sp.log(d / 2) + e) / e**2, 0, evaluate=False),
+                 box={"epsilon": Range(0.1, 5), "delta": Range(1e-8, 0.49, "log")}, samples=40, seed=SEED)
+
+
+def lemma_2() -> list[ClaimReport]:
+    kent = check_lemma("std/gaussian-mechanism-kenthapadi")
+    lit = literal_variance_lemma().check()
+    cited = "no proof in the note (cited: Kenthapadi et al. 2013, Lemma 1); the statement is checked directly"
+    return [
+        ClaimReport(f"{PAPER}/lemma-2/one-over-two-delta",
+                    "f(D) + N(0, 2 D^2 (log(1/(2 delta)) + eps)/eps^2) is (eps, delta)-DP for delta < 1/2",
+                    steps=chain([(cited, kent)]), conclusion=kent),
+        ClaimReport(f"{PAPER}/lemma-2/literal-precedence",
+                    "the same with log(1/2 delta) read as log((1/2) delta) (left-to-right precedence)",
+                    steps=chain([(cited, lit)]), conclusion=lit),
+    ]
+
+
+# ---------------------------------------------------------------- Lemma 3
+def lemma_3() -> ClaimReport:
+    drv = check_lemma("std/advanced-composition")
+    return ClaimReport(f"{PAPER}/lemma-3",
+                       "k-fold composition of (eps, delta)-DP is (eps', k delta + delta')-DP, "
+                       "eps' = sqrt(2k log(1/delta')) eps + k eps (e^eps - 1)",
+                       steps=chain([("no proof in the note (cited: Dwork, Rothblum & Vadhan 2010, Thm III.3)", drv)]),
+                       conclusion=drv,
+                       notes=("checked against the optimal composition theorem (Kairouz, Oh & Viswanath 2015)",))
+
+
+# ---------------------------------------------------------------- Lemma 4
+def lemma_4() -> ClaimReport:
+    tail = check_lemma("std/gaussian-tail")
+    steps = chain([("||H_i|| = |<z, P_i>| ~ |N(0, ||z||^2 sigma_p^2)| (the text writes <z, P_i>)",
+                    proved("H_i has one nonzero entry <z, P_i>; its norm is the absolute value")),
+                   ("Gaussian tail at level delta, ||z|| <= B", tail)])
+    return ClaimReport(f"{PAPER}/lemma-4", "P(||H_i|| > B sigma_p sqrt(2 log(1/delta))) <= delta for every column i",
+                       steps=steps, conclusion=tail,
+                       notes=("the tail bound holds for every delta in (0, 1) (certified on [1e-300, 0.995]); "
+                              "for delta >= 1 the radius is not real",))
+
+
+# ---------------------------------------------------------------- Theorem 1
+def _point(e, d, k):
+    return {"epsilon": e, "delta": d, "k": k, "B": 1.0, "sigma_p": 1.0}
+
+
+def printed_vs_derived(der_id: str, reading: str, points) -> object:
+    """REFUTED at the first point where the printed sigma is below the derived one (or not real)."""
+    der = get_derivation(der_id)
+    for e, d, k in points:
+        vals = {n: repr(v) for n, v in _point(e, d, k).items()}
+        printed = mp_value(der.printed[reading], vals)
+        derived = mp_value(der.expression, vals)
+        if isinstance(printed, mpmath.mpc) or printed < derived:
+            return refuted(f"printed sigma ({reading}) = {mpmath.nstr(printed, 8)} < derived sigma = "
+                           f"{mpmath.nstr(derived, 8)} at eps={e}, delta={d}, k={k}, B = sigma_p = 1; printed: "
+                           f"{der.printed[reading]}; derived: {der.expression}",
+                           {**vals, "printed": decimal(printed.real if isinstance(printed, mpmath.mpc) else printed),
+                            "derived": decimal(derived)})
+    return proved(f"printed sigma ({reading}) >= derived sigma at {len(points)} points")
+
+
+def projected_conclusion(claim_id: str, sigma_of, points) -> object:
+    """Exact profile of (P, XP + G) against delta: REFUTED via the rigorous lower bound, else TESTED via the upper."""
+    for e, d, k in points:
+        s = sigma_of(e, d, k)
+        if isinstance(s, mpmath.mpc):
+            return refuted(f"{claim_id}: sigma is not real at eps={e}, delta={d}, k={k}",
+                           {"epsilon": decimal(e), "delta": decimal(d), "k": str(k)})
+        lo = projected_delta_lower(e, k, s, cells=CELLS)
+        if lo > d:
+            return refuted(f"{claim_id}: exact delta(eps) of (P, XP + G) >= {mpmath.nstr(lo, 6)} > delta = {d} at "
+                           f"eps={e}, k={k}, B = sigma_p = 1, sigma = {mpmath.nstr(s, 8)} (rigorous lower bound)",
+                           {"epsilon": decimal(e), "delta": decimal(d), "k": str(k), "B": "1", "sigma_p": "1",
+                            "sigma": decimal(s, 40)})
+    for e, d, k in points:
+        hi = projected_delta_upper(e, k, sigma_of(e, d, k), cells=CELLS)
+        if not hi <= d:
+            return tested(f"{claim_id}: no violation found, but the upper bound {mpmath.nstr(hi, 6)} exceeds delta at "
+                          f"eps={e}, delta={d}, k={k}")
+    return tested(f"{claim_id}: rigorous upper bound on the exact delta(eps) of (P, XP + G) <= delta at "
+                  f"{len(points)} points (eps, delta, k) = {points}")
+
+
+def _sigma_fn(der_id, reading=None):
+    der = get_derivation(der_id)
+    expr = der.expression if reading is None else der.printed[reading]
+
+    def f(e, d, k):
+        return mp_value(expr, {n: repr(v) for n, v in _point(e, d, k).items()}, 30)
+    return f
+
+
+def fixed_p_counterexample(der_id: str) -> object:
+    """For a fixed P, sensitivity is ||zP||: a P with ||zP|| = 10 sigma breaks (eps, delta) for any sigma."""
+    e, d, k = 1.0, 1e-5, 1
+    s = _sigma_fn(der_id)(e, d, k)
+    with mpmath.workdps(DPS):
+        p = 10 * s
+        dl = gaussian_delta(e, p, s)
+    return refuted(f"d = k = 1, B = sigma_p = 1, z = 1, fixed P = [[{mpmath.nstr(p, 8)}]] (a value of positive density): "
+                   f"XP + G is a Gaussian mechanism with sensitivity |zP| = 10 sigma, exact delta(1) = {mpmath.nstr(dl, 6)} > 1e-5",
+                   {"epsilon": "1", "delta": "1e-5", "k": "1", "B": "1", "sigma_p": "1", "P": decimal(p, 40),
+                    "sigma": decimal(s, 40)})
+
+
+def _fixed_p_steps(did):
+    ce = fixed_p_counterexample(did)
+    return refuted("the proof bounds ||zP|| only with probability 1 - delta/2 over P; for a fixed P the sensitivity "
+                   f"is ||zP|| <= B ||P||_2, unbounded: {ce.evidence}", ce.counterexample)
+
+
+def theorem_1() -> list[ClaimReport]:
+    did = f"{PAPER}/theorem-1"
+    lm, kent = check_lemma("std/laurent-massart"), check_lemma("std/gaussian-mechanism-kenthapadi")
+    derived_chain = chain([("Lemma 1 at delta/2", lm), ("Lemma 2 at delta/2", kent),
+                           ("union of the two failure events", proved("delta/2 + delta/2 = delta"))])
+    out = [ClaimReport(f"{did}/derived",
+                       "sigma derived from Lemma 1 and Lemma 2 at delta/2: B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + "
+                       "2 log(2/delta)) sqrt(2(log(1/delta) + eps))/eps",
+                       steps=derived_chain,
+                       conclusion=chain([("composition of certified lemmas", derived_chain),
+                                         ("exact profile at grid points", projected_conclusion(
+                                             did + "/derived", _sigma_fn(did), GRID_T1))]))]
+    statements = {
+        "as-printed": "sigma = B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + 2 log(2/delta) sqrt(2(log(1/(2delta)) + eps))/eps) "
+                      "(outer root over everything, as printed)",
+        "sqrt-closed": "sigma = B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + 2 log(2/delta)) sqrt(2(log(1/(2delta)) + eps))/eps",
+        "sqrt-closed-literal": "the same with log(1/2delta) read as log(delta/2)",
+    }
+    for reading, text in statements.items():
+        step = printed_vs_derived(did, reading, GRID_T1)
+        steps = chain([("Lemma 1 at delta/2", lm), ("Lemma 2 at delta/2", kent),
+                       ("'follows immediately': printed sigma >= sigma of Lemmas 1-2 at delta/2", step)])
+        concl = projected_conclusion(f"{did}/{reading}", _sigma_fn(did, reading), GRID_T1)
+        out.append(ClaimReport(f"{did}/{reading}", f"{text} makes XP + G (eps, delta)-DP", steps=steps, conclusion=concl))
+    out.append(ClaimReport(f"{did}/fixed-P", "for every fixed P, M_P(X) = XP + G is (eps, delta)-DP (even with the derived sigma)",
+                           steps=_fixed_p_steps(did), conclusion=fixed_p_counterexample(did)))
+    return out
+
+
+# ---------------------------------------------------------------- Theorem 2
+def sigma1_step() -> Lemma:
+    """The proof's sigma_1 vs Lemma 2 with Lemma 4's sensitivity B sigma_p sqrt(2 log(1/delta_1)), both at delta_1."""
+    e1, d1 = sp.symbols("epsilon_1 delta_1", positive=True)
+    printed = sp.sqrt(4 * sp.log(1 / (2 * d1)) ** 2 + 2 * e1 * sp.log(1 / d1)) / e1
+    lemma2 = sp.sqrt(2 * (2 * sp.log(1 / d1)) * (sp.log(1 / (2 * d1)) + e1)) / e1
+    return Lemma(id=f"{PAPER}/theorem-2/sigma-1", source=f"{PAPER} Theorem 2 proof",
+                 statement="sigma_1/(B sigma_p) = sqrt(4 log^2(1/(2 delta_1)) + 2 eps_1 log(1/delta_1))/eps_1 >= "
+                           "Lemma 2 with sensitivity sqrt(2 log(1/delta_1))",
+                 symbols=(e1, d1), conclusion=sp.Ge(printed, lemma2, evaluate=False),
+                 box={"epsilon_1": Range(1e-3, 0.99, "log"), "delta_1": Range(1e-10, 0.24, "log")}, samples=40, seed=SEED)
+
+
+def budget_step(spent_per_column: int = 2) -> Lemma:
+    """k (per-column delta) + delta' == delta with delta_1 = delta/(2k), delta' = delta/2."""
+    d, k = sp.Symbol("delta", positive=True), sp.Symbol("k", positive=True, integer=True)
+    total = k * spent_per_column * d / (2 * k) + d / 2
+    return Lemma(id=f"{PAPER}/theorem-2/budget", source=f"{PAPER} Theorem 2 proof",
+                 statement="each column spends delta_1 on the tail event (Lemma 4) and delta_1 in Lemma 2; "
+                           "k (2 delta_1) + delta' = delta",
+                 symbols=(d, k), conclusion=_eq(total, d), strategy=Strategy.IDENTITY,
+                 box={"delta": Range(1e-6, 0.49, "log"), "k": Range(1, 20, "int")}, samples=20, seed=SEED)
+
+
+def quadratic_step() -> Lemma:
+    der = get_derivation(f"{PAPER}/theorem-2")
+    e, d, k = (sp.Symbol(n, positive=True) for n in ("epsilon", "delta", "k"))
+    printed_eps1 = (sp.sqrt(2 * k * sp.log(2 / d) + 8 * k * e) - sp.sqrt(2 * k * sp.log(2 / d))) / (4 * k)
+    e1 = sp.Symbol("epsilon_1", positive=True)
+    a = sp.sqrt(2 * k * sp.log(2 / d))
+    return Lemma(id=f"{PAPER}/theorem-2/quadratic", source=f"{PAPER} Theorem 2 proof",
+                 statement="eps_1 solves sqrt(2k log(2/delta)) eps_1 + 2k eps_1^2 = eps",
+                 symbols=(e, d, k), conclusion=_eq((a * e1 + 2 * k * e1**2).subs(e1, printed_eps1), e),
+                 strategy=Strategy.IDENTITY, note=f"derivation: {der.steps[-1]}",
+                 box={"epsilon": Range(0.01, 0.99), "delta": Range(1e-8, 0.49, "log"), "k": Range(1, 30, "int")})
+
+
+def theorem_2() -> list[ClaimReport]:
+    did = f"{PAPER}/theorem-2"
+    s1 = sigma1_step().check()
+    bud = budget_step().check()
+    quad = quadratic_step().check()
+    lin = check_lemma("std/exp-le-1-plus-2x")
+    drv = check_lemma("std/advanced-composition")
+    steps = chain([("sigma_1 from Lemma 4 and Lemma 2", s1), ("delta budget", bud), ("Lemma 3", drv),
+                   ("e^x <= 1 + 2x on (0, 1)", lin), ("quadratic formula", quad)])
+    printed = printed_vs_derived(did, "as-printed", GRID_T2)
+    concl = projected_conclusion(did, _sigma_fn(did, "as-printed"), GRID_T2)
+    derived_chain = chain([("Gaussian tail", check_lemma("std/gaussian-tail")),
+                           ("Kenthapadi", check_lemma("std/gaussian-mechanism-kenthapadi")),
+                           ("advanced composition", drv), ("e^x <= 1 + 2x", lin), ("quadratic", quad),
+                           ("budget k (delta_1/2 + delta_1/2) + delta/2 = delta", budget_step(1).check())])
+    return [
+        ClaimReport(did, "sigma = (B sigma_p/eps_1) sqrt(4 log^2(k/delta) + 2 eps_1 log(2k/delta)), eps_1 from the quadratic, "
+                    "makes XP + G (eps, delta)-DP (0 < eps < 1, delta < 1/2)", steps=steps, conclusion=concl,
+                    notes=(f"printed vs derived sigma: {printed.evidence}",)),
+        ClaimReport(f"{did}/derived", "sigma derived with the budget split per column (tail and mechanism at delta_1/2 each)",
+                    steps=derived_chain, conclusion=chain([("composition of checked lemmas", derived_chain),
+                                                           ("exact profile at grid points", projected_conclusion(
+                                                               did + "/derived", _sigma_fn(did), GRID_T2))])),
+    ]
+
+
+def claims() -> list[ClaimReport]:
+    return [lemma_1(), *lemma_2(), lemma_3(), lemma_4(), *theorem_1(), *theorem_2()]

@@ -1,0 +1,118 @@
+"""Tests of proofs/zhou_compression.py: refuted counterexamples re-checked at 50 digits; proved verdicts
+of the file's own checks change when a constant of the statement is mutated."""
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import mpmath
+import pytest
+import sympy as sp
+
+from dpverify.symbolic import ProofVerdict
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("_proof_zhou_compression", ROOT / "proofs" / "zhou_compression.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+Z = _load()
+
+
+@pytest.fixture(scope="module")
+def reports():
+    return {r.id: r for r in Z.claims()}
+
+
+def test_every_claim_present_with_reasons(reports):
+    labels = {"theorem-2.5", "proposition-3.1", "theorem-3.2", "lemma-3.3", "proposition-3.4", "theorem-3.5",
+              "corollary-3.7", "procedure-4.1", "procedure-4.2", "remark-4.3", "lemma-4.4", "lemma-4.5",
+              "theorem-4.6", "remark-4.7", "theorem-5.1", "lemma-b.1", "proposition-c.1", "lemma-c.2",
+              "proposition-d.1", "theorem-d.2"}
+    assert labels <= {rid.split("/")[1] for rid in reports}
+    for r in reports.values():
+        if ProofVerdict.UNKNOWN in (r.steps.verdict, r.conclusion.verdict):
+            assert r.reason.strip()
+        for res in (r.steps, r.conclusion):
+            if res.verdict is ProofVerdict.REFUTED:
+                assert res.counterexample, r.id
+
+
+def test_proposition_d_1_counterexample_at_50_digits(reports):
+    ce = reports["zhou-compression/proposition-d.1"].conclusion.counterexample
+    p, n, f = int(ce["p"]), sp.Integer(ce["n"]), int(ce["flipped"])
+    x = sp.Matrix([1] * p)
+    y = sp.Matrix([-1 if i < f else 1 for i in range(p)])
+    D = (x * x.T - y * y.T) / n
+    fro = sp.sqrt(sum(e**2 for e in D))
+    assert sp.simplify(fro - 2 * sp.sqrt(2 * f * (p - f)) / n) == 0
+    assert fro > sp.Integer(p) / n
+    assert abs(mpmath.mpf(ce["frobenius"]) - mpmath.mpf(str(sp.N(fro, 45)))) < mpmath.mpf(10) ** -35
+    # the spectral-norm half of the statement does hold
+    assert max(abs(e) for e in D.eigenvals()) <= sp.Integer(p) / n
+
+
+def test_theorem_5_1_theta_step_counterexample(reports):
+    ce = reports["zhou-compression/theorem-5.1/theta-reading"].steps.counterexample
+    with mpmath.workdps(60):
+        c = mpmath.sqrt(2 * (4 * mpmath.e / mpmath.sqrt(6 * mpmath.pi) + mpmath.sqrt(8) * mpmath.e))
+        assert abs(c - mpmath.mpf(ce["p_tau_floor"])) < mpmath.mpf(10) ** -25
+        K = mpmath.mpf(ce["K"])
+        for n, p in ((10**3, 5), (10**9, 40), (10**30, 10**4)):
+            L = mpmath.log(2 * mpmath.mpf(n) * p)
+            m = K * p**2 * L
+            assert abs(p * c * mpmath.sqrt(L / m) - c / mpmath.sqrt(K)) < mpmath.mpf(10) ** -40
+
+
+def test_key_verdicts(reports):
+    assert reports["zhou-compression/theorem-4.6"].conclusion.verdict is ProofVerdict.TESTED
+    assert reports["zhou-compression/theorem-d.2"].steps.verdict is ProofVerdict.REFUTED
+    assert reports["zhou-compression/procedure-4.1"].conclusion.verdict is ProofVerdict.PROVED
+
+
+# ---------------------------------------------------------------- mutations
+def test_theorem_2_5_mutation():
+    assert Z.theorem_2_5().verdict is ProofVerdict.PROVED
+    assert Z.theorem_2_5(def_23_needs_single_row=False).verdict is ProofVerdict.REFUTED
+
+
+def test_renormalisation_bound_mutation():
+    assert Z.renormalisation_bound().verdict is ProofVerdict.PROVED
+    bad = Z.renormalisation_bound(const=1)
+    assert bad.verdict is ProofVerdict.REFUTED
+    with mpmath.workdps(60):
+        assert -mpmath.log(1 - mpmath.mpf(bad.counterexample["x"])) > mpmath.mpf(bad.counterexample["x"])
+
+
+def test_lemma_4_4_algebra_mutation():
+    assert Z.lemma_4_4_algebra().verdict is ProofVerdict.PROVED
+    assert Z.lemma_4_4_algebra(union_factor=sp.Integer(4)).verdict is ProofVerdict.REFUTED
+
+
+def test_lemma_b_1_mutation_is_refuted_at_50_digits():
+    bad = Z.lemma_b_1(c1=Z.C1 / 100, c2=Z.C2 / 100, grid=[(100, 1, 0.5)])
+    assert bad.verdict is ProofVerdict.REFUTED
+    ce = bad.counterexample
+    with mpmath.workdps(60):
+        m, tau = int(ce["m"]), mpmath.mpf(ce["tau"])
+        tail = mpmath.gammainc(mpmath.mpf(m) / 2, m * (1 + tau) / 2, mpmath.inf, regularized=True) + \
+            mpmath.gammainc(mpmath.mpf(m) / 2, 0, m * (1 - tau) / 2, regularized=True)
+        bound = 2 * mpmath.exp(-m * tau**2 / (mpmath.mpf(ce["C1"]) + mpmath.mpf(ce["C2"]) * tau))
+        assert tail > bound
+
+
+def test_proposition_d_1_correct_constant_not_refuted():
+    assert Z.proposition_d_1(factor=math.sqrt(2) + 1e-12).verdict is ProofVerdict.TESTED
+
+
+def test_theorem_4_6_relaxation_fails_when_bound_shrinks():
+    worst, used = Z.theorem_4_6_instances(cases=60)
+    assert used > 10 and worst <= 1
+    worst_small, _ = Z.theorem_4_6_instances(cases=60, first_factor=worst / 4)
+    assert worst_small > 1

@@ -1,0 +1,250 @@
+"""The proof files: structure of every report, every refutation re-checked at >= 50 digits from its
+counterexample alone, claim-level mutations, and the ``dpverify prove`` command."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import mpmath
+import pytest
+import sympy as sp
+
+from dpverify.cli import main
+from dpverify.symbolic import ProofVerdict, get_derivation, run_proofs
+from dpverify.symbolic.numeric import chi2_sf, gaussian_delta, projected_delta_lower
+
+PROOFS = Path(__file__).resolve().parents[2] / "proofs"
+MINE = ["lecture21_dp.py", "tu_projections.py", "showkatbakhsh_regression.py"]
+DPS = 60
+
+
+@pytest.fixture(scope="module")
+def reports():
+    return {r.id: r for r in run_proofs([PROOFS / f for f in MINE])}
+
+
+@pytest.fixture(scope="module")
+def mods():
+    sys.path.insert(0, str(PROOFS))
+    import lecture21_dp
+    import showkatbakhsh_regression
+    import tu_projections
+    return lecture21_dp, tu_projections, showkatbakhsh_regression
+
+
+def M(x):
+    return mpmath.mpf(x)
+
+
+# ------------------------------------------------------------------ re-checks of every refutation
+def _ratio_step(ce):
+    x, f, fp, e, m = (M(ce[k]) for k in ("x", "f", "f_prime", "epsilon", "M"))
+    true = (e / m) * (abs(x - fp) - abs(x - f))
+    return abs(true / 2 - true) > M(10) ** -40
+
+
+def _composition_step(ce):
+    c1, c2, f1, f1p, f2, f2p = (M(ce[k]) for k in ("c1", "c2", "f1", "f1_prime", "f2", "f2_prime"))
+    true = -abs(c1 - f1) - abs(c2 - f2) + abs(c1 - f1p) + abs(c2 - f2p)
+    printed = -abs(c1 - f1) - abs(c2 - f2) + abs(c1 - f1p) + abs(c2 - f2)
+    return abs(true - printed) > M(10) ** -40
+
+
+def _shared(ce):
+    # A1 - A2 = f - g exactly (the shared noise cancels): the event {c1 - c2 = 0} has prob 1 under S, 0 under S'
+    p_s = 1 if M(ce["f_S"]) - M(ce["g_S"]) == 0 else 0
+    p_sp = 1 if M(ce["f_S_prime"]) - M(ce["g_S_prime"]) == 0 else 0
+    return p_s > mpmath.exp(M(ce["epsilon1"]) + M(ce["epsilon2"])) * p_sp
+
+
+def _lemma6_conclusion(ce):
+    e, d = M(ce["epsilon"]), M(ce["delta"])
+    s = mpmath.sqrt(2 * mpmath.log(M("1.25") / d)) / e
+    return gaussian_delta(e, 1, s, dps=DPS) > d
+
+
+def _lemma6_tail(ce):
+    K, e, d = int(ce["K"]), M(ce["epsilon"]), M(ce["delta"])
+    s = mpmath.sqrt(2 * mpmath.log(M("1.25") / d)) / e
+    t = s**2 * e - M(1) / 2
+    return chi2_sf(K, (t / s) ** 2, dps=DPS) > d
+
+
+def _literal_variance(ce):
+    e, d = M(ce["epsilon"]), M(ce["delta"])
+    return 2 * (mpmath.log(d / 2) + e) / e**2 < 0
+
+
+def _printed_below_derived(claim):
+    reading = claim.split("/")[-1]
+
+    def check(ce):
+        der = get_derivation("tu-projections/" + claim.split("/")[1])
+        vals = {n: ce[n] for n in der.inputs}
+        from dpverify.symbolic.numeric import mp_value
+        p, q = mp_value(der.printed[reading], vals, DPS), mp_value(der.expression, vals, DPS)
+        return isinstance(p, mpmath.mpc) or p < q
+    return check
+
+
+def _projected(ce):
+    e, d, k, s = M(ce["epsilon"]), M(ce["delta"]), int(ce["k"]), M(ce["sigma"])
+    return projected_delta_lower(e, k, s, cells=300, dps=DPS) > d
+
+
+def _sigma_not_real(ce):
+    der = get_derivation("tu-projections/theorem-1")
+    from dpverify.symbolic.numeric import mp_value
+    vals = {"epsilon": ce["epsilon"], "delta": ce["delta"], "k": ce["k"], "B": "1", "sigma_p": "1"}
+    return isinstance(mp_value(der.printed["sqrt-closed-literal"], vals, DPS), mpmath.mpc)
+
+
+def _fixed_p(ce):
+    return gaussian_delta(M(ce["epsilon"]), M(ce["P"]), M(ce["sigma"]), dps=DPS) > M(ce["delta"])
+
+
+def _sigma1(ce):
+    e1, d1 = M(ce["epsilon_1"]), M(ce["delta_1"])
+    printed = mpmath.sqrt(4 * mpmath.log(1 / (2 * d1)) ** 2 + 2 * e1 * mpmath.log(1 / d1)) / e1
+    lemma2 = mpmath.sqrt(4 * mpmath.log(1 / d1) * (mpmath.log(1 / (2 * d1)) + e1)) / e1
+    return printed < lemma2
+
+
+def _rr(ce):
+    with mpmath.workdps(DPS):
+        return abs(M(ce["total_variation"]) - (mpmath.e - 1) / (mpmath.e + 1)) < M(10) ** -25 and (mpmath.e - 1) / (mpmath.e + 1) > M(ce["delta"])
+
+
+def _rp_fixed(ce):
+    n, npr, e, f2 = int(ce["n"]), int(ce["n_prime"]), M(ce["epsilon"]), M(ce["f2"])
+    assert f2 == n - 1  # X all ones: f_1^2 = n - max = n - 1
+    s2 = max(M(0), npr / (2 ** (2 * e) - 1) - f2)
+    # with sigma = 0, X_RP = S_{:,1} D_11 is 0 iff D_11 = 0 (S has a density): I = H(D_11) = 1 bit, TV = 1
+    info = -2 * (M(1) / 2) * mpmath.log(M(1) / 2, 2)
+    return s2 == 0 and info > e and 1 > mpmath.sqrt(2 * e / mpmath.log(mpmath.e, 2))
+
+
+def _corollary_3(ce):
+    X, y, lam = sp.Matrix([[1], [0]]), sp.Matrix([1, 0]), sp.Integer(1)
+    th_rr = (X.T * X + lam * sp.eye(1)).inv() * X.T * y
+    th_star = (X.T * X).inv() * X.T * y
+    return th_rr.norm() > sp.Rational(1, 2) * (X * th_star - y).norm() and str(th_rr.norm()) == ce["norm_theta_RR"]
+
+
+RECHECK = {
+    ("lecture21-dp/lemma-1", "steps"): _ratio_step,
+    ("lecture21-dp/lemma-2", "steps"): _ratio_step,
+    ("lecture21-dp/lemma-5/independent", "steps"): _composition_step,
+    ("lecture21-dp/lemma-5/shared-randomness", "steps"): _composition_step,
+    ("lecture21-dp/lemma-5/shared-randomness", "conclusion"): _shared,
+    ("lecture21-dp/lemma-6", "steps"): _lemma6_tail,
+    ("lecture21-dp/lemma-6/eps-le-1", "steps"): _lemma6_tail,
+    ("lecture21-dp/lemma-6", "conclusion"): _lemma6_conclusion,
+    ("tu-projections/lemma-2/literal-precedence", "steps"): _literal_variance,
+    ("tu-projections/lemma-2/literal-precedence", "conclusion"): _literal_variance,
+    ("tu-projections/theorem-1/as-printed", "steps"): _printed_below_derived("tu-projections/theorem-1/as-printed"),
+    ("tu-projections/theorem-1/sqrt-closed", "steps"): _printed_below_derived("tu-projections/theorem-1/sqrt-closed"),
+    ("tu-projections/theorem-1/sqrt-closed-literal", "steps"):
+        _printed_below_derived("tu-projections/theorem-1/sqrt-closed-literal"),
+    ("tu-projections/theorem-1/as-printed", "conclusion"): _projected,
+    ("tu-projections/theorem-1/sqrt-closed-literal", "conclusion"): _sigma_not_real,
+    ("tu-projections/theorem-1/fixed-P", "steps"): _fixed_p,
+    ("tu-projections/theorem-1/fixed-P", "conclusion"): _fixed_p,
+    ("tu-projections/theorem-2", "steps"): _sigma1,
+    ("showkatbakhsh-regression/proposition-1/same-delta", "steps"): _rr,
+    ("showkatbakhsh-regression/proposition-1/same-delta", "conclusion"): _rr,
+    ("showkatbakhsh-regression/lemma-2/fixed-sigma", "steps"): _rp_fixed,
+    ("showkatbakhsh-regression/lemma-2/fixed-sigma", "conclusion"): _rp_fixed,
+    ("showkatbakhsh-regression/corollary-1/fixed-sigma", "steps"): _rp_fixed,
+    ("showkatbakhsh-regression/corollary-1/fixed-sigma", "conclusion"): _rp_fixed,
+    ("showkatbakhsh-regression/corollary-3", "steps"): _corollary_3,
+    ("showkatbakhsh-regression/corollary-3", "conclusion"): _corollary_3,
+}
+
+
+def test_every_refutation_has_a_high_precision_recheck(reports):
+    refuted = {(i, part) for i, r in reports.items() for part in ("steps", "conclusion")
+               if getattr(r, part).verdict is ProofVerdict.REFUTED}
+    assert refuted == set(RECHECK), f"refutations without a re-check: {sorted(refuted - set(RECHECK))}; " \
+                                    f"re-checks without a refutation: {sorted(set(RECHECK) - refuted)}"
+
+
+@pytest.mark.parametrize("key", sorted(RECHECK), ids=lambda k: f"{k[0]}:{k[1]}")
+def test_refutation_rechecked_at_high_precision(reports, key):
+    claim, part = key
+    res = getattr(reports[claim], part)
+    assert res.verdict is ProofVerdict.REFUTED and res.counterexample
+    with mpmath.workdps(DPS):
+        assert RECHECK[key](dict(res.counterexample)), res.evidence
+
+
+# ------------------------------------------------------------------ report structure
+def test_reports_are_complete(reports):
+    papers = {i.split("/")[0] for i in reports}
+    assert papers == {"lecture21-dp", "tu-projections", "showkatbakhsh-regression"}
+    labels = {"/".join(i.split("/")[:2]) for i in reports}
+    expected = {f"lecture21-dp/{x}" for x in ("definition-1", "lemma-1", "lemma-2", "lemma-3", "lemma-4", "lemma-5", "lemma-6")}
+    expected |= {f"tu-projections/{x}" for x in ("lemma-1", "lemma-2", "lemma-3", "lemma-4", "theorem-1", "theorem-2")}
+    expected |= {f"showkatbakhsh-regression/{x}" for x in (
+        "proposition-1", "proposition-2", "proposition-3", "proposition-4", "lemma-1", "lemma-2", "lemma-3", "lemma-4",
+        "theorem-1", "theorem-2", "corollary-1", "corollary-2", "corollary-3", "remark-1")}
+    assert expected <= labels, sorted(expected - labels)
+    for r in reports.values():
+        if ProofVerdict.UNKNOWN in (r.steps.verdict, r.conclusion.verdict):
+            assert r.reason.strip()
+
+
+def test_key_findings(reports):
+    v = lambda i, part="conclusion": getattr(reports[i], part).verdict  # noqa: E731
+    assert v("lecture21-dp/lemma-6") is ProofVerdict.REFUTED
+    assert v("lecture21-dp/lemma-6/eps-le-1") is ProofVerdict.CERTIFIED
+    assert v("tu-projections/theorem-1/as-printed") is ProofVerdict.REFUTED
+    assert v("tu-projections/theorem-1/derived", "steps") is ProofVerdict.CERTIFIED
+    assert v("tu-projections/theorem-2", "steps") is ProofVerdict.REFUTED
+    assert v("showkatbakhsh-regression/corollary-3") is ProofVerdict.REFUTED
+
+
+# ------------------------------------------------------------------ claim-level mutations (proved/certified claims)
+def test_mutations_of_claim_level_proofs(mods):
+    lec, tu, sk = mods
+    assert lec.definition_1().conclusion.verdict is ProofVerdict.PROVED
+    assert lec.definition_1(sp.Lt).conclusion.verdict is not ProofVerdict.PROVED  # an asymmetric relation
+    K, d = sp.symbols("K delta", positive=True)
+    assert lec.union_bound_lemma().check().verdict is ProofVerdict.PROVED
+    assert lec.union_bound_lemma(sp.log(1 / d)).check().verdict is ProofVerdict.REFUTED  # forgot the union over K
+    assert sk.corollary_2().conclusion.verdict is ProofVerdict.PROVED
+    assert sk.corollary_2(1).conclusion.verdict is not ProofVerdict.PROVED  # n' = n is not o(n)
+    tv = sk.tv_from_dp_lemma()
+    assert tv.check().verdict is ProofVerdict.PROVED
+    assert tv.mutated(conclusion=sp.Eq(tv.lhs, tv.rhs + tv.symbols[3], evaluate=False),
+                      box={n: __import__("dpverify").symbolic.Range(0.1, 0.9) for n in ("a", "b", "epsilon", "delta")}
+                      ).check().verdict is ProofVerdict.REFUTED
+    assert sk.unit_conversion_lemma().check().verdict is ProofVerdict.PROVED
+    assert sk.unit_conversion_lemma(3).check().verdict is ProofVerdict.REFUTED
+    rl = sk.ridge_lemma()
+    assert rl.check().verdict is ProofVerdict.PROVED
+    assert rl.mutated(conclusion=sp.Eq(rl.lhs, rl.rhs / 2, evaluate=False)).check().verdict is ProofVerdict.REFUTED
+    pv = tu.projection_variance_identity()
+    assert pv.check().verdict is ProofVerdict.PROVED
+    assert pv.mutated(conclusion=sp.Eq(pv.lhs, 2 * pv.rhs, evaluate=False)).check().verdict is not ProofVerdict.PROVED
+    assert tu.budget_step(1).check().verdict is ProofVerdict.PROVED
+    assert tu.budget_step(2).check().verdict is ProofVerdict.REFUTED
+    assert tu.quadratic_step().check().verdict is ProofVerdict.PROVED
+
+
+# ------------------------------------------------------------------ the command
+def test_prove_json_on_one_file(capsys):
+    code = main(["prove", str(PROOFS / "lecture21_dp.py"), "--json"])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {c["id"] for c in doc["claims"]} >= {"lecture21-dp/lemma-6", "lecture21-dp/lemma-1"}
+    for c in doc["claims"]:
+        assert c["steps"] in {"proved", "certified", "tested", "refuted", "unknown"}
+        assert c["conclusion"] in {"proved", "certified", "tested", "refuted", "unknown"}
+        assert isinstance(c["evidence"], str) and c["statement"]
+
+
+def test_prove_bad_path_is_usage_error(capsys):
+    assert main(["prove", "no/such/file.py"]) == 2
+    assert "must be an existing .py" in capsys.readouterr().err
