@@ -414,6 +414,7 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     alpha_grid = alpha / (2 * m * (len(EPSILON_GRID) + 1))
     seeds = root.spawn(len(pairs) * 2)
     pilot_seeds = root.spawn(len(pairs) * 2)
+    plain_seeds = root.spawn(len(pairs) * 2)  # plain draws for epsilon_lower under importance sampling
     results = []
     used = []
     for k, (d, dp) in enumerate(pairs):
@@ -423,7 +424,18 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                                            alpha_grid, precision, progress)
             d_hat = est.estimate(claim.epsilon)
             d_low = est.lower(claim.epsilon, alpha_point)
-            eps_low = _epsilon_lower(est, claim, alpha_grid)
+            if extra.get("method") == "importance":
+                # The proposal is tilted towards claim.epsilon, so its bounds are weak elsewhere on
+                # the grid: certify epsilon_lower also from an independent plain sample and keep
+                # the larger bound (the grid's alpha is split between the two: union bound).
+                plain, _, _ = _direction(mechanism, x, y, claim, samples, plain_seeds[2 * k + j], None,
+                                         executor, False, None, max_samples, alpha_point, alpha_grid,
+                                         precision, None)
+                eps_low = max(_epsilon_lower(est, claim, alpha_grid / 2),
+                              _epsilon_lower(plain, claim, alpha_grid / 2))
+                extra["epsilon_lower_from"] = "max(importance, plain) at alpha_grid/2 each"
+            else:
+                eps_low = _epsilon_lower(est, claim, alpha_grid)
             inf_report = est.infinite_report(alpha)
             extra["infinite_loss_probability"] = inf_report
             if profile:
