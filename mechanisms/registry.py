@@ -14,6 +14,7 @@ _MODULES = (
     "showkatbakhsh_registry",
     "jiang_wishart_registry",
     "zhou_registry",
+    "faulty.registry",
 )
 
 ENTRIES = []

@@ -5,7 +5,7 @@ from typing import Any
 
 from .._validate import open_unit
 from ..claims import PrivacyClaim
-from ..errors import DPVerifyError, InvalidArgument
+from ..errors import InvalidArgument
 from ..mechanism import is_white_box
 from . import _runner
 from .result import AuditResult, DirectionResult
@@ -81,7 +81,7 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
             f"{', '.join(f'{k}={v!r}' for k, v in white_box.items())}: these options apply to white-box "
             f"audits only, and mechanism={_runner.describe(mechanism)} has no log_density. Drop them."
         )
-    raise DPVerifyError(
-        f"mechanism={_runner.describe(mechanism)} has no log_density, and black-box auditing is not "
-        "available in this version; give the mechanism a log_density to audit it white-box."
-    )
+    from .blackbox import audit_black_box
+
+    return audit_black_box(mechanism, pair_list, claim=claim, samples=samples, confidence=confidence,
+                           rng=rng, executor=executor, search=search)

@@ -1,0 +1,227 @@
+"""Event selection for the black-box audit: threshold scans and learned log density-ratio scores.
+
+Everything here runs on the *selection* samples only. For a candidate event E with selection
+counts ``a`` of ``n1`` (outputs of D) and ``b`` of ``n2`` (outputs of D'), the bound the
+certification samples (sizes ``m1``, ``m2``) would give is *predicted* by plugging the expected
+certification counts ``a m1 / n1`` and ``b m2 / n2`` into the one-sided Clopper-Pearson bounds at
+the level each certified event gets:
+
+    eps_pred = log((p1_low - delta) / p2_up),     delta_pred = p1_low - exp(eps) p2_up.
+
+So the chosen threshold is the one that maximises the *certified* bound, not the empirical ratio
+(which favours tiny events) and not a fixed event probability (which caps the reportable epsilon,
+e.g. at ln 100 for a 1 % event). Every distinct score value is tried as a threshold; the scan
+uses a Poisson-style approximation of the Clopper-Pearson bounds (Wilson-Hilferty cube root of
+the chi-square quantile) and re-ranks its best candidates with the exact beta quantiles.
+
+Scores (all fitted on the selection samples, oriented so that large means "more likely under
+D"): the exact-outcome log ratio ``log((c1 + 1/2)/n1) - log((c2 + 1/2)/n2)`` of smoothed counts
+(for discrete outputs: events are sets of outcomes), the same on number-masked outcomes, and a
+naive-Bayes histogram score: the sum over features of the smoothed log ratio of the two
+histograms of that feature (quantile bins of the pooled selection values; exact values when a
+feature takes few values), plus the outcome-branch term for structured outputs. The histogram
+score on a single feature is the "histogram cells" family: its super-level sets are unions of
+cells.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special
+
+from .events import HalfLine, OutcomeSet, OutputTable, ScoreAbove
+
+__all__ = ["Candidate", "scan", "predicted", "NaiveBayesScore", "select_events"]
+
+#: Candidates per scan re-ranked with exact Clopper-Pearson quantiles.
+EXACT_RERANK = 48
+#: Histogram bins per feature for the naive-Bayes score.
+BINS = 64
+
+
+def _cp_lower_real(k, n, alpha):
+    k = np.asarray(k, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = special.betaincinv(np.maximum(k, 1e-300), n - k + 1, alpha)
+    return np.where(k > 0, np.nan_to_num(out, nan=0.0), 0.0)
+
+
+def _cp_upper_real(k, n, alpha):
+    k = np.asarray(k, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = special.betaincinv(k + 1, np.maximum(n - k, 1e-300), 1 - alpha)
+    return np.where(k < n, np.nan_to_num(out, nan=1.0), 1.0)
+
+
+def _approx_lower(k, n, z):
+    k = np.asarray(k, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c = 1 - 1 / (9 * k) - z / (3 * np.sqrt(k))
+        out = k * np.maximum(c, 0.0) ** 3 / n
+    return np.where(k > 0, np.minimum(out, 1.0), 0.0)
+
+
+def _approx_upper(k, n, z):
+    k1 = np.asarray(k, dtype=float) + 1
+    out = k1 * (1 - 1 / (9 * k1) + z / (3 * np.sqrt(k1))) ** 3 / n
+    return np.minimum(out, 1.0)
+
+
+def predicted(a, b, n1, n2, m1, m2, alpha, delta, eps, exact=True):
+    """Predicted (eps_lower, delta_lower) for selection counts (a of n1, b of n2); see module doc."""
+    A = np.asarray(a, dtype=float) * (m1 / n1)
+    B = np.asarray(b, dtype=float) * (m2 / n2)
+    if exact:
+        lo, up = _cp_lower_real(A, m1, alpha), _cp_upper_real(B, m2, alpha)
+    else:
+        z = float(special.ndtri(1 - alpha))
+        lo, up = _approx_lower(A, m1, z), _approx_upper(B, m2, z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e = np.where(lo > delta, np.log(np.maximum(lo - delta, 1e-300)) - np.log(up), -np.inf)
+        d = lo - math.exp(min(eps, 700.0)) * up
+    return e, d
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One selected event with its predicted bounds (selection samples only)."""
+
+    family: str
+    event: object
+    goal: str  # "epsilon" or "delta"
+    predicted: float
+
+
+def scan(s1: np.ndarray, s2: np.ndarray, sizes, alpha: float, delta: float, eps: float, upper: bool):
+    """Best thresholds of ``score >= t`` (``upper``) or ``score <= t`` over every distinct value.
+
+    Returns ((t_eps, eps_pred), (t_delta, delta_pred)). ``sizes`` = (n1, n2, m1, m2).
+    """
+    n1, n2, m1, m2 = sizes
+    v = np.unique(np.concatenate([s1, s2]))
+    a1, a2 = np.sort(s1), np.sort(s2)
+    if upper:
+        a = n1 - np.searchsorted(a1, v, side="left")
+        b = n2 - np.searchsorted(a2, v, side="left")
+    else:
+        a = np.searchsorted(a1, v, side="right")
+        b = np.searchsorted(a2, v, side="right")
+    e, d = predicted(a, b, n1, n2, m1, m2, alpha, delta, eps, exact=False)
+    out = []
+    for arr in (e, d):
+        k = min(EXACT_RERANK, arr.size)
+        top = np.argpartition(-arr, k - 1)[:k] if arr.size > k else np.arange(arr.size)
+        ee, dd = predicted(a[top], b[top], n1, n2, m1, m2, alpha, delta, eps, exact=True)
+        best = ee if arr is e else dd
+        i = int(np.argmax(best))
+        out.append((float(v[top[i]]), float(best[i])))
+    return out[0], out[1]
+
+
+def _log_ratio(c1, c2, n1, n2):
+    return np.log((c1 + 0.5) / n1) - np.log((c2 + 0.5) / n2)
+
+
+class _Histogram:
+    """Bins of one feature and the smoothed log ratio of the two selection histograms."""
+
+    def __init__(self, x1: np.ndarray, x2: np.ndarray):
+        pooled = np.concatenate([x1, x2])
+        finite = pooled[np.isfinite(pooled)]
+        distinct = np.unique(finite) if finite.size else finite
+        if distinct.size <= 2 * BINS:
+            # exact values: bin j holds values in [distinct[j-1], distinct[j]), ends hold +-inf
+            edges = distinct
+        else:
+            edges = np.unique(np.quantile(finite, np.linspace(0, 1, BINS + 1)[1:-1]))
+        self.edges = edges
+        c1 = np.bincount(self.index(x1), minlength=edges.size + 1)
+        c2 = np.bincount(self.index(x2), minlength=edges.size + 1)
+        self.ratio = _log_ratio(c1, c2, x1.size, x2.size)
+
+    def index(self, x: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.edges, x, side="right")
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return self.ratio[self.index(x)]
+
+
+class NaiveBayesScore:
+    """Sum of per-feature histogram log ratios (+ the outcome-branch log ratio), from selection."""
+
+    def __init__(self, t1: OutputTable, t2: OutputTable, features: list[int]):
+        self.features = list(features)
+        self.names = [t1.names[j] for j in self.features]
+        self.hists = [_Histogram(t1.features[:, j], t2.features[:, j]) for j in self.features]
+        self.branch = None
+        if t1.kind == "structured":
+            keys, inv = np.unique(np.concatenate([t1.skeleton, t2.skeleton]), return_inverse=True)
+            if keys.size > 1:
+                n1 = t1.size
+                c1 = np.bincount(inv[:n1], minlength=keys.size)
+                c2 = np.bincount(inv[n1:], minlength=keys.size)
+                self.branch = (keys, _log_ratio(c1, c2, n1, t2.size), float(_log_ratio(0, 0, n1, t2.size)))
+
+    def __call__(self, table: OutputTable) -> np.ndarray:
+        s = np.zeros(table.size)
+        for j, h in zip(self.features, self.hists):
+            s += h(table.features[:, j])
+        if self.branch is not None:
+            keys, lr, unseen = self.branch
+            pos = np.minimum(np.searchsorted(keys, table.skeleton), keys.size - 1)
+            s += np.where(keys[pos] == table.skeleton, lr[pos], unseen)
+        return s
+
+    def describe(self) -> str:
+        parts = ", ".join(self.names[:4]) + (f", ... ({len(self.names)} features)" if len(self.names) > 4 else "")
+        branch = " + outcome-branch term" if self.branch is not None else ""
+        return (f"naive-Bayes log density-ratio score (histograms of {parts}{branch}; fitted on the "
+                "selection samples)")
+
+
+def _outcome_candidates(family, keys1, keys2, examples, sizes, alpha, delta, eps, skeleton):
+    n1 = keys1.size
+    keys, inv = np.unique(np.concatenate([keys1, keys2]), return_inverse=True)
+    if keys.size < 2:
+        return []  # a single outcome: no event separates the datasets
+    c1 = np.bincount(inv[:n1], minlength=keys.size)
+    c2 = np.bincount(inv[n1:], minlength=keys.size)
+    lr = _log_ratio(c1, c2, n1, keys2.size)
+    s1, s2 = lr[inv[:n1]], lr[inv[n1:]]
+    (te, pe), (td, pd) = scan(s1, s2, sizes, alpha, delta, eps, upper=True)
+    out = []
+    for t, p, goal in ((te, pe, "epsilon"), (td, pd, "delta")):
+        chosen = keys[lr >= t]
+        ex = tuple(examples.get(int(c), f"<outcome {int(c):#x}>") for c in chosen[np.argsort(-lr[lr >= t])][:4])
+        out.append(Candidate(family, OutcomeSet(chosen, ex, skeleton), goal, p))
+    return out
+
+
+def select_events(t1: OutputTable, t2: OutputTable, sizes, alpha: float, delta: float, eps: float) -> list[Candidate]:
+    """Candidates (one per family and goal) for the events favouring D (outputs ``t1``) over D'."""
+    cands: list[Candidate] = []
+    best = {}
+    for j, name in enumerate(t1.names):
+        for upper in (True, False):
+            (te, pe), (td, pd) = scan(t1.features[:, j], t2.features[:, j], sizes, alpha, delta, eps, upper)
+            for goal, t, p in (("epsilon", te, pe), ("delta", td, pd)):
+                if goal not in best or p > best[goal].predicted:
+                    best[goal] = Candidate("half-line", HalfLine(j, name, t, upper), goal, p)
+    cands += list(best.values())
+    examples = {**t2.examples, **t1.examples}
+    cands += _outcome_candidates("exact outcome", t1.codes, t2.codes, examples, sizes, alpha, delta, eps, False)
+    if t1.kind == "structured":
+        cands += _outcome_candidates("outcome branch", t1.skeleton, t2.skeleton, {}, sizes, alpha, delta, eps, True)
+    if t1.kind == "structured":
+        feats = [j for j, nm in enumerate(t1.names) if nm.startswith("number[")]
+    else:
+        feats = [j for j, nm in enumerate(t1.names) if nm.startswith("output")]
+    if feats or t1.kind == "structured":
+        score = NaiveBayesScore(t1, t2, feats)
+        s1, s2 = score(t1), score(t2)
+        (te, pe), (td, pd) = scan(s1, s2, sizes, alpha, delta, eps, upper=True)
+        cands.append(Candidate("learned score", ScoreAbove(score, te, True), "epsilon", pe))
+        cands.append(Candidate("learned score", ScoreAbove(score, td, True), "delta", pd))
+    return cands
