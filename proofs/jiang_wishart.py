@@ -28,7 +28,7 @@ from dpverify.symbolic import ClaimReport, get_derivation
 from dpverify.symbolic.derivations import compare
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import certified, chain, proved, refuted, tested, unknown
+from dpverify.symbolic.proof import chain, proved, refuted, tested, unknown
 from dpverify.symbolic.verdicts import CheckResult, ProofVerdict
 
 PAPER = "jiang-wishart"

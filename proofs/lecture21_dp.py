@@ -5,7 +5,6 @@ as written (first failing step named) and the conclusion (true by any means).
 """
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
 import mpmath
@@ -14,8 +13,8 @@ import sympy as sp
 
 from dpverify.symbolic import ClaimReport, Lemma, Range, Strategy, get_lemma
 from dpverify.symbolic.library import check_lemma
-from dpverify.symbolic.library import CLASSICAL_SIGMA, S
-from dpverify.symbolic.numeric import DPS, chi2_sf, decimal, gaussian_delta
+from dpverify.symbolic.library import S
+from dpverify.symbolic.numeric import DPS, chi2_sf, decimal
 from dpverify.symbolic.proof import chain, gaussian_profile_search, proved, refuted, tested
 
 PAPER = "lecture21-dp"

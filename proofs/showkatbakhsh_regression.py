@@ -12,7 +12,6 @@ import math
 import mpmath
 import numpy as np
 import sympy as sp
-from scipy import stats
 
 from dpverify.audit.bounds import clopper_pearson_lower
 from dpverify.symbolic import ClaimReport, Lemma, Range, Strategy, get_derivation
@@ -45,7 +44,6 @@ def tv_from_dp_lemma() -> Lemma:
 def proposition_1() -> list[ClaimReport]:
     tv = tv_from_dp_lemma().check()
     with mpmath.workdps(DPS):
-        e = mpmath.mpf(1)
         rr = (mpmath.e - 1) / (mpmath.e + 1)  # TV of randomized response with eps = 1
     ce = {"epsilon": "1", "delta": "0", "mechanism": "randomized response P(report truth) = e/(1+e)",
           "total_variation": decimal(rr, 30)}

@@ -11,11 +11,11 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from dpverify.symbolic import ClaimReport, Lemma, Range, Strategy, get_derivation, get_lemma
+from dpverify.symbolic import ClaimReport, Lemma, Range, Strategy, get_derivation
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import (DPS, decimal, gaussian_delta, mp_value, projected_delta_lower,
                                        projected_delta_upper)
-from dpverify.symbolic.proof import chain, certified, proved, refuted, tested
+from dpverify.symbolic.proof import chain, proved, refuted, tested
 
 PAPER = "tu-projections"
 SEED = 7

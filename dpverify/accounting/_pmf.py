@@ -288,7 +288,7 @@ def _chernoff_window(x: np.ndarray, offset: int, h: float, k: int, tail: float) 
     with np.errstate(divide="ignore"):
         logp = np.log(x)
     total_hi = k * (n - 1)
-    best_hi, best_hi_bound = total_hi, 0.0
+    best_hi = total_hi
     best_lo = 0
     mean = float(np.sum(x * j) / max(np.sum(x), 1e-300))
     sd = math.sqrt(max(float(np.sum(x * (j - mean) ** 2) / max(np.sum(x), 1e-300)), 1e-12))

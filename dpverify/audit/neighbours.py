@@ -20,12 +20,12 @@ from __future__ import annotations
 import enum
 import math
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 import numpy as np
 
-from .._validate import as_rng, integer, positive
+from .._validate import integer, positive
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument, MechanismError
 from . import _runner

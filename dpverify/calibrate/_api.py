@@ -5,9 +5,9 @@ import enum
 import math
 from typing import Any, Callable
 
-import mpmath
 import numpy as np
 
+from ._numeric import round_up
 from .. import _validate as v
 from ..errors import DPVerifyError, InvalidArgument, NumericalError
 from . import _gaussian, _laplace, _projection
@@ -125,13 +125,6 @@ def _verdict(d, err, target: float) -> bool | None:
     return None
 
 
-def _round_up(x) -> float:
-    f = float(x)
-    if mpmath.mpf(f) < x:
-        f = math.nextafter(f, math.inf)
-    return f
-
-
 # ----------------------------------------------------------------------------- exact profiles
 
 def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> tuple[float, float]:
@@ -228,7 +221,7 @@ def gaussian(epsilon: float, delta: float, sensitivity: float = 1.0, method: Met
                      f"NOT ({eps!r}, {dlt!r})-DP (its delta(eps) is {float(d):.6g}).")
     return Calibration(
         mechanism="gaussian", parameter_name="sigma", value=sigma, method=m, inputs=inputs,
-        provenance=_provenance(der), achieved_delta=_round_up(d + err), tolerance=_round_up(err),
+        provenance=_provenance(der), achieved_delta=round_up(d + err), tolerance=round_up(err),
         exact_value=s_exact, tightness=sigma / s_exact, safe=safe,
         comparisons=comps + (("exact minimal sigma", s_exact),), notes=tuple(notes),
     )
@@ -264,7 +257,7 @@ def laplace(epsilon: float, delta: float = 0.0, sensitivity: float = 1.0, method
     d, err = _laplace.delta_mp(eps, b, sens)
     return Calibration(
         mechanism="laplace", parameter_name="scale", value=b, method=m, inputs=inputs,
-        provenance=_provenance(der), achieved_delta=_round_up(d + err), tolerance=_round_up(err),
+        provenance=_provenance(der), achieved_delta=round_up(d + err), tolerance=round_up(err),
         exact_value=b_exact, tightness=b / b_exact, safe=_verdict(d, err, dlt),
         comparisons=(("exact minimal scale", b_exact),),
     )
@@ -397,7 +390,7 @@ def random_projection(epsilon: float, delta: float, *, k: int | None = None, B: 
         safe = True if up <= dlt else (False if lower > dlt else None)
     else:
         d, err = _gaussian.delta_mp(eps, sigma, sens_fixed)
-        up, tol = _round_up(d + err), _round_up(err)
+        up, tol = round_up(d + err), round_up(err)
         safe = _verdict(d, err, dlt)
     notes = list(pnotes) + list(_printed_below(comps, s_hi, "sigma")) + [exact_note]
     if safe is False:

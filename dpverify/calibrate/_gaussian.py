@@ -17,6 +17,7 @@ import mpmath
 import numpy as np
 from scipy import optimize, special
 
+from ._numeric import round_up
 from ..errors import NumericalError
 
 __all__ = [
@@ -87,14 +88,7 @@ def delta_mp(epsilon, sigma, sensitivity=1.0, dps: int = CERT_DPS):
 def certified_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> tuple[float, float]:
     """(upper bound on delta(eps), tolerance) as floats, rounded up; the bound includes the error."""
     d, err = delta_mp(epsilon, sigma, sensitivity)
-    upper = d + err
-    # round the mpf upper bound up to a float
-    up = float(upper)
-    if mpmath.mpf(up) < upper:
-        up = math.nextafter(up, math.inf)
-    tol = float(err)
-    if mpmath.mpf(tol) < err:
-        tol = math.nextafter(tol, math.inf)
+    up, tol = round_up(d + err), round_up(err)
     return max(up, 0.0), tol
 
 

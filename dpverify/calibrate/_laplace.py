@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import mpmath
 
+from ._numeric import round_up
 from ..errors import NumericalError
 
 __all__ = ["delta_mp", "certified_delta", "minimal_scale"]
@@ -45,13 +46,7 @@ def delta_mp(epsilon, scale, sensitivity=1.0, dps: int = CERT_DPS):
 def certified_delta(epsilon: float, scale: float, sensitivity: float = 1.0) -> tuple[float, float]:
     """(upper bound on delta(eps), tolerance) as floats rounded up."""
     d, err = delta_mp(epsilon, scale, sensitivity)
-    upper = d + err
-    up = float(upper)
-    if mpmath.mpf(up) < upper:
-        up = math.nextafter(up, math.inf)
-    tol = float(err)
-    if mpmath.mpf(tol) < err:
-        tol = math.nextafter(tol, math.inf)
+    up, tol = round_up(d + err), round_up(err)
     return up, tol
 
 

@@ -31,6 +31,7 @@ import mpmath
 import numpy as np
 from scipy import optimize, special
 
+from ._numeric import round_up
 from ..errors import NumericalError
 from . import _gaussian
 
@@ -172,13 +173,7 @@ def _mp_upper(epsilon: float, sigma: float, k: int, c: float, w: np.ndarray) -> 
                 gv = max(gv, mpmath.mpf(0))
             total += p * gv
             err += p * gerr + perr * (gv + gerr) + abs(p * gv) * rel
-        upper = total + err
-        up = float(upper)
-        if mpmath.mpf(up) < upper:
-            up = math.nextafter(up, math.inf)
-        tol = float(err)
-        if mpmath.mpf(tol) < err:
-            tol = math.nextafter(tol, math.inf)
+        up, tol = round_up(total + err), round_up(err)
         return up, tol
 
 

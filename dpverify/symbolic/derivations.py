@@ -8,7 +8,6 @@ and, if not, a numeric point where they differ.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -184,7 +183,6 @@ def _build() -> dict[str, Derivation]:
 
     # tu-projections/theorem-2: per-column Gaussian tail + Kenthapadi, advanced composition, e^x <= 1 + 2x
     e1 = sp.Symbol("epsilon_1", positive=True)
-    a = sp.sqrt(2 * k * sp.log(2 / delta))  # sqrt(2k log(1/delta')) with delta' = delta/2
     eps_prime = _sub(lib.DRV_EPSILON, {k_: k, e_: e1, _S.delta_prime: delta / 2})
     eps_prime_lin = eps_prime.subs(sp.exp(e1), _sub(lib.EXP_LINEAR_BOUND, {x_: e1}))
     roots = sp.solve(sp.Eq(eps_prime_lin, epsilon), e1)

@@ -9,7 +9,6 @@ by 1 (the claim's relation is ADD_REMOVE_ONE). Output: float array (size, bins).
 """
 from __future__ import annotations
 
-import numpy as np
 
 from dpverify import NeighbourRelation, PrivacyClaim
 from dpverify import _validate as v
