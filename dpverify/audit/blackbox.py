@@ -16,10 +16,11 @@ delta bound at ``claim.epsilon`` are chosen, over every distinct threshold (no e
 is fixed in advance, so the reportable epsilon is not capped). The direction "D'->D" is the same
 with the roles swapped.
 
-**Certification.** Each chosen event E gets exact one-sided Clopper-Pearson bounds from the
-certification counts, at level ``alpha / K`` where ``alpha = 1 - confidence`` and ``K`` is the
-number of distinct events certified over all pairs, directions and families (the union bound:
-all the reported bounds hold together with probability >= confidence). For E,
+**Certification.** Each chosen event E gets two exact one-sided Clopper-Pearson bounds from the
+certification counts (a lower bound on P_D(E), an upper bound on P_D'(E)), each at level
+``alpha / (2K)`` where ``alpha = 1 - confidence`` and ``K`` is the number of distinct events
+certified over all pairs, directions and families: 2K bounds in all, so by the union bound they
+hold together with probability >= confidence. For E,
 
     P_D(E) <= e^eps P_D'(E) + delta   for an (eps, delta)-DP mechanism, so
     epsilon_lower = log((p1_low - delta) / p2_up),     delta_lower(eps) = p1_low - e^eps p2_up
@@ -261,7 +262,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         if own_pool is not None:
             own_pool.shutdown()
     K = max(1, sum(len(c) for _, _, c in chosen))
-    a_each = alpha / K
+    a_each = alpha / (2 * K)  # two one-sided bounds per certified event (union bound over 2K)
     eps_c = claim.epsilon
     with np.errstate(over="ignore"):
         growth = math.exp(min(eps_c, 700.0))
