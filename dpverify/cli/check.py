@@ -27,15 +27,35 @@ def _proofs_section(args):
 EXTRA_SECTIONS.append(("proofs", "Proofs of the source papers' claims (dpverify prove)", _proofs_section))
 
 
+def _calibrations_section(args):
+    """The papers' noise parameters vs the exact minimum (``dpverify.calibrate``) as a section."""
+    from ..calibrate._check import timed_check_rows
+
+    rows, text, seconds = timed_check_rows(args)
+    if not args.json:
+        print(f"  calibrations in {seconds:.1f} s", file=sys.stderr)
+    return rows, text
+
+
+EXTRA_SECTIONS.append(("calibrations", "Calibrations: the papers' noise vs the exact minimum (dpverify calibrate)",
+                       _calibrations_section))
+
+
 def register(sub):
-    p = sub.add_parser("check", help="the main job: audit every shipped mechanism (and prove every proof)",
-                       description="Audit every registered mechanism on its default pairs and print one table.")
+    p = sub.add_parser("check", help="the main job: audit every shipped mechanism (and prove every proof, "
+                                     "compare every paper's noise with the exact minimum)",
+                       description="Audit every registered mechanism on its default pairs and print one table; "
+                                   "then the proof table and the calibration table (each paper's noise parameter "
+                                   "at the registry's parameters: as printed, lemma-derived, exact minimum, "
+                                   "tightness, safe/UNSAFE).")
     p.add_argument("--seed", type=int, default=0, help="seed of every audit (default 0: the documented run)")
     p.add_argument("--samples-scale", type=float, default=1.0,
                    help="multiply every default sample size by this factor (e.g. 0.1 for a quick look)")
     p.add_argument("--only", metavar="NAME", action="append", help="audit only this mechanism (repeatable)")
     p.add_argument("--no-proofs", action="store_true",
                    help="skip the proof table (it is also skipped when --only names mechanisms)")
+    p.add_argument("--no-calibrations", action="store_true",
+                   help="skip the calibration table (it is also skipped when --only names mechanisms)")
     p.add_argument("--no-search", action="store_true",
                    help="audit the registry's default pairs only (no adversarial neighbour search)")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
@@ -109,7 +129,7 @@ def run(args) -> int:
     for key, rs in sections.items():
         texts.append((f"Section: {key}", _mechanism_table(rs)))
     for key, title, builder in EXTRA_SECTIONS:
-        if args.only or (key == "proofs" and args.no_proofs):
+        if args.only or getattr(args, f"no_{key}", False):  # --no-proofs, --no-calibrations
             continue  # --only audits the named mechanisms and nothing else
         section_rows, text = builder(args)
         doc[key] = section_rows
