@@ -30,11 +30,44 @@ against exact (extended-precision) convolutions in the tests.
 
 **Self-composition** ``x^{*k}`` is ``irfft(rfft(x)^k)`` with the power by binary exponentiation
 (``m`` complex products, relative error ``(1 + 3.01u)^m - 1``) and
-``|X~^k - X^k| <= k |X~ - X| (||x||_1 + ||X~ - X||)^(k-1)``, in extended precision
-(``numpy.longdouble``) when the float64 bound would exceed 1e-12. The window of the circular
-result is chosen by a Chernoff bound ``P(S >= t) <= M(lam)^k e^{-lam t}`` so that at most
-``tail_mass`` lies beyond each end; wrap-around could move that mass down or out of the
-window, so ``2 tail_mass`` is added to the mass at +inf. Input errors propagate as ``err(x * y) <= err_x |y|_1 + err_y |x|_1 + err_x err_y``
+``|X~^k - X^k| <= k |X~ - X| (||x||_1 + ||X~ - X||)^(k-1)``. It is computed in the first of
+three ways whose L1 error bound is at most 1e-12 (``_DOUBLE_BUDGET``): (1) float64 with this
+a-priori bound; (2) float64 with the atoms treated apart and an a-posteriori bound (below);
+(3) extended precision (``numpy.longdouble``) with the a-priori bound. The bound of the path
+taken is added to ``error``.
+
+*Atoms and the a-posteriori bound* (path 2). Distributions such as the Laplace loss have a few
+bins carrying most of the mass (the atoms ``a``, bins with ``>= 1/64`` of the mass, at most 8),
+which make ``||x||_2``, hence the a-priori bound, large. Write ``x = a + c``, rotated (an exact
+circular shift, undone on the output) so that the largest atom sits at index 0. Then
+
+* S1. ``C~ = rfft(c)`` in float64: ``||C~ - C||_2 <= D = a sqrt(N) ||c||_2`` (full spectrum).
+* S2. ``A`` is summed directly, ``A_w = sum_p a_p z^(p w)`` (``z = e^{-2 pi i / N}``), in
+  extended arithmetic with twiddles that are products of two table entries computed by
+  ``cos``/``sin`` of an exactly reduced argument: per entry ``|A~_w - A_w| <= (128 u_ext +
+  1.01 u) ||a||_1``, and ``X~ = fl(A~ + C~)`` adds ``<= 1.01 u max|X~|``. Call the sum of these
+  ``e_a``; so ``|X~_w - X_w| <= e_a + d_w`` with ``||d||_2 <= D``.
+* S3. With ``b_w = (|X~_w| + e_a + D)(1 + 4u)^2 >= max(|X_w|, |X~_w|)`` (computed from the
+  result) and ``W_w = b_w^(2(k-1))``, ``|X~_w^k - X_w^k| <= k (e_a + d_w) W_w^(1/2)``, so by
+  Minkowski's inequality ``||X~^k - X^k||_2 <= k (e_a sqrt(sum W) + D sqrt(max W))`` (sums over
+  the full Hermitian spectrum, each computed value inflated by a relative
+  ``8 (k+1) (max|log b| + 2) u + (N+4) u`` for the rounding of ``exp``, ``log`` and the sums).
+  Most frequencies have ``|X_w| < 1``, so ``sum W`` is far below ``N``. The power's rounding adds
+  ``((1 + 3.01u)^m - 1) P``, ``P = sqrt(sum b^(2k)) >= ||X^k||_2, ||X~^k||_2``.
+* S4. The inverse FFT adds ``(a + u)(P + E)``, ``E`` the total of S3; the L1 norm over the
+  ``<= N`` outputs is at most the full-spectrum L2 norm (Parseval), so the bound is
+  ``E + (a + u)(P + E)``.
+
+**Assumption** (S2): ``cos``/``sin`` of ``numpy.longdouble`` are accurate to 2 ulps (glibc's
+``cosl``/``sinl``); the constant 128 covers the argument reduction, the table product and the
+summation of up to 8 atoms (about 100 units), and where ``longdouble`` is float64 it holds with
+``u_ext = u``. The tests check the atom spectrum against mpmath and the composed result against
+exact compositions.
+
+The window of the circular result is chosen by a Chernoff bound
+``P(S >= t) <= M(lam)^k e^{-lam t}`` so that at most ``tail_mass`` lies beyond each end;
+wrap-around could move that mass down or out of the window, so ``2 tail_mass`` is added to the
+mass at +inf. Input errors propagate as ``err(x * y) <= err_x |y|_1 + err_y |x|_1 + err_x err_y``
 (convolution with a sub-probability vector does not expand L1 distances). Negative entries
 produced by round-off are set to zero, which can only reduce the distance to the exact
 (non-negative) vector.
@@ -50,13 +83,16 @@ import scipy.fft
 from ..errors import NumericalError
 
 U = 2.0 ** -53  # unit round-off of float64
-_DIRECT_LIMIT = 20_000
+_DIRECT_LIMIT = 20_000  # len(x) * len(y) below which the direct convolution is used
 _TWIDDLE_ERROR = U
 _SAFETY = 2.0
 _EXT = np.longdouble  # extended precision where the platform has it (x86: 64-bit mantissa)
 U_EXT = float(np.finfo(_EXT).eps) / 2
 _MAX_FFT = 2 ** 26
-_DOUBLE_BUDGET = 1e-12  # largest float64 power-FFT error bound accepted before switching to _EXT  # len(x) * len(y) below which the direct convolution is used
+_DOUBLE_BUDGET = 1e-12  # largest float64 power-FFT error bound accepted before switching to _EXT
+_ATOM_FRACTION = 1 / 64  # bins with at least this share of the mass are atoms (spectrum computed directly)
+_MAX_ATOMS = 8
+_ATOM_TWIDDLE = 128  # error of the extended atom spectrum, in units of U_EXT * ||a||_1 (docstring)
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,18 +155,26 @@ class LossPMF:
                 "value_discretisation"
             )
         mults = _multiplications(k)
-        # float64 when its error bound is already negligible, extended precision otherwise
+        # float64 when its a-priori error bound is already negligible; else float64 with the
+        # atoms' spectrum computed directly and an a-posteriori bound (module docstring); else
+        # extended precision
         err = _power_error_l1(x, N, k, mults, r, U)
-        dtype = float
-        if err > _DOUBLE_BUDGET:
-            dtype = _EXT
-            err = _power_error_l1(x, N, k, mults, r, U_EXT)
-        xl = np.zeros(N, dtype=dtype)
-        xl[:n] = x
-        X = scipy.fft.rfft(xl)
-        P, _ = _power(X, k)
+        shift = 0
+        if err <= _DOUBLE_BUDGET:
+            xl = np.zeros(N)
+            xl[:n] = x
+            P, _ = _power(scipy.fft.rfft(xl), k)
+        else:
+            P, err, shift = _spectral_power(x, N, k, mults, r)
+            if not err <= _DOUBLE_BUDGET:
+                err = _power_error_l1(x, N, k, mults, r, U_EXT)
+                shift = 0
+                xl = np.zeros(N, dtype=_EXT)
+                xl[:n] = x
+                P, _ = _power(scipy.fft.rfft(xl), k)
         y = scipy.fft.irfft(P, N)
-        y = np.concatenate([y[s_lo % N:], y[:s_lo % N]])
+        start = (s_lo - k * shift) % N  # relative index s sits at (s - k shift) mod N
+        y = np.concatenate([y[start:], y[:start]])
         out = np.asarray(y[:size], dtype=float)
         np.maximum(out, 0.0, out=out)
         err += U * float(np.sum(out))  # rounding the extended result to float64
@@ -169,36 +213,59 @@ class LossPMF:
     # ------------------------------------------------------------------ queries
     def delta(self, epsilon: float) -> float:
         """An upper bound on (H) for the exact pipeline, including every round-off term."""
-        l = self.losses
-        mask = l > epsilon
-        if not np.any(mask):
+        n = self.probs.size
+        j0 = self._first_above(epsilon)
+        if j0 >= n:
             s = 0.0
             lmax = 0.0
         else:
-            terms = self.probs[mask] * -np.expm1(epsilon - l[mask])
+            l = (self.offset + np.arange(j0, n)) * self.h  # the losses l_j > epsilon, increasing
+            terms = self.probs[j0:] * -np.expm1(epsilon - l)
             s = float(np.sum(terms))
-            lmax = float(np.max(np.abs(l[mask])))
-        slack = (math.log2(max(l.size, 2)) + 40 + 4 * (abs(epsilon) + lmax + self.h)) * U * (s + self.mass)
+            lmax = max(abs(float(l[0])), abs(float(l[-1])))
+        slack = (math.log2(max(n, 2)) + 40 + 4 * (abs(epsilon) + lmax + self.h)) * U * (s + self.mass)
         return min(1.0, _up(self.inf_mass + s + self.error + slack))
 
+    def _first_above(self, epsilon: float) -> int:
+        """The first index j with ``losses[j] > epsilon`` (``probs.size`` if none); the losses,
+        computed as in :attr:`losses`, are increasing in j."""
+        n = self.probs.size
+        h, off = self.h, self.offset
+        if not (epsilon < (off + n - 1) * h):
+            return n
+        j = min(max(int(math.floor(epsilon / h)) - off, 0), n - 1)
+        while j > 0 and (off + j - 1) * h > epsilon:
+            j -= 1
+        while j < n and (off + j) * h <= epsilon:
+            j += 1
+        return j
+
     def epsilon(self, delta: float) -> float:
-        """The smallest epsilon >= 0 with ``self.delta(epsilon) <= delta`` (up to a relative
-        1e-12 nudge on the safe side); ``inf`` when no finite epsilon works."""
+        """The smallest epsilon >= 0 with ``self.delta(epsilon) <= delta`` (up to the summation
+        slack of :meth:`delta` and a relative 1e-12 nudge, both on the safe side: the value
+        returned always satisfies ``self.delta(eps) <= delta``); ``inf`` when no finite
+        epsilon works."""
         if self.delta(0.0) <= delta:
             return 0.0
         l = self.losses
         top = float(l[-1]) if l.size else 0.0
         if self.delta(max(top, 0.0)) > delta:
             return math.inf
-        # approximate the solution from suffix sums, then verify and nudge up
-        p = self.probs
+        # approximate the solution from suffix sums (only the losses >= the last one <= 0
+        # matter, as epsilon > 0 here), then verify and nudge up
+        k0 = max(self._first_above(0.0) - 1, 0)
+        p = self.probs[k0:]
+        l = l[k0:]
         with np.errstate(divide="ignore"):
             logp = np.log(p)
         w = logp - l
         shift = float(np.max(w[np.isfinite(w)])) if np.any(np.isfinite(w)) else 0.0
         s_suffix = np.cumsum(p[::-1])[::-1]
         t_suffix = np.cumsum(np.exp(w - shift)[::-1])[::-1]
-        base = self.inf_mass + self.error
+        # the summation slack that delta() adds, bounded above, so that the first check succeeds
+        lmax = max(abs(float(l[0])), abs(float(l[-1]))) if l.size else 0.0
+        slack = (math.log2(max(l.size, 2)) + 40 + 4 * (2 * lmax + self.h)) * U * 2 * self.mass
+        base = self.inf_mass + self.error + slack
         # delta at grid point l_k (approx) = base + S_{k+1} - e^{l_k} T_{k+1}
         s_next = np.append(s_suffix[1:], 0.0)
         t_next = np.append(t_suffix[1:], 0.0)
@@ -268,7 +335,7 @@ def _power_error_l1(x: np.ndarray, N: int, k: int, mults: int, r: float, u: floa
     """L1 bound on ||irfft(fl(rfft(x)^k)) - x^{*k}||_1 over the N outputs (module docstring),
     for arithmetic with unit round-off ``u``."""
     a = _fft_alpha(N, u)
-    x2 = float(np.linalg.norm(x)) * 1.01
+    x2 = _norm2(x) * 1.01
     ex = a * math.sqrt(N) * x2  # ||X~ - X||_2 (and >= its sup norm)
     grow = (r + ex) ** (k - 1)
     ep = k * ex * grow  # ||X~^k - X^k||_2
@@ -276,6 +343,103 @@ def _power_error_l1(x: np.ndarray, N: int, k: int, mults: int, r: float, u: floa
     ep += ((1 + 3.01 * u) ** mults - 1) * (pk + ep)  # rounding in the powers
     e2 = ep / math.sqrt(N) + (a + u) * (pk + ep) / math.sqrt(N)
     return math.sqrt(N) * e2
+
+
+def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float) -> tuple[np.ndarray | None, float, int]:
+    """float64 ``X~^k`` of the length-N spectrum of ``x`` with the atoms' spectrum computed
+    directly and the a-posteriori bound of the module docstring (steps S1--S4). Returns the
+    half spectrum, the L1 bound on the irfft output (including the irfft round-off), and the
+    rotation ``shift`` (``x[j]`` was placed at ``(j - shift) mod N``); no spectrum (``None``) when
+    the bound exceeds the budget (the caller then uses extended precision)."""
+    n = x.size
+    atoms = np.flatnonzero(x >= r * _ATOM_FRACTION)
+    if atoms.size > _MAX_ATOMS:
+        atoms = atoms[np.argsort(x[atoms], kind="stable")[-_MAX_ATOMS:]]
+    shift = int(atoms[np.argmax(x[atoms])]) if atoms.size else 0
+    c = np.zeros(N)
+    c[:n] = x
+    c = np.roll(c, -shift)  # x[j] now at (j - shift) mod N
+    a_idx = (atoms - shift) % N
+    a_val = x[atoms]
+    c[a_idx] = 0.0
+    a1 = float(np.sum(a_val)) * (1 + 16 * U)  # >= ||a||_1
+    c2 = _norm2(c) * 1.01  # >= ||c||_2
+    D = _fft_alpha(N, U) * math.sqrt(N) * c2  # >= ||C~ - C||_2 (full spectrum), S1
+    if k * D * (0.999 * float(np.sum(x))) ** (k - 1) > _DOUBLE_BUDGET:
+        # the D term alone (at w = 0, where |X_0| = sum x) would exceed the budget: skip
+        return None, math.inf, 0
+    C = scipy.fft.rfft(c)
+    X = C
+    if atoms.size:
+        X = C + _atom_spectrum(a_idx, a_val, N, C.size)
+    mag = np.abs(X)
+    # S2: per-frequency error of X~ without the FFT part: the atoms' spectrum (ext arithmetic,
+    # rounded once to float64) and the float64 addition
+    e_a = (_ATOM_TWIDDLE * U_EXT + 1.01 * U) * a1 + 1.01 * U * float(np.max(mag)) * (1 + 4 * U)
+    bound = (mag * (1 + 4 * U) + (e_a + D)) * (1 + 4 * U)  # >= max(|X_w|, |X~_w|)
+    with np.errstate(divide="ignore", under="ignore"):
+        logb = np.log(bound)
+    # weights of the full (Hermitian) spectrum: w = 0 and (N even) w = N/2 count once
+    wt = np.full(bound.size, 2.0)
+    wt[0] = 1.0
+    if N % 2 == 0:
+        wt[-1] = 1.0
+    lmax = float(np.max(np.abs(logb[np.isfinite(logb)]))) if np.any(np.isfinite(logb)) else 0.0
+    # relative error of exp(j log b) and of the sums (see S3): generous
+    fudge = 1 + 8 * (k + 1) * (lmax + 2) * U + (N + 4) * U
+    with np.errstate(under="ignore"):
+        w_k1 = np.exp(2 * (k - 1) * logb)  # bound^(2(k-1))
+        tiny = (N + 1) * 2.0 ** -1074  # terms that underflowed
+        s_k1 = float(np.sum(wt * w_k1)) * fudge + tiny
+        m_k1 = float(np.max(w_k1)) * fudge + tiny
+        s_k = float(np.sum(wt * w_k1 * bound * bound)) * fudge + tiny  # sum bound^(2k)
+    # S3: ||X~^k - X^k||_2 <= k (e_a sqrt(sum W) + D sqrt(max W)), W = bound^(2(k-1))
+    ep = k * (e_a * math.sqrt(s_k1) + D * math.sqrt(m_k1))
+    pk = math.sqrt(s_k)  # >= ||X^k||_2 and ||X~^k||_2
+    ep += ((1 + 3.01 * U) ** mults - 1) * pk  # rounding in the powers
+    # S4: the inverse FFT, and the L1 norm over at most N outputs
+    err = ep + (_fft_alpha(N, U) + U) * (pk + ep)
+    if not err <= _DOUBLE_BUDGET:
+        return None, err, 0
+    P, _ = _power(X, k)
+    return P, err, shift
+
+
+def _atom_spectrum(idx: np.ndarray, val: np.ndarray, N: int, size: int) -> np.ndarray:
+    """``sum_p val_p exp(-2 pi i p w / N)`` for ``w < size``, in extended arithmetic, rounded
+    once to complex128. With ``w = q B + s`` each twiddle is the extended product of two
+    accurately computed table entries ``z^(p B q mod N)`` and ``z^(p s mod N)`` (``z`` the root
+    of unity; tables of about sqrt(size) entries, exponents reduced exactly in integers)."""
+    two_pi = 2 * np.arccos(np.longdouble(-1))  # 2 pi in extended precision
+    acc = np.zeros(size, dtype=np.clongdouble)
+    for p, m in zip(idx.tolist(), val.tolist()):
+        if p == 0:
+            acc += np.longdouble(m)
+            continue
+        period = N // math.gcd(p, N)  # z^(p w) is periodic in w
+        n = min(size, period)
+        B = math.isqrt(max(n - 1, 0)) + 1
+        Q = -(-n // B)
+        hi = _twiddles((p * B * np.arange(Q, dtype=np.int64)) % N, N, two_pi)
+        lo = _twiddles((p * np.arange(B, dtype=np.int64)) % N, N, two_pi)
+        tw = np.multiply.outer(hi * np.longdouble(m), lo).ravel()[:n]
+        acc += np.resize(tw, size)  # repeats the period
+    return acc.astype(np.complex128)
+
+
+def _twiddles(t: np.ndarray, N: int, two_pi) -> np.ndarray:
+    """``exp(-2 pi i t / N)`` in extended precision for integers ``0 <= t < N``."""
+    phi = two_pi * (t.astype(np.longdouble) / N)
+    out = np.empty(t.size, dtype=np.clongdouble)
+    out.real = np.cos(phi)
+    out.imag = -np.sin(phi)
+    return out
+
+
+def _norm2(x: np.ndarray) -> float:
+    """``||x||_2`` up to summation round-off (callers inflate it); squares that underflow lose
+    at most ``2^-1074`` each, which is added back."""
+    return math.sqrt(float(np.sum(np.square(x))) + x.size * 2.0 ** -1074)
 
 
 def _chernoff_window(x: np.ndarray, offset: int, h: float, k: int, tail: float) -> tuple[int, int, float]:
@@ -324,7 +488,7 @@ def _fft_error_l1(x: np.ndarray, y: np.ndarray, n: int, m_out: int) -> float:
     """The bound of the module docstring on ||irfft(rfft x rfft y) - x * y||_1 (kept entries)."""
     a = _fft_alpha(n, U)
     x1, y1 = float(np.sum(x)) * 1.01, float(np.sum(y)) * 1.01
-    x2, y2 = float(np.linalg.norm(x)) * 1.01, float(np.linalg.norm(y)) * 1.01
+    x2, y2 = _norm2(x) * 1.01, _norm2(y) * 1.01
     A = x2 * y1 + x1 * y2
     B = x2 * y2
     ew = (1 + 3 * U) * (a * A + a * a * math.sqrt(n) * B) + 3 * U * x2 * y1

@@ -45,9 +45,12 @@ The Laplace interior is integrated in closed form (``P_I = 1/2 e^{(c-eps0)/2} ex
 ``integral f (1 - e^{a-l}) = 2 e^{(a-eps0)/2} sinh((d'+c')/4) sinh((d'-c')/4)``); atoms (randomized
 response, discrete mechanisms, black boxes) are split exactly with ``expm1``.
 
-**Self-composition** uses repeated squaring of the PMF (``O(log k)`` convolutions), each with
-its own round-off bound, so the error covers the whole product tree. Heterogeneous compositions
-convolve the per-event results. ``merge_gaussians=True`` is a fast path that replaces all
+**Self-composition** raises the FFT of the leaf PMF to the k-th power
+(:meth:`LossPMF.self_compose <dpverify.accounting._pmf.LossPMF.self_compose>`): float64 when a
+certified L1 round-off bound of at most 1e-12 is available, either a-priori or a-posteriori with
+the large point masses (e.g. the two atoms of the Laplace loss) transformed exactly apart from
+the FFT; extended precision otherwise. The bound of the path taken joins ``error``.
+Heterogeneous compositions convolve the per-event results, each convolution with its own bound. ``merge_gaussians=True`` is a fast path that replaces all
 Gaussian leaves by the single Gaussian with ``mu = sqrt(sum k_i mu_i^2)`` (exact).
 """
 from __future__ import annotations
