@@ -38,7 +38,7 @@ def tv_from_dp_lemma() -> Lemma:
     return Lemma(id=f"{PAPER}/proposition-1/tv", source=f"{PAPER} Proposition 1 (b)",
                  statement="adding the DP inequality on S and on its complement: (1 + e^eps)(P(S) - P'(S)) <= e^eps - 1 + 2 delta",
                  symbols=(a, b, e, d), conclusion=_eq(lhs, (1 + sp.exp(e)) * (a - b) - (sp.exp(e) - 1 + 2 * d)),
-                 strategy=Strategy.IDENTITY)
+                 strategy=Strategy.IDENTITY, box={n: Range(0.1, 0.9) for n in ("a", "b", "epsilon", "delta")})
 
 
 def proposition_1() -> list[ClaimReport]:

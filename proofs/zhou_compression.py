@@ -178,11 +178,12 @@ def remark_4_3() -> ClaimReport:
                        steps=steps, conclusion=steps)
 
 
-def procedures() -> list[ClaimReport]:
+def procedures(first_draw: int = 0) -> list[ClaimReport]:
+    """``first_draw`` is the index of the first term of the geometric series (mutation hook; the proof: 0)."""
     u, r = sp.symbols("u r", positive=True)
     k = sp.Symbol("k", integer=True, nonnegative=True)
     q = 1 / (1 + u)  # P[E] in (0, 1)
-    geo = sp.simplify(sp.summation(q**k * r, (k, 0, sp.oo)) - r / (1 - q)) == 0
+    geo = sp.simplify(sp.summation(q**k * r, (k, first_draw, sp.oo)) - r / (1 - q)) == 0
     law = proved("sympy: sum_k P[E]^k P[S & E^c] = P[S & E^c]/(1 - P[E]) (geometric series, P[E] < 1): rejection "
                  "sampling (Procedure 4.1) outputs the renormalised density (14) of Procedure 4.2") if geo else tested("no")
     integral_one = proved("int_{E^c} f/(1 - P[E]) = (1 - P[E])/(1 - P[E]) = 1: (14) is a density")
@@ -197,9 +198,11 @@ def procedures() -> list[ClaimReport]:
     return [p41, p42]
 
 
-def remark_4_7() -> ClaimReport:
+def remark_4_7(second_factor=1) -> ClaimReport:
+    """``second_factor`` multiplies ln(f_1/f_j) in the decomposition (mutation hook; the remark: 1)."""
     fk, fj, f1 = sp.symbols("f_k f_j f_1", positive=True)
-    ident = sp.simplify(sp.expand_log(sp.log(fk / fj) - (sp.log(fk / f1) + sp.log(f1 / fj)), force=True)) == 0
+    ident = sp.simplify(sp.expand_log(sp.log(fk / fj) - (sp.log(fk / f1) + second_factor * sp.log(f1 / fj)),
+                                      force=True)) == 0
     r = proved("sympy: ln(f_k/f_j) = ln(f_k/f_1) + ln(f_1/f_j); the triangle inequality bounds |.| by two terms of (15)") \
         if ident else tested("no")
     return ClaimReport(_id("remark-4.7"), "|ln f_k/f_j| <= |ln f_k/f_1| + |ln f_1/f_j|: twice the bound (15) for any pair",
@@ -475,10 +478,12 @@ def theorem_4_6() -> ClaimReport:
 
 
 # ------------------------------------------------------------------ Theorem 3.2, 3.5, Corollary 3.7, 5.1, D.1, D.2
-def theorem_3_2() -> list[ClaimReport]:
+def theorem_3_2(decay=1) -> list[ClaimReport]:
+    """Delta_max = (rate)/g**decay with g -> oo; ``decay`` = 1 is the o(.) of (9) (mutation hook: 0 gives O(.))."""
     p, m, L, g, lam, nrm, C = sp.symbols("p m L g lambda norm C", positive=True)
     out = []
-    for reading, dmax in (("sqrt-reading", 1 / (p**2 * sp.sqrt(m * L) * g)), ("no-sqrt-reading", 1 / (p**2 * m * L * g))):
+    for reading, dmax in (("sqrt-reading", 1 / (p**2 * sp.sqrt(m * L) * g**decay)),
+                          ("no-sqrt-reading", 1 / (p**2 * m * L * g**decay))):
         F = p * dmax
         alpha = m * p * F / (2 * lam**2) * (C * sp.sqrt(L / m) + dmax + 2 * F * nrm**2 / (p * lam**2))
         lim = sp.limit(sp.expand(alpha), g, sp.oo)
@@ -493,7 +498,9 @@ def theorem_3_2() -> list[ClaimReport]:
     return out
 
 
-def theorem_5_1() -> list[ClaimReport]:
+def theorem_5_1(rate=None, var_constant=1) -> list[ClaimReport]:
+    """Mutation hooks (the paper's values by default): ``rate(g)`` is the claimed o(.) rate of ||B||_F in the
+    omega-reading step (None: o(1)); ``var_constant`` is the constant c of Var(x_j x_k) = c + rho^2 (Isserlis: 1)."""
     p, L, K, C, Dm, n = sp.symbols("p L K C Delta_max n", positive=True)
     ptau = p * (C * sp.sqrt(L / (K * p**2 * L))) + 2 * p * Dm
     floor = sp.simplify(ptau.subs(Dm, 0))
@@ -503,7 +510,7 @@ def theorem_5_1() -> list[ClaimReport]:
                          f"C = {C_TRUNC:.6f}", {"K": "1", "C": decimal(c50, 40), "p_tau_floor": decimal(c50, 40)}) \
         if sp.simplify(floor - C / sp.sqrt(K)) == 0 else tested("no")
     g = sp.Symbol("g", positive=True)
-    omega_lim = sp.limit((p * C * sp.sqrt(L / (g * p**2 * L))), g, sp.oo)
+    omega_lim = sp.limit((p * C * sp.sqrt(L / (g * p**2 * L))) / (1 if rate is None else rate(g)), g, sp.oo)
     omega_step = proved("sympy: m = g p^2 ln 2np with g -> oo gives p C sqrt(ln 2np/m) -> 0") if omega_lim == 0 else tested("no")
     # conclusion: E||B||_F^2 via Isserlis: Var(x_j x_k) = 1 + rho^2 for unit-variance coordinates
     from sympy.stats import E as Ex, Normal
@@ -511,7 +518,7 @@ def theorem_5_1() -> list[ClaimReport]:
     rho = sp.Symbol("rho", real=True)
     xk = rho * z1 + sp.sqrt(1 - rho**2) * z2
     var = sp.simplify(Ex(sp.expand((z1 * xk) ** 2)) - Ex(z1 * xk) ** 2)
-    iss = sp.simplify(var - (1 + rho**2)) == 0
+    iss = sp.simplify(var - (var_constant + rho**2)) == 0
     lim = sp.limit(2 * p**2 / (K * p**2 * sp.log(n)), n, sp.oo)
     concl = proved("sympy.stats: Var(x_j x_k) = 1 + rho_jk^2, so E||B||_F^2 = (1/m) sum (1 + rho_jk^2) <= 2 p^2/m = "
                    f"2/(K ln 2np) -> {lim}; truncation inflates it by <= 1/(1 - 1/n^2): ||B||_F -> 0 in probability") \
@@ -574,10 +581,11 @@ def theorem_d_2(d1: CheckResult) -> ClaimReport:
                        "for p = o(sqrt(n/m))", steps=steps, conclusion=concl)
 
 
-def asymptotic_claims() -> list[ClaimReport]:
+def asymptotic_claims(p_exponent=sp.Rational(1, 4)) -> list[ClaimReport]:
+    """``p_exponent`` is the printed exponent of Corollary 3.7, p = (n/ln 2np)^(1/4) (mutation hook)."""
     p, n, L = sp.symbols("p n L", positive=True)
     sol = sp.solve(sp.Eq(p**4 * L, n), p)
-    ok = any(sp.simplify(s - (n / L) ** sp.Rational(1, 4)) == 0 for s in sol)
+    ok = any(sp.simplify(s - (n / L) ** p_exponent) == 0 for s in sol)
     steps37 = proved("sympy: p^2 = n/m with m = p^2 ln 2np solves to p = (n/ln 2np)^(1/4)") if ok else tested("no")
     # Theorem 3.5: privacy term p^2 sqrt(m ln 2np) Delta_max with Delta_max = sqrt(log p/n), m = p^2 ln(2np) ln n,
     # along p = n^(1/6)/ln(2n): decreasing to 0 on n = 10^12 .. 10^96
