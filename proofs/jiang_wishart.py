@@ -28,7 +28,7 @@ from dpverify.symbolic import ClaimReport, get_derivation
 from dpverify.symbolic.derivations import compare
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import chain, proved, refuted, tested, unknown
+from dpverify.symbolic.proof import chain, proved, refuted, stated, tested, unknown, weakest
 from dpverify.symbolic.verdicts import CheckResult, ProofVerdict
 
 PAPER = "jiang-wishart"
@@ -42,8 +42,7 @@ def _id(label: str) -> str:
 
 
 def _weakest(*results: CheckResult) -> ProofVerdict:
-    order = [ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN]
-    return max((r.verdict for r in results), key=order.index)
+    return weakest(*results)
 
 
 CITED = "the paper states this result without proof (cited)"
@@ -100,7 +99,7 @@ def definition_2(two_power: sp.Expr | None = None) -> CheckResult:
     if sp.simplify(r.subs({kp: 1, s: 1}) - 1) != 0:
         return refuted(f"{name}: the density integrates to {sp.N(val, 12)} at m = d + 1, C = I",
                        {"d": name[-1], "m": str(int(name[-1]) + 1), "s": "1", "integral": decimal(val, 30)})
-    return tested(f"{name}: sympy did not simplify the integral to 1 (ratio {r})")
+    return unknown(f"{name}: sympy did not simplify the integral to 1 (ratio {r})")
 
 
 # ------------------------------------------------------------------ Theorem 1 (Laplace mechanism)
@@ -230,7 +229,7 @@ def lemma_2_upper_bound(factor=sp.sqrt(2)) -> CheckResult:
             return refuted(f"d = 2: p, q orthonormal eigenvectors of [[1,1],[1,-1]]/sqrt(2) give sum = {mpmath.nstr(val, 12)}"
                            f" > {factor} d", {"d": "2", "p1": decimal(a, 40), "p2": decimal(b, 40),
                                                "q1": decimal(-b, 40), "q2": decimal(a, 40)})
-    return tested(f"the chain proves only sqrt(2) d; no witness above {factor} d found")
+    return unknown(f"the chain proves only sqrt(2) d; no witness above {factor} d found")
 
 
 @functools.lru_cache(maxsize=None)
@@ -242,9 +241,12 @@ def lemma_2() -> list[ClaimReport]:
     strict_step = refuted(f"sum |p_i p_j - q_i q_j| < sum |p_i p_j| + |q_i q_j| is false at d = 1, p = 1, q = 0: "
                           f"{mpmath.nstr(lhs, 5)} = {mpmath.nstr(rhs, 5)}", {"d": "1", "p1": "1", "q1": "0"}) \
         if not lhs < rhs else tested("strict triangle inequality held at q = 0")
-    steps = chain([("lower bound: p = 1/sqrt(d), q = 0 gives d/n", proved("(sum_i 1/sqrt(d))^2 = d (sympy-trivial)")),
+    dd = sp.Symbol("d", positive=True, integer=True)
+    witness = proved("sympy: (d * 1/sqrt(d))^2 - d simplifies to 0") if sp.simplify((dd / sp.sqrt(dd)) ** 2 - dd) == 0 \
+        else unknown("sympy did not simplify (d/sqrt(d))^2 - d")
+    steps = chain([("lower bound: p = 1/sqrt(d), q = 0 gives d/n", witness),
                    ("strict triangle inequality sum |pp - qq| < sum |pp| + |qq|", strict_step),
-                   ("= 2 sum |p_i p_j| (should be <= 2 max(||p||_1^2, ||q||_1^2))", tested("true as <= after WLOG")),
+                   ("= 2 sum |p_i p_j| (should be <= 2 max(||p||_1^2, ||q||_1^2))", stated("true as <= after WLOG")),
                    ("2 sum |p_i p_j| = 2 ||p||_1^2 <= 2d", check_lemma("std/covariance-l1-sensitivity"))])
     # conclusion: d/n < s1 fails at d = 1: s1 = max |p^2 - q^2| = 1 = d/n
     with mpmath.workdps(DPS):
@@ -292,7 +294,7 @@ def algorithm_1_privacy(scale_factor=2) -> CheckResult:
             return refuted(f"d = 2, n = 1: v = e1, v_hat = (cos a, sin a), a = {decimal(ang, 8)}: upper-triangle l1 "
                            f"distance {mpmath.nstr(val, 10)} > {scale_factor} d/n, worst-case loss "
                            f"{mpmath.nstr(loss, 10)} eps > eps", {"d": "2", "n": "1", "angle": decimal(ang, 20)})
-    return tested(up.evidence)
+    return unknown(f"not settled: {up.evidence}")
 
 
 def theorem_3_and_algorithm_1() -> list[ClaimReport]:
@@ -373,8 +375,12 @@ def theorem_4_and_algorithm_2() -> list[ClaimReport]:
         f"({ratio_lemma.verdict.value} there: std/wishart-density-ratio); at d = 1, n = 1, eps = 1, v = 0, v_hat = 1 "
         f"(Delta = -1), W0 = 1/2: p(W0 + Delta) = 0, the ratio is +inf, the formula gives {mpmath.nstr(formula, 8)}",
         {"d": "1", "n": "1", "epsilon": "1", "v": "0", "v_hat": "1", "W0": "0.5", "formula": decimal(formula, 40)})
+    ci_, w0_, dl_ = (sp.Matrix(2, 2, sp.symbols(f"{n}1:5", real=True)) for n in ("c", "w", "e"))
+    linear = sp.expand(((ci_ * (w0_ + dl_)).trace() - (ci_ * w0_).trace()) / 2 - (ci_ * dl_).trace() / 2) == 0
     half_reading = proved("the printed exp[tr(C^-1(W0+Delta))/2 - tr(C^-1 W0)] is read exp[(tr(C^-1(W0+Delta)) - "
-                          "tr(C^-1 W0))/2] (bracket lost in conversion); this equals exp[tr(C^-1 Delta)/2] by linearity")
+                          "tr(C^-1 W0))/2] (bracket lost in conversion); sympy (2 x 2 symbolic matrices): this equals "
+                          "exp[tr(C^-1 Delta)/2] (linearity of the trace)") if linear \
+        else unknown("sympy did not expand the trace difference to tr(C^-1 Delta)/2")
     vn = check_lemma("std/von-neumann-trace")
     nuc = check_lemma("std/rank-two-nuclear-norm")
     nuc3 = CheckResult(nuc.verdict, "n ||Delta||_* = sqrt((|v|^2+|v_hat|^2)^2 - 4 (v.v_hat)^2) <= 2 <= 3: the paper's "
@@ -385,7 +391,7 @@ def theorem_4_and_algorithm_2() -> list[ClaimReport]:
                    ("bracket reading of the second display", half_reading),
                    ("von Neumann trace inequality", vn),
                    ("||Delta||_* <= 3/n", nuc3),
-                   ("(1/2)(2 n eps/3)(3/n) = eps", proved("sympy: simplifies to eps") if arith else tested("no"))])
+                   ("(1/2)(2 n eps/3)(3/n) = eps", proved("sympy: simplifies to eps") if arith else unknown("sympy did not simplify it to eps"))])
     concl = wishart_support_counterexample()
     extra = wishart_indefinite_counterexample()
     audit_line = audit_wishart()
@@ -571,7 +577,7 @@ def theorem_6(constant: float = 2.0) -> ClaimReport:
     steps = chain([("Weyl: lambda_k+1(A + W) <= lambda_k+1(A) + ||W||_2", lemma_4().conclusion),
                    ("Davis-Kahan with A_hat = A + W", lemma_3().conclusion),
                    ("||W||/(g - ||W||) <= 2||W||/g when g >= 2||W||",
-                    proved("sympy: 2w/g - w/(g-w) = w (g - 2w)/(g (g - w)) >= 0") if alg_ok else tested("no")),
+                    proved("sympy: 2w/g - w/(g-w) = w (g - 2w)/(g (g - w)) >= 0") if alg_ok else unknown("sympy did not factor the margin")),
                    ("||P - P_hat||_F <= sqrt(k) ||P - P_hat||_2", frobenius_vs_spectral_step())])
     ratio, _ = theorem_6_search(constant)
     concl = tested(f"adversarial search (Nelder-Mead over PSD W with ||W||_2 = s gap/2, s in [0.05, 1], d,k in "
@@ -643,15 +649,29 @@ def theorem_7() -> list[ClaimReport]:
                               f"{mpmath.nstr(fro30, 10)} but the trace is {mpmath.nstr(tr30, 10)} (the square of the norm)",
                               {"angle_degrees": "30", "frobenius": decimal(fro30, 40), "trace": decimal(tr30, 40)})
     t6 = theorem_6()
+    # x in [0, 1] => x^2 <= x: with x = 1/(1 + u), u >= 0, x - x^2 = u/(1 + u)^2 (sympy: nonnegative)
+    u_ = sp.Symbol("u", nonnegative=True)
+    sq_margin = sp.factor(sp.together((1 / (1 + u_)) - (1 / (1 + u_)) ** 2))
+    sq_step = proved(f"sympy: x = 1/(1+u), u >= 0 covers (0, 1]; x - x^2 = {sq_margin} >= 0 (and 0 at x = 0)") \
+        if sq_margin.is_nonnegative is True else unknown(f"sympy did not show {sq_margin} >= 0")
+    # rho >= sqrt(2)/2 => 1 - rho^2 <= 1/2: with rho = sqrt(2)/2 + u, 1/2 - (1 - rho^2) expands into nonnegative terms
+    rho_margin = sp.expand(sp.Rational(1, 2) - (1 - (sp.sqrt(2) / 2 + u_) ** 2))
+    rho_step = proved(f"sympy: rho = sqrt(2)/2 + u, u >= 0: 1/2 - (1 - rho^2) = {rho_margin}, a sum of nonnegative terms "
+                      "(so ||W||/gap <= 1 - rho^2 <= 1/2)") \
+        if all(t.is_nonnegative for t in sp.Add.make_args(rho_margin)) else unknown(f"sympy: {rho_margin} not shown >= 0")
     steps = chain([("Theorem 6 with k = 1 (its conclusion)", t6.conclusion),
                    ("||.||_F^2 = tr[(.)(.)^T] = 2 - 2 (v.v_hat)^2 (square lost in conversion)",
-                    proved("sympy identity for unit vectors (d = 2)") if fro2 else tested("no")),
-                   ("||.||_F <= 2||W||/gap <= 1 => ||.||_F^2 <= 2||W||/gap", proved("x <= 1 implies x^2 <= x")),
-                   ("Lemma 1 with m = d + 1, r = d", proved("sympy: substitution matches the printed threshold") if subst else tested("no")),
-                   ("theta = log(d/eta) gives failure probability d e^-theta = eta", proved("sympy") if prob else tested("no")),
+                    proved("sympy identity for unit vectors (d = 2)") if fro2 else unknown("sympy did not simplify it")),
+                   ("||.||_F <= 2||W||/gap <= 1 => ||.||_F^2 <= 2||W||/gap", sq_step),
+                   ("Lemma 1 with m = d + 1, r = d", proved("sympy: substitution matches the printed threshold") if subst
+                    else unknown("sympy did not match the substitution")),
+                   ("theta = log(d/eta) gives failure probability d e^-theta = eta", proved("sympy: d e^-log(d/eta) - eta "
+                                                                                           "simplifies to 0") if prob
+                    else unknown("sympy did not simplify it")),
                    ("n >= bound => ||W||/gap <= 1 - rho^2 w.p. 1 - eta", proved("sympy: equality at the bound, "
-                                                                                 "decreasing in n") if cond else tested("no")),
-                   ("rho >= sqrt(2)/2 => gap >= 2||W|| (Theorem 6's hypothesis)", proved("1 - rho^2 <= 1/2"))])
+                                                                                 "decreasing in n") if cond
+                    else unknown("sympy did not simplify it")),
+                   ("rho >= sqrt(2)/2 => gap >= 2||W|| (Theorem 6's hypothesis)", rho_step)])
     concl = theorem_7_simulation()
     main = ClaimReport(_id("theorem-7"), "n >= 3(d+1+sqrt(2(d+1)(d+2) log(d/eta)) + 2d log(d/eta))/(2 eps (1-rho^2)(l1 - l2)), "
                        "rho >= sqrt(2)/2 => the Wishart mechanism is a (rho, eta)-close approximation",
@@ -713,7 +733,7 @@ def theorem_5(threshold=None) -> ClaimReport:
     thr = sp.solve(sp.Eq(r * sp.sqrt(d), d * sp.log(d)), r)
     ok = len(thr) == 1 and sp.simplify(thr[0] - printed) == 0
     steps = proved(f"sympy: max||Delta||_1,1 sqrt(d)/(n eps) = max||Delta||_* d log d/(n eps) at ratio {printed}") if ok \
-        else tested(f"sympy: the crossover ratio is {thr}, not shown equal to the printed {printed}")
+        else unknown(f"sympy: the crossover ratio is {thr}, not shown equal to the printed {printed}")
     return ClaimReport(_id("theorem-5"), "Wishart works better iff max||Delta||_1,1 / max||Delta||_* = omega(sqrt(d) log d)",
                        steps=steps, conclusion=unknown("'works better' compares O(.) rates without constants"),
                        reason="the statement compares asymptotic noise magnitudes without constants and has no "
@@ -739,7 +759,7 @@ def theorem_10() -> ClaimReport:
                     f"{'equality at the bound' if solved else 'not simplified'}), which is Omega(d log(1/delta)/eps) "
                     f"only for k <= (1 - c') d: at k = d - 1 its ratio to d log(1/delta)/eps tends to {ratio}")
     steps = chain([("Lemma 5 packing (cited from Kapralov-Talwar)", unknown(CITED)),
-                   ("Markov and the e^{2 gamma k eps} group-privacy ratio", proved("standard: group privacy over 2 gamma k "
+                   ("Markov and the e^{2 gamma k eps} group-privacy ratio", stated("standard: group privacy over 2 gamma k "
                                                                                   "replaced points")),
                    ("=> gamma = Omega(d log(1/delta)/eps)", step2)])
     return ClaimReport(_id("theorem-10"), "any eps-DP mechanism: ||A - A_k_hat||_2 <= lambda_k+1 + Omega(d/eps) (printed with <=)",

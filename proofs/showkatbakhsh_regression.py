@@ -14,10 +14,10 @@ import numpy as np
 import sympy as sp
 
 from dpverify.audit.bounds import clopper_pearson_lower
-from dpverify.symbolic import ClaimReport, Lemma, Range, Strategy, get_derivation
+from dpverify.symbolic import CheckResult, ClaimReport, Lemma, Range, Strategy, get_derivation
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import chain, proved, refuted, tested, unknown
+from dpverify.symbolic.proof import chain, proved, refuted, rests_on, stated, tested, unknown
 
 PAPER = "showkatbakhsh-regression"
 SEED = 2018
@@ -96,12 +96,16 @@ def lemma_1() -> ClaimReport:
     der = get_derivation(f"{PAPER}/lemma-1")
     same = sp.simplify(der.expression - der.printed["as-printed"]) == 0
     match = proved("sigma_AN^2 = 1/(2^(2 eps) - 1) is the sympy solution of (1/2) log2(1 + 1/sigma^2) = eps") if same else \
-        tested("derived and printed sigma_AN differ symbolically")
-    steps = chain([("(17) other entries independent of X_11 given X^-(1,1)", proved("noise i.i.d., independent of the data")),
-                   ("(18) I = h(X_11 + sigma N | X^-) - h(sigma N)", proved("definition of mutual information")),
-                   ("(19) |X_11| <= 1 => power <= 1, maximum entropy", cap), ("sigma_AN from (19)", match)])
+        unknown("derived and printed sigma_AN differ symbolically")
+    max_entropy = stated("maximum entropy: h(Y) <= (1/2) log2(2 pi e E[Y^2]) (Cover & Thomas Thm 8.6.5, cited)")
+    steps = chain([("(17) other entries independent of X_11 given X^-(1,1)", stated("noise i.i.d., independent of the data")),
+                   ("(18) I = h(X_11 + sigma N | X^-) - h(sigma N)", stated("definition of mutual information")),
+                   ("(19) |X_11| <= 1 => power <= 1, maximum entropy", max_entropy),
+                   ("(19) entropy difference = capacity formula", cap), ("sigma_AN from (19)", match)])
+    concl = rests_on(chain([("capacity formula", cap), ("sigma_AN from (19)", match)]),
+                     ("maximum-entropy bound", max_entropy))
     return ClaimReport(f"{PAPER}/lemma-1", "sigma_AN^2 = 1/(2^(2 eps) - 1) makes X + sigma_AN N eps-MI-DP (bits) per entry",
-                       steps=steps, conclusion=steps,
+                       steps=steps, conclusion=concl,
                        notes=("the maximum-entropy bound h(Y) <= (1/2) log2(2 pi e E[Y^2]) is cited (Cover & Thomas Thm 8.6.5)",))
 
 
@@ -281,15 +285,15 @@ def lemma_4() -> ClaimReport:
     s, lam = sp.symbols("sigma_i lambda", positive=True)
     dec = sp.diff(lam / (s**2 + lam), s)
     mono = proved(f"d/dsigma_i [lambda/(sigma_i^2 + lambda)] = {dec} <= 0, so the max is at sigma_min") \
-        if dec.is_nonpositive else tested("monotonicity not shown")
-    steps = chain([("triangle inequality (32)", proved("norm triangle inequality")), ("(35) diagonal identity", diag),
+        if dec.is_nonpositive else unknown("monotonicity not shown")
+    steps = chain([("triangle inequality (32)", stated("norm triangle inequality")), ("(35) diagonal identity", diag),
                    ("(35)(a)-(b) max of the diagonal", mono)])
     pts = list(ridge_instances())
     bad = [a for a, _ in pts if a[0] > a[1] * (1 + 1e-9)]
     num = tested(f"(31) holds on {len(pts)} random instances") if not bad else \
         refuted(f"(31) fails numerically: {bad[0]}", {"seed": str(SEED + 1)})
     return ClaimReport(f"{PAPER}/lemma-4", "ridge regression relative error bound (31)", steps=steps,
-                       conclusion=chain([("the proof", steps), ("random instances", num)]))
+                       conclusion=num)
 
 
 def corollary_3_counterexample() -> dict[str, str]:
@@ -325,7 +329,7 @@ def theorem_1() -> ClaimReport:
     bound = 1 + kap * D / (1 - kap * D) * (kap + r)
     db = sp.simplify(sp.diff(bound, D))
     mono = proved(f"d/dDelta of the (26) bound = {db} >= 0 (where kappa Delta < 1)") if db.is_nonnegative else \
-        tested(f"d/dDelta of the (26) bound = {db}: sign shown numerically only (kappa Delta < 1)")
+        unknown(f"d/dDelta of the (26) bound = {db}: sign not shown by sympy (kappa Delta < 1)")
     steps = chain([("Lemma 3", lemma_3().conclusion), ("Proposition 3 with t = delta sigma_max/sigma_AN", subst),
                    ("(26) increasing in Delta", mono)])
     return ClaimReport(f"{PAPER}/theorem-1", "additive noise: eta_AN <= (1 + kappa(Delta + delta)/(1 - kappa(Delta + delta))(kappa + r))^2 "
@@ -341,8 +345,8 @@ def theorem_2() -> ClaimReport:
                    conclusion=_eq((a2 / a1) * (a3 / a2) * (a4 / a3) * (sp.Symbol("R") / a4), sp.Symbol("R") / a1),
                    strategy=Strategy.IDENTITY).check()
     why = "the probability 1 - c1 exp(-c2 n' delta^2) and the range delta >= sqrt(c0 d/n') involve constants c0, c1, c2 that the paper (and Proposition 4) leave unspecified"
-    steps = chain([("(30) telescoping product", telesc), ("eta_4 <= 1", proved("sigma_RP^2 ||theta||^2 >= 0")),
-                   ("eta_1 bound (Lemma 4)", lemma_4().conclusion), ("eta_2 bound (39)", proved("(38) and ||X theta_RR - y|| >= ||X theta* - y||")),
+    steps = chain([("(30) telescoping product", telesc), ("eta_4 <= 1", stated("sigma_RP^2 ||theta||^2 >= 0")),
+                   ("eta_1 bound (Lemma 4)", lemma_4().conclusion), ("eta_2 bound (39)", stated("(38) and ||X theta_RR - y|| >= ||X theta* - y||")),
                    ("eta_3 bound (Proposition 4)", unknown(why))])
     return ClaimReport(f"{PAPER}/theorem-2", "random projection: eta_RP <= (1 + delta)^2 (1 + l1)(1 + l2)^2 w.p. >= 1 - c1 e^{-c2 n' delta^2}",
                        steps=steps, conclusion=unknown(why), reason=why)
@@ -367,7 +371,7 @@ def proposition_3(trials: int = 3000, seed: int = SEED + 2) -> ClaimReport:
         results.append(f"(n={n}, d={d}, t={t}): {fails}/{trials} failures, bound {bound:.3g}")
     res = tested("Monte Carlo, no setting refutes at confidence 1 - 1e-6: " + "; ".join(results))
     return ClaimReport(f"{PAPER}/proposition-3", "P(sigma_max(N) <= sqrt(n) + sqrt(d) + t) >= 1 - 2 e^{-t^2/2}",
-                       steps=chain([("no proof in the paper (cited: Rudelson & Vershynin 2010)", res)]), conclusion=res)
+                       steps=stated("no proof in the paper (cited: Rudelson & Vershynin 2010)"), conclusion=res)
 
 
 def proposition_4() -> ClaimReport:
@@ -376,15 +380,25 @@ def proposition_4() -> ClaimReport:
                        steps=unknown(why), conclusion=unknown(why), reason=why)
 
 
-def corollary_2(p=sp.Rational(1, 2)) -> ClaimReport:
+def corollary_2_limit(p=sp.Rational(1, 2)) -> CheckResult:
+    """sympy: with n' = n^p and f^2 = alpha n, (n'/(2^(2 eps) - 1))/f^2 -> 0 (``p`` = 1/2; mutation hook)."""
     n, alpha, e = sp.Symbol("n", positive=True), sp.Symbol("alpha", positive=True), eps
     ratio = (n**p / (2 ** (2 * e) - 1)) / (alpha * n)  # n' = n^(1/2) = o(n), f^2 = alpha n
     lim = sp.limit(ratio, n, sp.oo)
-    res = proved(f"with n' = n^(1/2) and f^2 = alpha n: (n'/(2^(2eps)-1))/f^2 -> {lim}, so sigma_RP^2 = 0 for large n; "
-                 "then l1 = l2 = 0 (both carry a factor sigma_RP^2) and eta_RP <= (1 + delta)^2") if lim == 0 else \
-        tested(f"limit {lim}")
+    return proved(f"with n' = n^(1/2) and f^2 = alpha n: (n'/(2^(2eps)-1))/f^2 -> {lim}, so sigma_RP^2 = 0 for large n; "
+                  "then l1 = l2 = 0 (both carry a factor sigma_RP^2) and eta_RP <= (1 + delta)^2") if lim == 0 else \
+        unknown(f"limit {lim}")
+
+
+def corollary_2(p=sp.Rational(1, 2)) -> ClaimReport:
+    res = corollary_2_limit(p)
+    # eta_RP <= (1 + delta)^2 is Theorem 2's bound with l1 = l2 = 0: no stronger than Theorem 2
+    t2 = theorem_2()
+    steps = rests_on(res, ("Theorem 2 (steps)", t2.steps))
+    concl = rests_on(res, ("Theorem 2 (conclusion)", t2.conclusion))
     return ClaimReport(f"{PAPER}/corollary-2", "if f^2 = Theta(n) and n' = o(n), sigma_RP^2 -> 0 and eta_RP <= (1 + delta)^2 asymptotically",
-                       steps=res, conclusion=res, notes=("shown for the instance n' = n^(1/2); any o(n) is the same argument",))
+                       steps=steps, conclusion=concl,
+                       notes=("shown for the instance n' = n^(1/2); any o(n) is the same argument",))
 
 
 def remark_1() -> ClaimReport:

@@ -14,8 +14,11 @@ that says how ``check()`` should try to settle it. ``check()`` returns a
   established (sympy, or ``mpmath.iv`` on the box), then branch and bound over the box compares
   the largest ``lhs`` with the smallest ``rhs`` of each cell, evaluated at 50 digits;
 * ``INTERVAL`` -> CERTIFIED: branch and bound with ``mpmath.iv`` interval arithmetic on the margin;
-* always: a search over random and boundary points of the box; a violation re-evaluated at 50
-  digits gives REFUTED with the counterexample; no violation and no proof gives TESTED.
+* always: a search over random and boundary points of the box (without a box: fixed and seeded
+  random points of each symbol's assumption domain, see ``_domain``); a violation re-evaluated at 50
+  digits gives REFUTED with the counterexample; no violation and no proof gives TESTED with the
+  number of points actually evaluated (finite, real, hypotheses holding), or UNKNOWN if there were
+  none. An identity that ``.equals`` declares false without a counterexample found is UNKNOWN.
 
 sympy's ``None`` ("don't know") never counts as true or false.
 """
@@ -90,6 +93,36 @@ class _iv_dps:
     def __exit__(self, *exc):
         iv.dps = self.saved
         return False
+
+
+def _domain(sym: sp.Symbol):
+    """``(scale, fixed points, description, sampler)`` of a symbol's assumption domain (no-box searches).
+
+    integer: positive -> 1..60, nonnegative -> 0..60, else -60..60; positive -> (0, oo) sampled
+    log-uniformly on [1e-3, 1e3]; nonnegative -> the same plus 0; negative / nonpositive -> mirrored;
+    real (or no assumption: only real points are sampled) -> [-1e3, 1e3] with sign and magnitude
+    sampled separately. The fixed points include 1/2, 1, 2 and the domain's boundary.
+    """
+    if sym.is_integer:
+        lo = 1 if sym.is_positive else 0 if sym.is_nonnegative else -60
+        hi = -1 if sym.is_negative else 0 if sym.is_nonpositive else 60
+        fixed = [float(v) for v in (1, 2, 3, 0, -1, 5, 10) if lo <= v <= hi] or [float(lo)]
+        return "int", fixed, f"integers in [{lo}, {hi}]", lambda rng: float(rng.integers(lo, hi + 1))
+
+    def pos(rng):
+        return float(math.exp(rng.uniform(math.log(1e-3), math.log(1e3))))
+
+    if sym.is_positive:
+        return "lin", [1.0, 0.5, 2.0, 1e-3, 1e3, 0.1, 10.0], "in (0, oo) (sampled on [1e-3, 1e3])", pos
+    if sym.is_nonnegative:
+        return "lin", [1.0, 0.5, 2.0, 0.0, 1e3, 0.1, 10.0], "in [0, oo) (sampled on [0, 1e3])", pos
+    if sym.is_negative:
+        return "lin", [-1.0, -0.5, -2.0, -1e-3, -1e3], "in (-oo, 0) (sampled on [-1e3, -1e-3])", lambda r: -pos(r)
+    if sym.is_nonpositive:
+        return "lin", [-1.0, -0.5, -2.0, 0.0, -1e3], "in (-oo, 0] (sampled on [-1e3, 0])", lambda r: -pos(r)
+    what = "real" if sym.is_real else "with no real assumption (only real points sampled)"
+    return ("lin", [1.0, -1.0, 0.5, -2.0, 0.0, 3.0, -0.1], f"{what} (sampled on [-1e3, 1e3])",
+            lambda rng: float((1 if rng.random() < 0.5 else -1) * pos(rng)))
 
 
 def _sign(expr: sp.Expr) -> int | None:
@@ -208,11 +241,13 @@ class Lemma:
         if isinstance(result, CheckResult):
             return result
         why = f" ({result})" if isinstance(result, str) else ""
-        return CheckResult(
-            ProofVerdict.TESTED,
-            f"{self.id}: no counterexample at {self._n_points()} points of {self._box_text()}"
-            + (f"; {self.strategy.value} did not settle it{why}" if self.strategy is not Strategy.SAMPLED else ""),
-        )
+        unsettled = f"; {self.strategy.value} did not settle it{why}" if self.strategy is not Strategy.SAMPLED else ""
+        n = self._evaluated
+        if n == 0:
+            return CheckResult(ProofVerdict.UNKNOWN,
+                               f"{self.id}: no point of {self._domain_text()} could be evaluated{unsettled}")
+        return CheckResult(ProofVerdict.TESTED,
+                           f"{self.id}: no counterexample at {n} evaluated points of {self._domain_text()}{unsettled}")
 
     # identities ------------------------------------------------------------
     def _check_identity(self) -> CheckResult:
@@ -225,16 +260,44 @@ class Lemma:
         counter = self._search(identity=True)
         if counter is not None:
             return counter
+        n = self._evaluated
+        if eq is False:
+            # sympy decided the identity is false, but no sampled point shows it: never TESTED
+            return CheckResult(ProofVerdict.UNKNOWN,
+                               f"{self.id}: sympy's (lhs - rhs).equals(0) is False, but no counterexample was found "
+                               f"among {n} evaluated points of {self._domain_text()}")
+        if n == 0:
+            return CheckResult(ProofVerdict.UNKNOWN,
+                               f"{self.id}: sympy could not decide (equals -> {eq}) and no point of "
+                               f"{self._domain_text()} could be evaluated")
         return CheckResult(ProofVerdict.TESTED,
                            f"{self.id}: sympy could not decide (equals -> {eq}); lhs == rhs at "
-                           f"{self._n_points()} points of {self._box_text()}")
+                           f"{n} evaluated points of {self._domain_text()}")
 
     # numeric search ----------------------------------------------------------
     def _box_text(self) -> str:
         return ", ".join(f"{k} in {r.describe()}" for k, r in self.box.items()) or "(no box)"
 
-    def _n_points(self) -> int:
-        return self.samples + 3 ** len(self.box)
+    def _domain_text(self) -> str:
+        if self.box:
+            return self._box_text()
+        return ("the symbols' assumption domains (no box: " + ", ".join(
+            f"{n} {_domain(s)[2]}" for n, s in self._syms().items() if n in self._free_names()) + ")")
+
+    def _free_names(self) -> list[str]:
+        """Names of the symbols the conclusion depends on (the coordinates of a no-box search)."""
+        free = {s.name for s in self.conclusion.free_symbols}
+        return [s.name for s in self.symbols if s.name in free]
+
+    @property
+    def _evaluated(self) -> int:
+        """Points at which the last ``_search`` evaluated the conclusion (finite real value, hypotheses holding)."""
+        return self.__dict__.get("_n_evaluated", 0)
+
+    def _scale(self, name: str) -> str:
+        if name in self.box:
+            return self.box[name].scale
+        return _domain(self._syms()[name])[0]
 
     def _points(self):
         """Boundary points (every corner/midpoint combination) then seeded random points."""
@@ -247,8 +310,12 @@ class Lemma:
             if r.scale == "int":
                 mid = float(round(mid))
             per_dim.append(sorted({r.lo, mid, r.hi}))
-        for combo in itertools.product(*per_dim):
-            yield dict(zip(names, combo))
+        if names:
+            for combo in itertools.product(*per_dim):
+                yield dict(zip(names, combo))
+        if not names:
+            yield from self._assumption_points()
+            return
         for _ in range(self.samples):
             pt = {}
             for n in names:
@@ -261,6 +328,19 @@ class Lemma:
                     pt[n] = float(rng.uniform(r.lo, r.hi))
             yield pt
 
+    def _assumption_points(self):
+        """No box: fixed and seeded random points of each free symbol's assumption domain (see ``_domain``)."""
+        names = self._free_names()
+        if not names:
+            return
+        rng = np.random.default_rng(self.seed)
+        doms = [_domain(self._syms()[n]) for n in names]
+        fixed = [d[1] for d in doms]
+        for k in range(max(len(f) for f in fixed)):
+            yield {n: f[k % len(f)] for n, f in zip(names, fixed)}
+        for _ in range(self.samples):
+            yield {n: d[3](rng) for n, d in zip(names, doms)}
+
     def _hyp_ok(self, pt: Mapping[str, float]) -> bool:
         syms = self._syms()
         for h in self.hypotheses:
@@ -269,8 +349,11 @@ class Lemma:
                 return False
         return True
 
+    def _coords(self) -> list[str]:
+        return list(self.box) if self.box else self._free_names()
+
     def _fast(self, expr):
-        syms = [self._syms()[n] for n in self.box]
+        syms = [self._syms()[n] for n in self._coords()]
         return sp.lambdify(syms, expr, modules="mpmath")
 
     def _eval_pair(self, values: Mapping[str, str], dps: int):
@@ -281,38 +364,68 @@ class Lemma:
         return mp_value(self.lhs, values, dps), mp_value(self.rhs, values, dps)
 
     def _search(self, identity: bool = False) -> CheckResult | None:
-        if not self.box:
+        """Search the box (or, without a box, the symbols' assumption domains) for a counterexample.
+
+        Sets ``_n_evaluated``: the number of points at which the conclusion was actually evaluated to a
+        finite real value with every hypothesis holding (points that raise, are complex, or violate a
+        hypothesis are not counted).
+        """
+        names = self._coords()
+        count = 0
+        self.__dict__["_n_evaluated"] = 0
+        if not names:
             return None
+        check_hyp = bool(self.hypotheses)
         if self.evaluate is not None:
-            names = list(self.box)
             for pt in self._points():
                 with mpmath.workdps(30):
-                    lhs, rhs = self.evaluate({n: mpmath.mpf(pt[n]) for n in names})
-                    m = rhs - lhs
+                    try:
+                        lhs, rhs = self.evaluate({n: mpmath.mpf(pt[n]) for n in names})
+                        m = rhs - lhs
+                    except (ZeroDivisionError, ValueError, TypeError):
+                        continue
+                    if not (mpmath.isfinite(m) and mpmath.im(m) == 0):
+                        continue
                 bad = (m <= 0) if self.strict else (m < 0)
                 if identity:
                     bad = abs(m) > mpmath.mpf(10) ** -20 * (1 + abs(lhs))
-                if bad and self._hyp_ok(pt):
+                if check_hyp and not self._hyp_ok(pt):
+                    continue
+                count += 1
+                self.__dict__["_n_evaluated"] = count
+                if bad:
                     res = self._refute(pt, identity)
                     if res is not None:
                         return res
             return None
         f = self._fast(self.margin)
-        names = list(self.box)
+        flhs = self._fast(self.lhs) if identity else None
         with mpmath.workdps(30):
             for pt in self._points():
-                args = [mpmath.mpf(pt[n]) if self.box[n].scale != "int" else int(pt[n]) for n in names]
+                args = [mpmath.mpf(pt[n]) if self._scale(n) != "int" else int(pt[n]) for n in names]
                 try:
                     m = f(*args)
-                except (ZeroDivisionError, ValueError, TypeError):
+                    ref = flhs(*args) if identity else 0
+                except (ZeroDivisionError, ValueError, TypeError, OverflowError):
                     continue
                 if isinstance(m, mpmath.mpc):
                     if abs(m.imag) > 0:
                         continue
                     m = m.real
-                bad = (abs(m) > mpmath.mpf(10) ** -20 * (1 + abs(self._fast(self.lhs)(*args)))) if identity else \
+                if isinstance(ref, mpmath.mpc):
+                    ref = abs(ref)
+                try:
+                    if not mpmath.isfinite(m):
+                        continue
+                except TypeError:
+                    continue
+                bad = (abs(m) > mpmath.mpf(10) ** -20 * (1 + abs(ref))) if identity else \
                       (m <= 0 if self.strict else m < 0)
-                if bad and self._hyp_ok(pt):
+                if check_hyp and not self._hyp_ok(pt):
+                    continue
+                count += 1
+                self.__dict__["_n_evaluated"] = count
+                if bad:
                     res = self._refute(pt, identity)
                     if res is not None:
                         return res
@@ -320,7 +433,7 @@ class Lemma:
 
     def _refute(self, pt: Mapping[str, float], identity: bool) -> CheckResult | None:
         """Re-evaluate at 50 digits with the point as exact decimals; REFUTED only if it still fails."""
-        values = {n: (str(int(v)) if self.box[n].scale == "int" else decimal(v, 25)) for n, v in pt.items()}
+        values = {n: (str(int(v)) if self._scale(n) == "int" else decimal(v, 25)) for n, v in pt.items()}
         lhs, rhs = self._eval_pair(values, DPS)
         with mpmath.workdps(DPS):
             m = rhs - lhs
@@ -329,7 +442,7 @@ class Lemma:
                 fails = abs(m) > tol
             else:
                 fails = (m <= tol) if self.strict else (m < -tol)
-            if not fails:
+            if not fails or isinstance(m, mpmath.mpc) or not mpmath.isfinite(m):
                 return None
             return CheckResult(
                 ProofVerdict.REFUTED,

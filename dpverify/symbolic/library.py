@@ -247,8 +247,9 @@ def _build() -> dict[str, Lemma]:
         strategy=Strategy.CONCAVE, var=x, interval=(0, 1), box={"x": Range(1e-9, 1.0)}))
     add(Lemma(
         id="std/gaussian-channel-capacity", source="Cover & Thomas (2006) Thm 9.1.1; showkatbakhsh-regression (19), (23)",
-        statement="h(X + N) <= (1/2) log2(2 pi e (P + s^2)) and h(N) = (1/2) log2(2 pi e s^2) give "
-                  "I(X; X + N) <= (1/2) log2(1 + P/s^2) bits",
+        statement="(1/2) log2(2 pi e (P + s^2)) - (1/2) log2(2 pi e s^2) = (1/2) log2(1 + P/s^2) bits: with the "
+                  "maximum-entropy bound h(X + N) <= (1/2) log2(2 pi e (P + s^2)) (cited, not checked here) and "
+                  "h(N) = (1/2) log2(2 pi e s^2) this bounds I(X; X + N)",
         symbols=(S.P, s),
         conclusion=_eq(sp.log(2 * sp.pi * sp.E * (S.P + s**2), 2) / 2 - sp.log(2 * sp.pi * sp.E * s**2, 2) / 2,
                          CAPACITY_BITS),

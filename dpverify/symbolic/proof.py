@@ -3,6 +3,12 @@
 * :func:`chain` -- the verdict of a proof from its steps: REFUTED if a step is refuted (the first
   failing step named, its counterexample kept), else the weakest verdict of the steps.
 * :func:`proved`, :func:`certified`, :func:`tested`, :func:`unknown`, :func:`refuted` -- one-line constructors.
+  ``proved``/``certified`` only for a result that a computation of the caller decided (sympy, mpmath).
+* :func:`stated` -- UNKNOWN for a step that is cited, definitional or stated in the paper and not
+  machine-checked: a chain containing it is at best UNKNOWN, so the verdict shows it.
+* :func:`weakest`, :func:`rests_on` -- weakest-premise semantics: a conclusion drawn from premises is
+  no stronger than its weakest premise (order PROVED ~ CERTIFIED > TESTED > UNKNOWN; a REFUTED
+  premise leaves the conclusion UNKNOWN unless the conclusion has its own counterexample).
 * :func:`gaussian_profile_search` -- exact Gaussian privacy profile (Balle & Wang) against a claimed
   delta at grid points; a violation is re-evaluated at 50 digits.
 """
@@ -15,7 +21,8 @@ import mpmath
 from .numeric import DPS, decimal, gaussian_delta
 from .verdicts import CheckResult, ProofVerdict
 
-__all__ = ["chain", "proved", "certified", "tested", "unknown", "refuted", "gaussian_profile_search"]
+__all__ = ["chain", "proved", "certified", "tested", "unknown", "refuted", "stated", "weakest", "rests_on",
+           "gaussian_profile_search"]
 
 _ORDER = [ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN]
 
@@ -36,6 +43,44 @@ def unknown(evidence: str, *details: str) -> CheckResult:
     return CheckResult(ProofVerdict.UNKNOWN, evidence, details=details)
 
 
+def stated(evidence: str, *details: str) -> CheckResult:
+    """UNKNOWN: a step taken from the paper (or a standard fact, a definition) that no code here checks."""
+    return CheckResult(ProofVerdict.UNKNOWN, f"not machine-checked (stated in the paper or a standard fact): {evidence}",
+                       details=details)
+
+
+def weakest(*results: CheckResult) -> ProofVerdict:
+    """The weakest verdict of ``results``: REFUTED if any is refuted, else the last of PROVED, CERTIFIED,
+    TESTED, UNKNOWN that occurs (UNKNOWN for no results)."""
+    verdicts = [r.verdict for r in results]
+    if ProofVerdict.REFUTED in verdicts:
+        return ProofVerdict.REFUTED
+    return max(verdicts, key=_ORDER.index, default=ProofVerdict.UNKNOWN)
+
+
+def rests_on(result: CheckResult, *premises: tuple[str, CheckResult]) -> CheckResult:
+    """``result`` capped by its premises ``(name, premise)``: never stronger than the weakest premise.
+
+    A REFUTED ``result`` (its own counterexample) is kept. A refuted premise makes the result UNKNOWN
+    (the route to it is broken; the statement itself may still hold). Otherwise the verdict is the
+    weakest of ``result`` and the premises, with the premises named in the evidence.
+    """
+    if result.verdict is ProofVerdict.REFUTED or not premises:
+        return result
+    pv = [(name, r.verdict) for name, r in premises]
+    names = ", ".join(f"{name} ({v.value})" for name, v in pv)
+    details = result.details + tuple(f"premise {name}: {r.verdict.value}: {r.evidence}" for name, r in premises)
+    broken = [name for name, v in pv if v is ProofVerdict.REFUTED]
+    if broken:
+        return CheckResult(ProofVerdict.UNKNOWN, f"{result.evidence}; rests on a refuted premise: {broken[0]}",
+                           details=details)
+    verdict = weakest(result, *(r for _, r in premises))
+    if verdict is result.verdict:
+        return CheckResult(verdict, f"{result.evidence}; premises: {names}", details=details)
+    return CheckResult(verdict, f"{result.evidence}; capped at {verdict.value} by its premises: {names}",
+                       details=details)
+
+
 def refuted(evidence: str, counterexample: Mapping[str, str], *details: str) -> CheckResult:
     return CheckResult(ProofVerdict.REFUTED, evidence, counterexample=dict(counterexample), details=details)
 
@@ -50,8 +95,10 @@ def chain(steps: Sequence[tuple[str, CheckResult]]) -> CheckResult:
     worst = max((r.verdict for _, r in steps), key=_ORDER.index, default=ProofVerdict.UNKNOWN)
     names = "; ".join(f"{name} ({r.verdict.value})" for name, r in steps)
     if worst is ProofVerdict.UNKNOWN:
-        first = next(name for name, r in steps if r.verdict is ProofVerdict.UNKNOWN)
-        return CheckResult(worst, f"first undecided step: {first}; steps: {names}", details=details)
+        if not steps:
+            return CheckResult(worst, "no steps", details=details)
+        first, why = next((name, r.evidence) for name, r in steps if r.verdict is ProofVerdict.UNKNOWN)
+        return CheckResult(worst, f"first undecided step: {first} ({why}); steps: {names}", details=details)
     return CheckResult(worst, f"no step fails: {names}", details=details)
 
 

@@ -82,7 +82,8 @@ class ClaimReport:
     """A labelled claim of a source paper, judged twice.
 
     ``id`` is ``<paper-key>/<label>`` (a reading of an ambiguous text adds ``/<reading>``).
-    ``reason`` is required (non-empty) when either verdict is UNKNOWN.
+    ``reason`` says why a verdict is UNKNOWN; left empty, it is filled with the evidence of the UNKNOWN
+    part(s) (always non-empty: a CheckResult's evidence is).
     """
 
     id: str
@@ -99,7 +100,10 @@ class ClaimReport:
             raise InvalidArgument(f"{self.id}: steps and conclusion must be CheckResult values.")
         unknown = ProofVerdict.UNKNOWN in (self.steps.verdict, self.conclusion.verdict)
         if unknown and not (isinstance(self.reason, str) and self.reason.strip()):
-            raise InvalidArgument(f"{self.id}: a verdict is UNKNOWN, so reason must say why (non-empty).")
+            # the UNKNOWN results' own evidence says why (e.g. a step stated in the paper, not machine-checked)
+            why = [f"{part}: {r.evidence}" for part, r in (("steps", self.steps), ("conclusion", self.conclusion))
+                   if r.verdict is ProofVerdict.UNKNOWN]
+            object.__setattr__(self, "reason", "; ".join(why))
         object.__setattr__(self, "statement", _one_line(self.statement))
         object.__setattr__(self, "notes", tuple(self.notes))
 

@@ -99,8 +99,9 @@ def test_check_result_and_claim_report_validation():
     with pytest.raises(InvalidArgument):
         CheckResult(ProofVerdict.PROVED, "  ")
     ok = CheckResult(ProofVerdict.UNKNOWN, "undecided")
-    with pytest.raises(InvalidArgument, match="reason"):
-        ClaimReport("p/l", "s", ok, ok)
+    # an UNKNOWN verdict without an explicit reason takes the UNKNOWN results' evidence as its reason
+    assert ClaimReport("p/l", "s", ok, ok).reason == "steps: undecided; conclusion: undecided"
+    assert ClaimReport("p/l", "s", ok, ok, reason="r").reason == "r"
     with pytest.raises(InvalidArgument, match="paper-key"):
         ClaimReport("nolabel", "s", ok, ok, reason="r")
     r = ClaimReport("p/l", "s", ok, ok, reason="why").to_dict()
