@@ -15,7 +15,7 @@ import numpy as np
 from .._validate import as_rng, integer
 from ..errors import InvalidArgument, MechanismError
 
-__all__ = ["normalise_pairs", "describe", "root_seed", "batch_plan", "run_batches", "check_outputs"]
+__all__ = ["normalise_pairs", "describe", "root_seed", "batch_plan", "run_batches", "check_outputs", "call_sampler"]
 
 #: Elements (not outputs) per batch: a few MB, cache-friendly, whatever the output shape.
 BATCH_ELEMENTS = 1 << 18
@@ -104,6 +104,23 @@ def check_outputs(mechanism: Any, outputs: Any, size: int, where: str) -> np.nda
             f"{size} outputs stacked on axis 0; {where}."
         )
     return arr
+
+
+def call_sampler(mechanism: Any, sample: Callable[[], Any], where: str, *, what: str = "sample",
+                 hint: str = "") -> Any:
+    """``sample()``, with any exception turned into a MechanismError naming the mechanism and ``where``.
+
+    ``what`` names the method for the message (``sample``, ``proposal.sample``); ``hint`` is
+    appended to it. A MechanismError raised by the mechanism itself passes through unchanged.
+    """
+    try:
+        return sample()
+    except MechanismError:
+        raise
+    except Exception as exc:
+        raise MechanismError(
+            f"{describe(mechanism)}.{what} raised {type(exc).__name__}: {exc}; {where}.{hint}"
+        ) from exc
 
 
 def run_batches(func: Callable, tasks: Sequence[tuple], executor: Executor | None) -> list:

@@ -89,16 +89,10 @@ def _where(k: int, data: Any, data_prime: Any, which: str) -> str:
 
 def _draw(mechanism: Any, data: Any, size: int, seed: np.random.SeedSequence, where: str) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    try:
-        out = mechanism.sample(data, size, rng)
-    except MechanismError:
-        raise
-    except Exception as exc:
-        raise MechanismError(
-            f"{_runner.describe(mechanism)}.sample raised {type(exc).__name__}: {exc}; {where}. A black-box "
-            "audit treats a raising sample() as a broken mechanism; to make an error an outcome, return "
-            "the exception instance (or None) as that output."
-        ) from exc
+    out = _runner.call_sampler(
+        mechanism, lambda: mechanism.sample(data, size, rng), where,
+        hint=(" A black-box audit treats a raising sample() as a broken mechanism; to make an error an "
+              "outcome, return the exception instance (or None) as that output."))
     if isinstance(out, (list, tuple)) and not isinstance(out, np.ndarray):
         arr = np.empty(len(out), dtype=object)
         arr[:] = list(out) if not all(isinstance(o, (tuple, list)) for o in out) else [tuple(o) for o in out]

@@ -151,12 +151,7 @@ def _weighted_batch(mechanism, proposal, data, data_prime, size, seed, precision
 
     rng = np.random.default_rng(seed)
     where = f"data={_runner.describe(data)}, data_prime={_runner.describe(data_prime)} (proposal draws)"
-    try:
-        outputs = proposal.sample(size, rng)
-    except Exception as exc:
-        raise MechanismError(
-            f"{_runner.describe(mechanism)}: proposal.sample raised {type(exc).__name__}: {exc}; {where}."
-        ) from exc
+    outputs = _runner.call_sampler(mechanism, lambda: proposal.sample(size, rng), where, what="proposal.sample")
     outputs = _runner.check_outputs(mechanism, outputs, size, where)
     a = np.asarray(mechanism.log_density(outputs, data), dtype=float)
     b = np.asarray(mechanism.log_density(outputs, data_prime), dtype=float)

@@ -61,14 +61,7 @@ def _loss_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.
     recomputed at high precision, number still imprecise) -- see :mod:`dpverify.audit.precision`."""
     rng = np.random.default_rng(seed)
     where = f"data={_runner.describe(data)}, data_prime={_runner.describe(data_prime)}"
-    try:
-        outputs = mechanism.sample(data, size, rng)
-    except MechanismError:
-        raise
-    except Exception as exc:
-        raise MechanismError(
-            f"{_runner.describe(mechanism)}.sample raised {type(exc).__name__}: {exc}; {where}."
-        ) from exc
+    outputs = _runner.call_sampler(mechanism, lambda: mechanism.sample(data, size, rng), where)
     outputs = _runner.check_outputs(mechanism, outputs, size, where)
     a = np.asarray(mechanism.log_density(outputs, data), dtype=float)
     b = np.asarray(mechanism.log_density(outputs, data_prime), dtype=float)
@@ -182,12 +175,7 @@ def _direction_losses(mechanism, data, data_prime, samples, seed, executor, prec
 def _loss_probe_elements(mechanism, data, seed) -> int:
     """Elements per output, from one probe draw (which does not touch the batches' streams)."""
     where = f"data={_runner.describe(data)} (probe draw)"
-    try:
-        out = mechanism.sample(data, 1, np.random.default_rng(seed))
-    except Exception as exc:
-        raise MechanismError(
-            f"{_runner.describe(mechanism)}.sample raised {type(exc).__name__}: {exc}; {where}."
-        ) from exc
+    out = _runner.call_sampler(mechanism, lambda: mechanism.sample(data, 1, np.random.default_rng(seed)), where)
     arr = _runner.check_outputs(mechanism, out, 1, where)
     return max(1, int(arr[0].size) if arr.ndim > 1 else 1)
 
