@@ -11,7 +11,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from dpverify.symbolic import CheckResult, ClaimReport, Lemma, Range, Strategy, get_derivation
+from dpverify.symbolic import CheckResult, ClaimReport, Lemma, ProofVerdict, Range, Strategy, get_derivation
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import (DPS, decimal, gaussian_delta, mp_value, projected_delta_lower,
                                        projected_delta_upper)
@@ -31,46 +31,68 @@ def _eq(a, b):
 
 
 # ---------------------------------------------------------------- Lemma 1
-def projection_variance_identity() -> Lemma:
-    """E[<z, P_j>^2] = ||z||^2 sigma_p^2 for P_j with i.i.d. N(0, sigma_p^2) entries (d = 3 shown)."""
-    z = sp.symbols("z1:4", real=True)
-    p = sp.symbols("p1:4", real=True)
-    sp_ = sp.Symbol("sigma_p", positive=True)
-    square = sp.expand(sum(zi * pi for zi, pi in zip(z, p)) ** 2)
-    # expectation: E[p_i p_j] = sigma_p^2 [i == j]
-    expect = square.subs({p[i] * p[j]: 0 for i in range(3) for j in range(3) if i != j}).subs(
-        {p[i] ** 2: sp_**2 for i in range(3)})
-    return Lemma(id=f"{PAPER}/lemma-1/variance", source=f"{PAPER} Lemma 1 proof",
-                 statement="<z, P_j> ~ N(0, ||z||^2 sigma_p^2): E <z, P_j>^2 = ||z||^2 sigma_p^2",
-                 symbols=(*z, sp_), conclusion=_eq(expect, sp_**2 * sum(zi**2 for zi in z)),
-                 strategy=Strategy.IDENTITY)
-
-
-def _neighbour_difference():
-    """sympy, n = d = k = 3: X' = X with row 1 replaced; (X - X')P = e_1 (z P) with z = X_1 - X'_1."""
-    X = sp.Matrix(3, 3, sp.symbols("x1:10", real=True))
-    Y = X.copy()
-    Y[0, :] = sp.Matrix(1, 3, sp.symbols("y1:4", real=True))
-    P = sp.Matrix(3, 3, sp.symbols("p1:10", real=True))
-    H = sp.expand((X - Y) * P)
-    z = X[0, :] - Y[0, :]
-    return H, z, P
+def _is_entry(parent):
+    return lambda a: isinstance(a, sp.matrices.expressions.matexpr.MatrixElement) and a.parent == parent
 
 
 def rows_cancel_step() -> CheckResult:
-    H, z, P = _neighbour_difference()
-    ok = all(H[m, c] == 0 for m in (1, 2) for c in range(3)) and sp.expand(H[0, :] - z * P) == sp.zeros(1, 3)
-    return proved("sympy (n = d = k = 3 symbolic): rows 2, 3 of (X - X')P are 0 and row 1 is zP") if ok \
-        else unknown("sympy did not reduce (X - X')P to e_1 zP")
+    """Symbolic in n, d, k (sympy MatrixSymbol): X' = X with row i replaced by X_i - z, H = (X - X')P.
+    Entry (m, c) of H, with row m of X' equal to row m of X, is a sum of zeros; entry (i, c) is sum_j z_j P_jc."""
+    n, d, k = sp.symbols("n d k", positive=True, integer=True)
+    m, c = sp.symbols("m c", integer=True, nonnegative=True)
+    X, Xp, P = sp.MatrixSymbol("X", n, d), sp.MatrixSymbol("Xp", n, d), sp.MatrixSymbol("P", d, k)
+    z = sp.IndexedBase("z")
+    entry = ((X - Xp) * P)[m, c]
+    other = entry.replace(_is_entry(Xp), lambda a: X[a.i, a.j])  # row m of X' is row m of X
+    row_i = entry.replace(_is_entry(Xp), lambda a: X[a.i, a.j] - z[a.j])
+    ok_other = sp.simplify(other.doit()) == 0
+    ok_i = (isinstance(row_i, sp.Sum) and len(row_i.limits) == 1 and tuple(row_i.limits[0][1:]) == (0, d - 1)
+            and sp.simplify(row_i.function - z[row_i.limits[0][0]] * P[row_i.limits[0][0], c]) == 0)
+    if ok_other and ok_i:
+        return proved("sympy (MatrixSymbol, symbolic n, d, k): entry (m, c) of (X - X')P is a sum of zeros for every "
+                      "row m where X and X' agree, and entry (i, c) is sum_j z_j P_jc = (zP)_c, z = X_i - X'_i")
+    return unknown("sympy did not reduce the entries of (X - X')P to 0 and (zP)_c")
+
+
+def columns_independent_step(factor: int = 1) -> CheckResult:
+    """The joint MGF of (<z, P_1>, ..., <z, P_k>) factorises: sum_j t_j <z, P_j> is the linear form
+    sum_{i,j} (t_j z_i) P_ij of the d k i.i.d. entries, so by std/normal-linear-form-mgf its MGF is
+    exp(sigma_p^2 sum_{i,j} t_j^2 z_i^2 / 2), and sympy factors sum_{i,j} t_j^2 z_i^2 = (sum_j t_j^2) ||z||^2
+    (symbolic d, k): the product of the k marginal MGFs. ``factor`` multiplies the double sum (mutation tests)."""
+    d, k = sp.symbols("d k", positive=True, integer=True)
+    i, j = sp.symbols("i j", integer=True, nonnegative=True)
+    t, z = sp.IndexedBase("t"), sp.IndexedBase("z")
+    joint = sp.Sum(sp.Sum(factor * t[j] ** 2 * z[i] ** 2, (i, 0, d - 1)).simplify(), (j, 0, k - 1))
+    product = sp.Sum(t[j] ** 2, (j, 0, k - 1)) * sp.Sum(z[i] ** 2, (i, 0, d - 1))
+    if sp.simplify(sp.simplify(joint) - product) == 0:
+        return proved("sympy (symbolic d, k): sum_{i,j} t_j^2 z_i^2 = (sum_j t_j^2) ||z||^2, so the joint MGF of "
+                      "(<z, P_j>)_j is the product of the marginal MGFs exp(t_j^2 ||z||^2 sigma_p^2/2): independent "
+                      "(a joint MGF on an open set determines the joint law)")
+    return unknown(f"sympy did not factor the joint MGF exponent ({factor} sum_(i,j) t_j^2 z_i^2)")
+
+
+def gaussian_form_step() -> CheckResult:
+    """<z, P_j> ~ N(0, ||z||^2 sigma_p^2): the library's linear-form MGF lemma (symbolic, every length)."""
+    return check_lemma("std/normal-linear-form-mgf")
+
+
+def chi_square_step() -> CheckResult:
+    """||zP||_F^2 / (||z||^2 sigma_p^2) = sum_j (<z, P_j>/(||z|| sigma_p))^2 ~ chi2_k: the linear-form MGF with t
+    scaled by 1/(||z|| sigma_p) is exp(t^2/2) (N(0, 1)), the k terms are independent (joint MGF factorises) and the
+    sum of k independent squared N(0, 1) has the chi2_k MGF (library lemma, symbolic k)."""
+    form, cols, chi = gaussian_form_step(), columns_independent_step(), check_lemma("std/chi-square-mgf")
+    steps = chain([("<z, P_j> ~ N(0, ||z||^2 sigma_p^2)", form), ("independent over j", cols),
+                   ("sum of k squared independent N(0, 1) ~ chi2_k", chi)])
+    return CheckResult(steps.verdict, f"||zP||^2/(||z||^2 sigma_p^2) ~ chi2_k by MGFs: {steps.evidence}",
+                       counterexample=steps.counterexample, details=steps.details)
 
 
 def lemma_1() -> ClaimReport:
     lm = check_lemma("std/laurent-massart")
-    var = projection_variance_identity().check()
-    chi2 = stated("||zP||^2/(||z||^2 sigma_p^2) is a sum of k squared independent N(0, 1) (independent columns of P), "
-                  "i.e. chi2_k")
+    chi2 = chi_square_step()
     steps = chain([("rows other than i cancel", rows_cancel_step()),
-                   ("<z, P_j> ~ N(0, ||z||^2 sigma_p^2), independent over j", var),
+                   ("<z, P_j> ~ N(0, ||z||^2 sigma_p^2)", gaussian_form_step()),
+                   ("independent over j", columns_independent_step()),
                    ("||zP||_F = ||z|| sigma_p sqrt(chi2_k)", chi2),
                    ("Laurent-Massart at x = log(1/delta), ||z|| <= B", lm)])
     concl = rests_on(lm, ("||zP||_F = ||z|| sigma_p sqrt(chi2_k)", chi2))
@@ -115,14 +137,21 @@ def lemma_3() -> ClaimReport:
 
 
 # ---------------------------------------------------------------- Lemma 4
+def column_norm_step() -> CheckResult:
+    """||H_c|| = |<z, P_c>|: column c of H has the single nonzero entry (zP)_c (rows_cancel_step, symbolic n, d, k),
+    and sympy simplifies the norm sqrt(a^2) of a vector with one nonzero real entry a to |a|."""
+    rows = rows_cancel_step()
+    a = sp.Symbol("a", real=True)
+    ok = sp.simplify(sp.sqrt(a**2) - sp.Abs(a)) == 0
+    if rows.verdict is ProofVerdict.PROVED and ok:
+        return proved(f"{rows.evidence}; sympy: sqrt(a^2) = |a| for real a, so ||H_c|| = |<z, P_c>|")
+    return unknown(f"rows: {rows.evidence}; sqrt(a^2) = |a|: {'proved' if ok else 'not simplified'}")
+
+
 def lemma_4() -> ClaimReport:
     tail = check_lemma("std/gaussian-tail")
-    H, z, P = _neighbour_difference()
-    col = H[:, 0]
-    norm_ok = sp.simplify(sp.sqrt(sum(e**2 for e in col)) - sp.Abs((z * P[:, 0])[0])) == 0
-    norm_step = proved("sympy (n = d = k = 3 symbolic): column 1 of (X - X')P has one nonzero entry <z, P_1>, and its "
-                       "norm simplifies to |<z, P_1>|") if norm_ok else unknown("sympy did not simplify ||H_1||")
-    normal = stated("<z, P_i> ~ N(0, ||z||^2 sigma_p^2) for Gaussian P (a linear form of independent normals)")
+    norm_step = column_norm_step()
+    normal = gaussian_form_step()
     steps = chain([("||H_i|| = |<z, P_i>| (the text writes <z, P_i>)", norm_step),
                    ("<z, P_i> ~ N(0, ||z||^2 sigma_p^2)", normal),
                    ("Gaussian tail at level delta, ||z|| <= B", tail)])

@@ -218,7 +218,7 @@ def remark_4_7(second_factor=1) -> ClaimReport:
                                       force=True)) == 0
     r = proved("sympy: ln(f_k/f_j) = ln(f_k/f_1) + ln(f_1/f_j); the triangle inequality bounds |.| by two terms of (15)") \
         if ident else unknown("sympy did not reduce the decomposition")
-    tri = stated("|a + b| <= |a| + |b| (triangle inequality for reals)")
+    tri = check_lemma("std/triangle-inequality-reals")  # a = ln(f_k/f_1), b = ln(f_1/f_j)
     steps = chain([("decomposition ln(f_k/f_j) = ln(f_k/f_1) + ln(f_1/f_j)", r), ("triangle inequality", tri)])
     concl = rests_on(r, ("triangle inequality", tri), ("bound (15) for each term (Theorem 4.6)", theorem_4_6().conclusion))
     return ClaimReport(_id("remark-4.7"), "|ln f_k/f_j| <= |ln f_k/f_1| + |ln f_1/f_j|: twice the bound (15) for any pair",
@@ -340,7 +340,10 @@ def lemma_4_4_monte_carlo(samples: int = 20000) -> CheckResult:
 @functools.lru_cache(maxsize=None)
 def lemma_4_4() -> ClaimReport:
     b1 = lemma_b_1_claim().conclusion
-    steps = chain([("triangle inequality |S - Sigma_1| <= |S - Sigma_i| + Delta_max", stated("|a + b| <= |a| + |b|")),
+    tri = check_lemma("std/triangle-inequality-reals")
+    tri = CheckResult(tri.verdict, f"entrywise a = S - Sigma_i, b = Sigma_i - Sigma_1 with |b| <= Delta_max (definition "
+                      f"(6)): {tri.evidence}", counterexample=tri.counterexample)
+    steps = chain([("triangle inequality |S - Sigma_1| <= |S - Sigma_i| + Delta_max", tri),
                    ("Lemma B.1 for unit columns x = X_j/sqrt(n)", b1),
                    ("tau <= 1, exponent and union bound", lemma_4_4_algebra())])
     mc = lemma_4_4_monte_carlo()

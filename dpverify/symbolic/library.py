@@ -123,6 +123,12 @@ def _pinsker_eval(vals):
     return 2 * (p - q) ** 2, kl
 
 
+def _normal_term_mgf(t, sigma, z):
+    """E exp(t z P) for P ~ N(0, sigma^2), computed by sympy.stats (an integral against the normal density)."""
+    from sympy.stats import E, Normal
+    return sp.simplify(E(sp.exp(t * z * Normal("P", 0, sigma))))
+
+
 def _build() -> dict[str, Lemma]:
     L: dict[str, Lemma] = {}
 
@@ -221,6 +227,11 @@ def _build() -> dict[str, Lemma]:
         id="std/positive-part-subadditive", source="standard; used for post-processing (lecture21-dp Lemma 4)",
         statement="max(0, a + b) <= max(0, a) + max(0, b): the hockey-stick divergence cannot grow under merging outcomes",
         symbols=(a_, b_), conclusion=_le(sp.Max(0, a_ + b_), sp.Max(0, a_) + sp.Max(0, b_)),
+        strategy=Strategy.CASES, cases=pos_cases, box={"a": Range(-5, 5), "b": Range(-5, 5)}))
+    add(Lemma(
+        id="std/triangle-inequality-reals", source="standard; zhou-compression Lemma 4.4, Remark 4.7",
+        statement="|a + b| <= |a| + |b| for real a, b (case split over the signs and the order of |a|, |b|)",
+        symbols=(a_, b_), conclusion=_le(sp.Abs(a_ + b_), sp.Abs(a_) + sp.Abs(b_)),
         strategy=Strategy.CASES, cases=pos_cases, box={"a": Range(-5, 5), "b": Range(-5, 5)}))
     e1, e2, l1, l2 = sp.symbols("epsilon1 epsilon2 slack1 slack2", nonnegative=True)
     add(Lemma(
@@ -323,6 +334,36 @@ def _build() -> dict[str, Lemma]:
         conclusion=_le(sp.uppergamma(m_ / 2, (m_ + sp.sqrt(6 * m_ * th) + 2 * th) / 2) / sp.gamma(m_ / 2),
                          sp.exp(-th)),
         strategy=Strategy.MONOTONE, box={"m": Range(1, 16, "int"), "theta": Range(1e-4, 60, "log")}))
+    # Distributional facts by moment generating functions (an MGF finite on an open interval around 0
+    # determines the law: Curtiss 1942; the joint MGF of a vector likewise)
+    tm, sp_p, zn, acc = (sp.Symbol("t", real=True), sp.Symbol("sigma_p", positive=True), sp.Symbol("z_n", real=True),
+                         sp.Symbol("A", nonnegative=True))
+    add(Lemma(
+        id="std/normal-linear-form-mgf", source="standard (MGF of a Gaussian linear form); tu-projections Lemmas 1, 4",
+        statement="P_1, P_2, ... i.i.d. N(0, sigma_p^2): sum_i z_i P_i has MGF exp(t^2 ||z||^2 sigma_p^2/2), i.e. is "
+                  "N(0, ||z||^2 sigma_p^2), for every length n. Induction on n: if sum_{i<n} z_i P_i has MGF "
+                  "exp(t^2 sigma_p^2 A/2), A = sum_{i<n} z_i^2 (A = 0: n = 1), adding the independent z_n P_n multiplies it "
+                  "by E exp(t z_n P_n) (computed by sympy.stats), giving exp(t^2 sigma_p^2 (A + z_n^2)/2); an MGF on an "
+                  "open interval determines the law (Curtiss 1942)",
+        symbols=(tm, sp_p, zn, acc),
+        conclusion=_eq(sp.exp(tm**2 * sp_p**2 * acc / 2) * _normal_term_mgf(tm, sp_p, zn),
+                       sp.exp(tm**2 * sp_p**2 * (acc + zn**2) / 2)),
+        strategy=Strategy.IDENTITY,
+        box={"t": Range(-2, 2), "sigma_p": Range(0.1, 3), "z_n": Range(-3, 3), "A": Range(0, 5)}, samples=30))
+    am, ym = sp.Symbol("a", positive=True), sp.Symbol("y", positive=True)
+    xr = sp.Symbol("x", real=True)
+    sq_mgf = sp.integrate(sp.powsimp(sp.exp((sp.Rational(1, 2) - am) * xr**2) * sp.exp(-xr**2 / 2), combine="exp")
+                          / sp.sqrt(2 * sp.pi), (xr, -sp.oo, sp.oo))
+    chi_mgf = sp.integrate(sp.powsimp(sp.expand(chi_pdf.subs(t, ym) * sp.exp((sp.Rational(1, 2) - am) * ym)),
+                                      combine="exp"), (ym, 0, sp.oo))
+    add(Lemma(
+        id="std/chi-square-mgf", source="standard (chi-square distribution); tu-projections Lemma 1",
+        statement="X_1..X_k i.i.d. N(0, 1): sum X_i^2 ~ chi2_k. With t = 1/2 - a < 1/2 (a > 0): E exp(t X^2) = int "
+                  "e^{t x^2} phi(x) dx and the chi2_k MGF int e^{t y} f_k(y) dy are computed by sympy, and the MGF of the "
+                  "sum of k independent squares, (E exp(t X^2))^k, equals the chi2_k MGF (1 - 2t)^(-k/2) for every k; an "
+                  "MGF on an open interval determines the law (Curtiss 1942)",
+        symbols=(k, am), conclusion=_eq(sq_mgf**k, chi_mgf), strategy=Strategy.IDENTITY,
+        box={"k": Range(1, 24, "int"), "a": Range(0.01, 5, "log")}, samples=30))
     return L
 
 

@@ -47,6 +47,12 @@ def _mutations():
         "std/rank-two-nuclear-norm": lambda L: L.mutated(conclusion=_eq(L.lhs, L.rhs + 1)),
         "std/covariance-l1-sensitivity": lambda L: L.mutated(conclusion=_eq(L.lhs, L.rhs / 4)),
         "std/wishart-density-ratio": lambda L: L.mutated(conclusion=_eq(L.lhs, 2 * L.rhs)),
+        # the new term of the Gaussian linear form with its variance doubled
+        "std/normal-linear-form-mgf": lambda L: L.mutated(conclusion=_eq(L.lhs, L.rhs.subs(
+            L.symbols[2] ** 2, 2 * L.symbols[2] ** 2))),
+        # k squared normals given the chi2_(2k) MGF
+        "std/chi-square-mgf": lambda L: L.mutated(conclusion=_eq(L.lhs ** 2, L.rhs)),
+        "std/triangle-inequality-reals": lambda L: L.mutated(conclusion=_le(L.lhs, L.rhs / 2)),
         "std/wishart-tail-zhu": lambda L: L.mutated(conclusion=_le(
             sp.uppergamma(S.m / 2, (S.m + sp.sqrt(S.m * S.theta) + S.theta) / 2) / sp.gamma(S.m / 2), sp.exp(-S.theta))),
     }

@@ -67,11 +67,17 @@ MUTATED = {
     "showkatbakhsh-regression/proposition-1/some-delta:steps": "test_showkatbakhsh_proposition_1_some_delta",
     "showkatbakhsh-regression/proposition-1/some-delta:conclusion": "test_showkatbakhsh_proposition_1_some_delta",
     # tu-projections
+    "tu-projections/lemma-1:steps": "test_tu_lemma_1_mutations",
+    "tu-projections/lemma-1:conclusion": "test_tu_lemma_1_mutations",
     "tu-projections/lemma-2/one-over-two-delta:conclusion": "test_tu_lemma_2_rests_on_kenthapadi",
+    "tu-projections/lemma-4:steps": "test_tu_lemma_4_mutations",
+    "tu-projections/lemma-4:conclusion": "test_tu_lemma_4_mutations",
+    "tu-projections/theorem-1/derived:steps": "test_tu_theorem_1_derived_rests_on_lemmas_1_and_2",
     # zhou-compression
     "zhou-compression/theorem-2.5:steps": _Z + "test_theorem_2_5_mutation",
     "zhou-compression/theorem-2.5:conclusion": _Z + "test_theorem_2_5_mutation",
     "zhou-compression/corollary-3.7:steps": "test_zhou_corollary_3_7_exponent",
+    "zhou-compression/remark-4.7:steps": "test_zhou_remark_4_7_decomposition",
 }
 
 
@@ -109,9 +115,16 @@ FALSE_LEMMAS = {
     "std/gaussian-mechanism-classical": lambda L: L.mutated(
         conclusion=_le(gaussian_profile_expr(S.epsilon, 1, CLASSICAL_SIGMA.subs(S.sensitivity, 1) / 3), S.delta),
         profile={"epsilon": S.epsilon, "sigma": CLASSICAL_SIGMA.subs(S.sensitivity, 1) / 3}),
+    # triangle inequality with the right-hand side halved
+    "std/triangle-inequality-reals": lambda L: L.mutated(conclusion=_le(L.lhs, L.rhs / 2)),
     "std/gaussian-mechanism-kenthapadi": lambda L: L.mutated(
         conclusion=_le(gaussian_profile_expr(S.epsilon, 1, KENTHAPADI_SIGMA.subs(S.sensitivity, 1) / 3), S.delta),
         profile={"epsilon": S.epsilon, "sigma": KENTHAPADI_SIGMA.subs(S.sensitivity, 1) / 3}),
+    # linear-form MGF with the new term's variance doubled: exp(t^2 s^2 (A + 2 z_n^2)/2)
+    "std/normal-linear-form-mgf": lambda L: L.mutated(conclusion=_eq(L.lhs, L.rhs.subs(
+        L.symbols[2] ** 2, 2 * L.symbols[2] ** 2))),
+    # the sum of k squares given the chi2_(2k) MGF (exponent k -> 2k on the left)
+    "std/chi-square-mgf": lambda L: L.mutated(conclusion=_eq(L.lhs ** 2, L.rhs)),
 }
 
 
@@ -211,14 +224,18 @@ def test_lecture21_laplace_lemmas_rest_on_the_laplace_lemma(reports, monkeypatch
 
 
 def test_lecture21_lemma_3_threshold(reports):
-    """Not registered (lemma-3 is no longer PROVED: its steps cite Boole's inequality and the definition of A,
-    not machine-checked, so UNKNOWN; the conclusion is TESTED on the exact tail of the max).
-    Mutation: the threshold log(K/delta) B/eps replaced by log(1/delta) B/eps (union over K forgotten).
-    Expected: the union-bound step and the exact-tail conclusion REFUTED."""
+    """Not registered (lemma-3 is TESTED: Boole's inequality is checked exactly only for K = 1..4 events;
+    the conclusion is TESTED on the exact tail of the max).
+    Mutations: (a) the threshold log(K/delta) B/eps replaced by log(1/delta) B/eps (union over K forgotten):
+    the union-bound step and the exact-tail conclusion REFUTED; (b) Boole's inequality strengthened to
+    sum_i P(E_i) - P(u E_i) >= sum_w |w| p_w (each atom's count lowered by 1): REFUTED."""
     r = reports["lecture21-dp/lemma-3"]
     ok = LEC.lemma_3()
-    _matches(r.steps, ok.steps, ProofVerdict.UNKNOWN)
+    _matches(r.steps, ok.steps, ProofVerdict.TESTED)
     _matches(r.conclusion, ok.conclusion, ProofVerdict.TESTED)
+    assert LEC.sup_norm_step().verdict is ProofVerdict.PROVED
+    assert LEC.boole_step().verdict is ProofVerdict.TESTED
+    _refuted(LEC.boole_step(slack=1))
     d = sp.Symbol("delta", positive=True)
     bad = LEC.lemma_3(threshold=sp.log(1 / d))
     _refuted(bad.steps)
@@ -300,24 +317,32 @@ def test_showkatbakhsh_lemma_4_diagonal_identity(reports, monkeypatch):
 
 
 # ------------------------------------------------------------------ tu-projections
-def test_tu_lemma_1_rests_on_laurent_massart(reports, monkeypatch):
-    """Not registered (the chi2_k step is stated, not machine-checked: steps and conclusion UNKNOWN).
-    Mutation: Laurent-Massart with the term 2x replaced by x (false). Expected: lemma-1 steps and conclusion
-    REFUTED; the variance identity doubled gives steps not CERTIFIED; rows-cancel step PROVED by sympy."""
+def test_tu_lemma_1_mutations(reports, monkeypatch):
+    """Mutations of the statements behind lemma-1 (steps and conclusion CERTIFIED):
+    (a) Laurent-Massart with the term 2x replaced by x (false): steps and conclusion REFUTED; (b) the linear-form
+    MGF with the new term's variance doubled, (c) the sum of k squared normals given the chi2_(2k) MGF: steps
+    REFUTED, conclusion UNKNOWN (the conclusion rests on the refuted chi2_k premise); (d) the joint-MGF exponent
+    of the columns doubled: steps and conclusion no longer CERTIFIED (sympy cannot factor it: UNKNOWN)."""
     r = reports["tu-projections/lemma-1"]
     ok = TU.lemma_1()
-    _matches(r.steps, ok.steps, ProofVerdict.UNKNOWN)
-    _matches(r.conclusion, ok.conclusion, ProofVerdict.UNKNOWN)
-    assert TU.rows_cancel_step().verdict is ProofVerdict.PROVED
-    real = TU.projection_variance_identity
+    _same(r.steps, ok.steps)
+    _same(r.conclusion, ok.conclusion)
     with monkeypatch.context() as m:
-        m.setattr(TU, "projection_variance_identity",
-                  lambda: real().mutated(conclusion=_eq(real().lhs, 2 * real().rhs)))
-        _not_good(TU.lemma_1().steps)
-    _use_false_lemma(monkeypatch, TU, "std/laurent-massart")
+        _use_false_lemma(m, TU, "std/laurent-massart")
+        bad = TU.lemma_1()
+        _refuted(bad.steps)
+        _refuted(bad.conclusion)
+    for lemma_id in ("std/normal-linear-form-mgf", "std/chi-square-mgf"):
+        with monkeypatch.context() as m:
+            _use_false_lemma(m, TU, lemma_id)
+            bad = TU.lemma_1()
+            _refuted(bad.steps)
+            assert bad.conclusion.verdict is ProofVerdict.UNKNOWN, bad.conclusion.evidence
+    real = TU.columns_independent_step
+    monkeypatch.setattr(TU, "columns_independent_step", lambda: real(factor=2))
     bad = TU.lemma_1()
-    _refuted(bad.steps)
-    _refuted(bad.conclusion)
+    _not_good(bad.steps)
+    _not_good(bad.conclusion)
 
 
 def test_tu_lemma_2_rests_on_kenthapadi(reports, monkeypatch):
@@ -333,25 +358,31 @@ def test_tu_lemma_2_rests_on_kenthapadi(reports, monkeypatch):
     _refuted(bad.conclusion)
 
 
-def test_tu_lemma_4_rests_on_the_gaussian_tail(reports, monkeypatch):
-    """Not registered (the normality of <z, P_i> is stated, not machine-checked: UNKNOWN).
-    Mutation: the Gaussian tail radius s sqrt(2 log(1/delta)) replaced by s sqrt(log(1/delta)), i.e.
-    erfc(sqrt(log(1/delta)/2)) <= delta (false). Expected: lemma-4 steps and conclusion REFUTED."""
+def test_tu_lemma_4_mutations(reports, monkeypatch):
+    """Mutations behind lemma-4 (steps and conclusion CERTIFIED): (a) the Gaussian tail radius s sqrt(2 log(1/delta))
+    replaced by s sqrt(log(1/delta)), i.e. erfc(sqrt(log(1/delta)/2)) <= delta (false): steps and conclusion
+    REFUTED; (b) the linear-form MGF with the new term's variance doubled: steps REFUTED, conclusion UNKNOWN
+    (it rests on a refuted premise)."""
     r = reports["tu-projections/lemma-4"]
     ok = TU.lemma_4()
-    _matches(r.steps, ok.steps, ProofVerdict.UNKNOWN)
-    _matches(r.conclusion, ok.conclusion, ProofVerdict.UNKNOWN)
-    _use_false_lemma(monkeypatch, TU, "std/gaussian-tail")
+    _same(r.steps, ok.steps)
+    _same(r.conclusion, ok.conclusion)
+    with monkeypatch.context() as m:
+        _use_false_lemma(m, TU, "std/gaussian-tail")
+        bad = TU.lemma_4()
+        _refuted(bad.steps)
+        _refuted(bad.conclusion)
+    _use_false_lemma(monkeypatch, TU, "std/normal-linear-form-mgf")
     bad = TU.lemma_4()
     _refuted(bad.steps)
-    _refuted(bad.conclusion)
+    assert bad.conclusion.verdict is ProofVerdict.UNKNOWN, bad.conclusion.evidence
 
 
 def test_tu_theorem_1_derived_rests_on_lemmas_1_and_2(reports, monkeypatch):
-    """Not registered (rests on Lemma 1, UNKNOWN). Mutations: (a) Kenthapadi sigma divided by 3;
-    (b) Laurent-Massart with 2x replaced by x. Expected: theorem-1/derived steps REFUTED in each case."""
+    """Steps CERTIFIED (Lemmas 1 and 2). Mutations: (a) Kenthapadi sigma divided by 3; (b) Laurent-Massart with
+    2x replaced by x. Expected: theorem-1/derived steps REFUTED in each case."""
     cid = "tu-projections/theorem-1/derived"
-    _matches(reports[cid].steps, _by_id(TU.theorem_1())[cid].steps, ProofVerdict.UNKNOWN)
+    _same(reports[cid].steps, _by_id(TU.theorem_1())[cid].steps)
     for lemma_id in ("std/gaussian-mechanism-kenthapadi", "std/laurent-massart"):
         with monkeypatch.context() as m:
             _use_false_lemma(m, TU, lemma_id)
@@ -382,14 +413,20 @@ def test_zhou_procedures_geometric_series(reports):
     assert bad[cid].conclusion.verdict is ProofVerdict.UNKNOWN
 
 
-def test_zhou_remark_4_7_decomposition(reports):
-    """Not registered (the triangle inequality is stated: UNKNOWN). Mutation of the sympy step:
-    ln(f_k/f_j) = ln(f_k/f_1) + 2 ln(f_1/f_j) (factor 1 -> 2). Expected: the decomposition step PROVED -> UNKNOWN."""
+def test_zhou_remark_4_7_decomposition(reports, monkeypatch):
+    """Steps PROVED (sympy decomposition and std/triangle-inequality-reals). Mutations: (a) ln(f_k/f_j) =
+    ln(f_k/f_1) + 2 ln(f_1/f_j) (factor 1 -> 2): the decomposition step PROVED -> UNKNOWN, steps no longer PROVED;
+    (b) the triangle inequality with its right-hand side halved (false): steps REFUTED. The conclusion rests on
+    Theorem 4.6 (TESTED) and stays TESTED."""
     r = reports["zhou-compression/remark-4.7"]
     ok, bad = ZC.remark_4_7(), ZC.remark_4_7(second_factor=2)
-    _matches(r.steps, ok.steps, ProofVerdict.UNKNOWN)
+    _same(r.steps, ok.steps)
+    _matches(r.conclusion, ok.conclusion, ProofVerdict.TESTED)
     assert any(d.startswith("decomposition") and ": proved: " in d for d in ok.steps.details)
     assert any(d.startswith("decomposition") and ": unknown: " in d for d in bad.steps.details)
+    _not_good(bad.steps)
+    _use_false_lemma(monkeypatch, ZC, "std/triangle-inequality-reals")
+    _refuted(ZC.remark_4_7().steps)
 
 
 def test_zhou_theorem_5_1_isserlis_constant(reports):
