@@ -2,8 +2,7 @@
 computations; every proved verdict of the file's own checks fails when a constant is mutated."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+import importlib
 
 import mpmath
 import pytest
@@ -11,17 +10,11 @@ import sympy as sp
 
 from dpverify.symbolic import ProofVerdict
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("_proof_jiang_wishart", ROOT / "proofs" / "jiang_wishart.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-J = _load()
+# The proof file as the installed package `dpverify_proofs` holds it: the same module
+# object that `dpverify prove` runs (no second copy of its lemmas and caches).
+J = importlib.import_module("dpverify_proofs.jiang_wishart")
 
 
 @pytest.fixture(scope="module")
