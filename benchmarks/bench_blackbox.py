@@ -19,8 +19,8 @@ import time
 import numpy as np
 
 from dpverify import audit
-from dpverify.audit.blackbox import InlineExecutor
-from mechanisms.faulty.registry import REGISTRY, TRUTH
+from dpverify.auditing.blackbox import InlineExecutor
+from dpverify_mechanisms.faulty.registry import REGISTRY, TRUTH
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 import dpverify  # noqa: E402
-from mechanisms.lecture21_dp import ClassicalGaussian  # noqa: E402
+from dpverify_mechanisms.lecture21_dp import ClassicalGaussian  # noqa: E402
 
 
 def timed(fn):

@@ -19,8 +19,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from dpverify.audit.whitebox import privacy_losses  # noqa: E402
-from mechanisms.lecture21_dp import ClassicalGaussian  # noqa: E402
+from dpverify.auditing.whitebox import privacy_losses  # noqa: E402
+from dpverify_mechanisms.lecture21_dp import ClassicalGaussian  # noqa: E402
 
 
 def raw_rate(n: int, seed: int) -> float:

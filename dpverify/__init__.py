@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .audit import AuditResult, audit
+from .auditing import AuditResult, audit
 from .claims import NeighbourRelation, PrivacyClaim, Verdict
 from .errors import DPVerifyError, InvalidArgument, MechanismError, NumericalError, UnsupportedEvent
 from .mechanism import Mechanism, WhiteBoxMechanism, is_white_box
@@ -22,7 +22,7 @@ from .mechanism import Mechanism, WhiteBoxMechanism, is_white_box
 if TYPE_CHECKING:  # pragma: no cover
     from . import calibrate
     from .accounting import Accountant
-    from .audit.mutual_information import audit_mutual_information
+    from .auditing.mutual_information import audit_mutual_information
 
 __version__ = "0.1.0"
 
@@ -30,7 +30,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "calibrate": ("dpverify.calibrate", None),
     "Accountant": ("dpverify.accounting", "Accountant"),
-    "audit_mutual_information": ("dpverify.audit.mutual_information", "audit_mutual_information"),
+    "audit_mutual_information": ("dpverify.auditing.mutual_information", "audit_mutual_information"),
 }
 
 

@@ -1,7 +1,7 @@
 """Registries of mechanisms for ``dpverify check``.
 
 A registry is an iterable of :class:`RegistryEntry` published under the entry-point group
-``dpverify.registries`` (this project's own is ``mechanisms.registry:ENTRIES``). dpverify never
+``dpverify.registries`` (this project's own is ``dpverify_mechanisms.registry:ENTRIES``). dpverify never
 imports ``mechanisms`` directly: it loads whatever registries are installed.
 """
 from __future__ import annotations

@@ -9,7 +9,7 @@ in a pair always differ (the change is never empty), so no pair is a wasted audi
 
 Fixed-shape arrays and add/remove-one neighbours: the absent record is **a record of zeros** in
 the same position (a zero entry of a vector, a zero row or column of a matrix). This is the
-convention of :class:`dpverify.audit.neighbours.NeighbourSpace`, and the natural one for
+convention of :class:`dpverify.auditing.neighbours.NeighbourSpace`, and the natural one for
 sum-type queries (a sum, a Gram matrix ``X X^T``, a covariance: a zero record contributes
 nothing). ``D`` holds the record (non-zero), ``D_prime`` marks it absent; the audit tests both
 directions, so this covers adding and removing. Histograms need no marker: removing a record
@@ -41,7 +41,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 import numpy as np
 
 from . import _validate as v
-from .audit.neighbours import Norm, Unit
+from .auditing.neighbours import Norm, Unit
 from .claims import NeighbourRelation, PrivacyClaim
 from .errors import InvalidArgument
 

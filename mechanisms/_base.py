@@ -142,7 +142,7 @@ def _space(norm_name):
         sens = getattr(self, "sensitivity", None)
         if self.query is not None or sens is None:
             return None
-        from dpverify.audit.neighbours import NeighbourSpace, Norm, Unit
+        from dpverify.auditing.neighbours import NeighbourSpace, Norm, Unit
 
         return NeighbourSpace(Unit.WHOLE, getattr(Norm, norm_name), float(sens), self.claim.relation)
 

@@ -19,4 +19,4 @@ _MODULES = (
 
 ENTRIES = []
 for _name in _MODULES:
-    ENTRIES.extend(importlib.import_module(f"mechanisms.{_name}").REGISTRY)
+    ENTRIES.extend(importlib.import_module(f"dpverify_mechanisms.{_name}").REGISTRY)

@@ -127,7 +127,7 @@ def _check_entries(x: np.ndarray, name: str) -> None:
 def _entry_space():
     """Definition 2's neighbours for ``dpverify check``'s search: one entry, changed by at most 2."""
     try:
-        from dpverify.audit.neighbours import NeighbourSpace, Norm, Unit
+        from dpverify.auditing.neighbours import NeighbourSpace, Norm, Unit
     except ImportError:  # pragma: no cover - search not available: dpverify infers the space
         return None
     return NeighbourSpace(Unit.ENTRY, Norm.LINF, 2.0)

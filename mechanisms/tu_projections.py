@@ -319,7 +319,7 @@ class _ProjectionRelease:
     def neighbour_space(self):
         """The note's neighbours for ``dpverify check``'s search: one row, ``||X_i - X'_i||_2 <= B``."""
         try:
-            from dpverify.audit.neighbours import NeighbourSpace, Norm, Unit
+            from dpverify.auditing.neighbours import NeighbourSpace, Norm, Unit
         except ImportError:  # pragma: no cover - search not available: dpverify infers the space
             return None
         return NeighbourSpace(Unit.ROW, Norm.L2, self.bound)

@@ -271,7 +271,7 @@ class _ZhouCompression:
             j = int(bad[0])
             raise InvalidArgument(
                 f"{name} column {j} has ||X_j||^2 = {sq[j]!r}; eq. (4) requires every column normalised "
-                f"to ||X_j||^2 = n = {n}. Normalise explicitly (mechanisms.zhou_compression."
+                f"to ||X_j||^2 = n = {n}. Normalise explicitly (dpverify_mechanisms.zhou_compression."
                 "normalise_columns); the mechanism never rescales its input."
             )
 

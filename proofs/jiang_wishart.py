@@ -23,7 +23,7 @@ import numpy as np
 import sympy as sp
 from scipy import optimize
 
-from dpverify.audit.bounds import clopper_pearson_lower
+from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import ClaimReport, get_derivation
 from dpverify.symbolic.derivations import compare
 from dpverify.symbolic.library import check_lemma
@@ -353,10 +353,10 @@ def wishart_indefinite_counterexample(epsilon="1", n="1") -> CheckResult:
 
 
 def audit_wishart(samples: int = 2000) -> str:
-    """One white-box audit of ``mechanisms.jiang_wishart.WishartCovariance`` on the d = 1 pair (supplementary)."""
+    """One white-box audit of ``dpverify_mechanisms.jiang_wishart.WishartCovariance`` on the d = 1 pair (supplementary)."""
     try:
         import dpverify
-        from mechanisms.jiang_wishart import WishartCovariance
+        from dpverify_mechanisms.jiang_wishart import WishartCovariance
     except ImportError as exc:  # pragma: no cover - the mechanisms package ships with the project
         return f"audit not run ({exc})"
     r = dpverify.audit(WishartCovariance(1.0, 1, 1), (np.array([[1.0]]), np.array([[0.0]])), samples=samples, rng=SEED)
@@ -424,7 +424,7 @@ def zhu_threshold(m, theta, C) -> float:
 
 def lemma_1_monte_carlo(samples: int = 4000, factor: float = 1.0) -> CheckResult:
     """P(lambda1(W) >= factor * threshold) vs d e^-theta for d = 2, 3 (Monte Carlo; Clopper-Pearson at MC_ALPHA)."""
-    from mechanisms.jiang_wishart import wishart_sample_bartlett
+    from dpverify_mechanisms.jiang_wishart import wishart_sample_bartlett
 
     rng = np.random.default_rng(SEED)
     cases = []
@@ -598,7 +598,7 @@ def theorem_7_n(d, eps, eta, rho, gap) -> float:
 
 def theorem_7_simulation(samples: int = 3000, n_factor: float = 1.0) -> CheckResult:
     """Wishart mechanism at n = ceil(n_factor * bound): P(|v1 . v1_hat| < rho) vs eta (Clopper-Pearson, MC_ALPHA)."""
-    from mechanisms.jiang_wishart import WishartCovariance
+    from dpverify_mechanisms.jiang_wishart import WishartCovariance
 
     rng = np.random.default_rng(SEED + 7)
     lines = []
@@ -687,7 +687,7 @@ def theorem_7() -> list[ClaimReport]:
 
 # ------------------------------------------------------------------ Theorem 9 (low-rank approximation)
 def theorem_9_simulation(samples: int = 2000, factor: float = 1.0) -> CheckResult:
-    from mechanisms.jiang_wishart import wishart_sample_bartlett
+    from dpverify_mechanisms.jiang_wishart import wishart_sample_bartlett
 
     rng = np.random.default_rng(SEED + 9)
     d, k, eps, theta = 3, 1, 1.0, 2.0

@@ -13,7 +13,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dpverify.audit.bounds import clopper_pearson_lower
+from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import CheckResult, ClaimReport, Lemma, Range, Strategy, get_derivation
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal

@@ -27,7 +27,7 @@ import numpy as np
 import sympy as sp
 from sympy.logic.inference import satisfiable
 
-from dpverify.audit.bounds import clopper_pearson_lower
+from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import ClaimReport
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal

@@ -7,7 +7,7 @@ import secrets
 import sys
 from typing import Any
 
-from ..audit.result import jsonable
+from ..auditing.result import jsonable
 from .._format import fmt_lower, fmt_num, fmt_upper  # noqa: F401  (re-exported for subcommands)
 from ..errors import InvalidArgument
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import audit as _audit
-from ..audit import DEFAULT_SAMPLES
+from ..auditing import DEFAULT_SAMPLES
 from ..claims import PrivacyClaim
 from ..errors import InvalidArgument
 from ..registry import load_entries

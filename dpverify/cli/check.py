@@ -83,7 +83,7 @@ def _mechanism_rows(args):
         mech = e.factory()
         pairs = e.pairs()
         if not getattr(args, "no_search", False):
-            from ..audit.neighbours import search_for
+            from ..auditing.neighbours import search_for
 
             pairs = search_for(mech, pairs)  # bounded budget per mechanism; default pairs certified too
         result = _audit(mech, pairs, samples=samples, rng=args.seed)

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._format import fmt_lower
 from .._validate import integer, open_unit
-from ..audit import AuditResult, audit
+from ..auditing import AuditResult, audit
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument
 from ._profiles import DEFAULT_CONFIDENCE, DEFAULT_PROFILE, PROFILES

@@ -61,7 +61,7 @@ def query_pairs(k: int, patterns) -> list[tuple[np.ndarray, np.ndarray]]:
     out = []
     for p in patterns:
         if not isinstance(p, Pattern):
-            raise InvalidArgument(f"pattern={p!r} must be a mechanisms.faulty.Pattern member, e.g. Pattern.HALF_HALF.")
+            raise InvalidArgument(f"pattern={p!r} must be a dpverify_mechanisms.faulty.Pattern member, e.g. Pattern.HALF_HALF.")
         out.append(_pair(k, p))
     return out
 

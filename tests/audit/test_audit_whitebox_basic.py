@@ -10,8 +10,8 @@ from scipy import special, stats
 
 import dpverify
 from dpverify import InvalidArgument, MechanismError, NumericalError, PrivacyClaim, Verdict
-from mechanisms._base import GaussianNoise, LaplaceNoise
-from mechanisms.lecture21_dp import ScalarLaplace
+from dpverify_mechanisms._base import GaussianNoise, LaplaceNoise
+from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
 
 class HalfScaleLaplace(ScalarLaplace):
@@ -250,7 +250,7 @@ def test_importance_sampling_keeps_an_informative_epsilon_lower():
     an independent plain sample. Plain Monte Carlo at 10^6 draws confirms about 0.69 of the
     classical Gaussian's eps = 1; requiring >= 0.5 leaves a margin of many standard deviations
     of the bound (its spread across seeds is ~0.01), so a false failure is negligible."""
-    from mechanisms.lecture21_dp import ClassicalGaussian
+    from dpverify_mechanisms.lecture21_dp import ClassicalGaussian
 
     r = dpverify.audit(ClassicalGaussian(1.0, 1e-5), (0.0, 1.0), samples=10**6, rng=0)
     assert "importance sampling" in r.method

@@ -4,7 +4,7 @@ import pytest
 from scipy import stats
 
 from dpverify import InvalidArgument
-from dpverify.audit.bounds import (clopper_pearson_lower, clopper_pearson_upper, kl_bernoulli, kl_lower,
+from dpverify.auditing.bounds import (clopper_pearson_lower, clopper_pearson_upper, kl_bernoulli, kl_lower,
                                    kl_upper)
 
 

@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 from dpverify import Verdict, audit
-from mechanisms.faulty.registry import REGISTRY, TRUTH
+from dpverify_mechanisms.faulty.registry import REGISTRY, TRUTH
 
 FAULTY = [e for e in REGISTRY if TRUTH[e.name][0]]
 CORRECT = [e for e in REGISTRY if not TRUTH[e.name][0]]
@@ -40,7 +40,7 @@ def test_registry_section_and_truth():
 
 
 def test_faulty_module_is_in_project_registry():
-    from mechanisms.registry import ENTRIES
+    from dpverify_mechanisms.registry import ENTRIES
 
     names = {e.name for e in ENTRIES}
     assert {e.name for e in REGISTRY} <= names

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from dpverify import InvalidArgument, MechanismError, PrivacyClaim, Verdict, audit
-from dpverify.audit.blackbox import InlineExecutor
+from dpverify.auditing.blackbox import InlineExecutor
 
 CONF_SAFE = 1 - 1e-7
 
@@ -206,8 +206,8 @@ def test_each_certified_event_spends_alpha_over_2k():
     """Two one-sided Clopper-Pearson bounds per certified event: each must be at level
     alpha / (2K), K the number of certified events, for the union bound to give the stated
     confidence. Recompute every reported bound from its counts and compare exactly."""
-    from dpverify.audit.blackbox import SELECTION_FRACTION
-    from dpverify.audit.bounds import clopper_pearson_lower, clopper_pearson_upper
+    from dpverify.auditing.blackbox import SELECTION_FRACTION
+    from dpverify.auditing.bounds import clopper_pearson_lower, clopper_pearson_upper
 
     samples, confidence = 20_000, 0.9
     r = audit(Lap(1.0), [(0.0, 1.0), (0.0, -1.0)], samples=samples, confidence=confidence, rng=4)

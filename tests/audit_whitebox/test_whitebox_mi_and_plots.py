@@ -10,12 +10,12 @@ import pytest
 
 import dpverify
 from dpverify import InvalidArgument, Verdict
-from dpverify.audit.mutual_information import (
+from dpverify.auditing.mutual_information import (
     AmplitudeGaussianChannel,
     ProjectionChannel,
     audit_mutual_information,
 )
-from mechanisms.lecture21_dp import ClassicalGaussian
+from dpverify_mechanisms.lecture21_dp import ClassicalGaussian
 
 
 def sigma_an(eps_bits: float) -> float:
@@ -100,7 +100,7 @@ def test_cli_audit_plot_and_json(tmp_path, monkeypatch, capsys):
     from dpverify.cli import main
 
     mod = tmp_path / "wb_cli_mech.py"
-    mod.write_text("from mechanisms.lecture21_dp import ClassicalGaussian\n"
+    mod.write_text("from dpverify_mechanisms.lecture21_dp import ClassicalGaussian\n"
                    "def mech():\n    return ClassicalGaussian(10, 1e-5)\nPAIR = (0.0, 1.0)\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     png = tmp_path / "p.png"

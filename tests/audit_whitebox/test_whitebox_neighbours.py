@@ -8,9 +8,9 @@ import pytest
 
 import dpverify
 from dpverify import InvalidArgument, NeighbourRelation, PrivacyClaim, Verdict
-from dpverify.audit import neighbours as nb
-from mechanisms._base import LOG_SQRT_2PI
-from mechanisms.lecture21_dp import ClassicalGaussian, VectorLaplace
+from dpverify.auditing import neighbours as nb
+from dpverify_mechanisms._base import LOG_SQRT_2PI
+from dpverify_mechanisms.lecture21_dp import ClassicalGaussian, VectorLaplace
 
 L2 = nb.Norm.L2
 

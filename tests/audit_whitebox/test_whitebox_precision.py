@@ -9,8 +9,8 @@ from scipy import stats
 
 import dpverify
 from dpverify import NumericalError, PrivacyClaim, Verdict
-from dpverify.audit.precision import PrecisionPolicy
-from mechanisms._base import GaussianNoise
+from dpverify.auditing.precision import PrecisionPolicy
+from dpverify_mechanisms._base import GaussianNoise
 
 OFFSET = 1e13
 

@@ -9,9 +9,9 @@ from scipy import special, stats
 
 import dpverify
 from dpverify import NumericalError, PrivacyClaim, Verdict
-from dpverify.audit.importance import empirical_bernstein_lower, truncated_lower
-from mechanisms._base import GaussianNoise
-from mechanisms.lecture21_dp import ClassicalGaussian
+from dpverify.auditing.importance import empirical_bernstein_lower, truncated_lower
+from dpverify_mechanisms._base import GaussianNoise
+from dpverify_mechanisms.lecture21_dp import ClassicalGaussian
 
 
 class Gauss(GaussianNoise):
@@ -106,7 +106,7 @@ def test_weighted_bound_is_valid_when_the_proposal_misses_the_region():
 
     class Missing(Gauss):
         def proposal(self, data, data_prime, epsilon):
-            from mechanisms._base import ShiftedGaussianProposal
+            from dpverify_mechanisms._base import ShiftedGaussianProposal
 
             c, c2 = self.answer(data), self.answer(data_prime)
             return ShiftedGaussianProposal(c - 50 * (c - c2), self.sigma)  # far on the wrong side
@@ -128,7 +128,7 @@ def test_empirical_bernstein_and_truncation_bounds():
 
 
 def test_proposal_true_without_a_proposal_is_rejected():
-    from mechanisms.lecture21_dp import ScalarLaplace
+    from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
     class NoProposal:
         claim = PrivacyClaim(1.0, 1e-5)

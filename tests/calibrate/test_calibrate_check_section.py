@@ -101,7 +101,7 @@ def test_rows_use_the_registry_parameters():
 
 
 def test_registry_f2_matches_the_mechanism_module():
-    from mechanisms.showkatbakhsh_regression import f_of_x
+    from dpverify_mechanisms.showkatbakhsh_regression import f_of_x
 
     f2, source = registry_f2()
     data = {e.name: e for e in load_entries()}["showkatbakhsh-projection"].pairs()[0][0]

@@ -10,7 +10,7 @@ import pytest
 from dpverify.cli import main
 
 # Objects the CLI loads by MODULE:ATTR in these tests.
-from mechanisms.lecture21_dp import ScalarLaplace
+from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
 LAPLACE = ScalarLaplace(1.0)
 PAIR = (0.0, 1.0)

@@ -20,7 +20,7 @@ section ``"faulty"`` may lack ``log_density``; the white-box checks skip mechani
      [0, 1]-valued variables (after scaling by min(1, e^c)). Both sides are estimated from
      independent samples of the two samplers (``N_RATIO`` to ``N_RATIO_MAX`` each, by output
      size) at c = -log 4, 0 and median |L| (from an independent pilot), with
-     Hoeffding-KL intervals (:mod:`dpverify.audit.bounds`) at level alpha/2 each; the check
+     Hoeffding-KL intervals (:mod:`dpverify.auditing.bounds`) at level alpha/2 each; the check
      fails when the two intervals of an identity do not overlap. A data-dependent error in the
      normalising constant (e.g. using D's sigma under D') or a wrong covariance breaks them;
      checked on mutants (test_conformance_power.py): a scale error of 10% in a Gaussian density, an offset
@@ -78,7 +78,7 @@ from scipy import stats
 from scipy.special import logsumexp
 
 from dpverify import InvalidArgument, PrivacyClaim, is_white_box
-from dpverify.audit.bounds import kl_lower, kl_upper
+from dpverify.auditing.bounds import kl_lower, kl_upper
 from dpverify.registry import load_entries
 
 ENTRIES = load_entries()

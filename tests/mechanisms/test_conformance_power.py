@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from dpverify.registry import RegistryEntry
-from mechanisms import showkatbakhsh_registry as sr
-from mechanisms.showkatbakhsh_regression import AdditiveNoiseRelease, RandomProjectionRelease, projection_sigma
+from dpverify_mechanisms import showkatbakhsh_registry as sr
+from dpverify_mechanisms.showkatbakhsh_regression import AdditiveNoiseRelease, RandomProjectionRelease, projection_sigma
 
 import test_conformance as conformance  # the suite's directory is on sys.path (pytest rootdir mode)
 

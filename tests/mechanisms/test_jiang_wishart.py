@@ -13,8 +13,8 @@ from scipy import stats
 
 import dpverify
 from dpverify import InvalidArgument, Verdict
-from dpverify.audit.bounds import clopper_pearson_lower, clopper_pearson_upper
-from mechanisms.jiang_wishart import (
+from dpverify.auditing.bounds import clopper_pearson_lower, clopper_pearson_upper
+from dpverify_mechanisms.jiang_wishart import (
     LaplaceCovariance,
     WishartCovariance,
     WishartSampler,
@@ -22,7 +22,7 @@ from mechanisms.jiang_wishart import (
     wishart_sample_bartlett,
     wishart_sample_scipy,
 )
-from mechanisms.jiang_wishart_registry import base_data, default_pairs
+from dpverify_mechanisms.jiang_wishart_registry import base_data, default_pairs
 
 ALPHA = 1e-8  # per statistical assertion
 

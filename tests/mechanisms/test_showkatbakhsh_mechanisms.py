@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from dpverify import InvalidArgument, PrivacyClaim
-from mechanisms.showkatbakhsh_regression import (
+from dpverify_mechanisms.showkatbakhsh_regression import (
     MAX_MI_EPSILON_BITS,
     AdditiveNoiseRelease,
     RandomProjectionRelease,

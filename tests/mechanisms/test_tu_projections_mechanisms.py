@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from dpverify import InvalidArgument, PrivacyClaim
-from mechanisms.tu_projections import (
+from dpverify_mechanisms.tu_projections import (
     ProjectionReading,
     Theorem1Reading,
     Theorem2Reading,

@@ -12,8 +12,8 @@ from scipy import stats
 
 import dpverify
 from dpverify import InvalidArgument, Verdict
-from dpverify.audit.bounds import clopper_pearson_lower, clopper_pearson_upper
-from mechanisms.zhou_compression import (
+from dpverify.auditing.bounds import clopper_pearson_lower, clopper_pearson_upper
+from dpverify_mechanisms.zhou_compression import (
     C1,
     C2,
     C_TRUNCATION,
@@ -25,7 +25,7 @@ from mechanisms.zhou_compression import (
     normalise_columns,
     truncation_probability_bounds,
 )
-from mechanisms.zhou_registry import DELTA_MAX, M, N, P, default_pairs, flip, reference_data
+from dpverify_mechanisms.zhou_registry import DELTA_MAX, M, N, P, default_pairs, flip, reference_data
 
 ALPHA = 1e-8
 

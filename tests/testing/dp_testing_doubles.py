@@ -11,7 +11,7 @@ import mpmath
 import numpy as np
 
 from dpverify import PrivacyClaim
-from mechanisms.lecture21_dp import ScalarLaplace, VectorLaplace
+from dpverify_mechanisms.lecture21_dp import ScalarLaplace, VectorLaplace
 
 LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 

@@ -20,7 +20,7 @@ from dpverify import strategies as dps
 from dpverify.testing import assert_private
 from dpverify.testing._assert import draw_pairs
 from dp_testing_doubles import HalvedLaplace, HalvedVectorLaplace
-from mechanisms.lecture21_dp import ScalarLaplace, VectorLaplace
+from dpverify_mechanisms.lecture21_dp import ScalarLaplace, VectorLaplace
 
 
 def test_correct_mechanism_passes_and_returns_the_result():
@@ -94,7 +94,7 @@ def test_plugin_imports_nothing_heavy_of_its_own():
     """The plugin module and the package it loads import no hypothesis and no audit code at start-up
     (numpy/scipy come only from ``import dpverify`` itself: see docs/testing.md)."""
     code = ("import sys; import dpverify.testing.plugin\n"
-            "print(sorted(m for m in ('hypothesis', 'dpverify.audit.whitebox', 'dpverify.testing._assert', "
+            "print(sorted(m for m in ('hypothesis', 'dpverify.auditing.whitebox', 'dpverify.testing._assert', "
             "'dpverify.strategies') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr

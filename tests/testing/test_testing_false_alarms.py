@@ -28,8 +28,8 @@ from dpverify.testing import DEFAULT_ALPHA_RUN
 from dpverify.testing._assert import check_private
 from dpverify.testing._profiles import check_confidence, check_seed
 from dp_testing_doubles import GaussianSum, RandomisedResponse, TightGaussian
-from mechanisms.lecture21_dp import ClassicalGaussian, ScalarLaplace, VectorLaplace
-from mechanisms.tu_projections import KenthapadiGaussian
+from dpverify_mechanisms.lecture21_dp import ClassicalGaussian, ScalarLaplace, VectorLaplace
+from dpverify_mechanisms.tu_projections import KenthapadiGaussian
 
 import numpy as np
 

@@ -23,7 +23,7 @@ pytest_plugins = ["pytester"]
 
 SUITE = '''
 import pytest
-from mechanisms.lecture21_dp import ScalarLaplace
+from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
 
 class HalvedLaplace(ScalarLaplace):
@@ -152,7 +152,7 @@ def test_not_private():
 
 def test_more_checks_than_declared_is_an_error(pytester):
     pytester.makepyfile(test_suite='''
-from mechanisms.lecture21_dp import ScalarLaplace
+from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
 def test_two_checks(dp_auditor):
     m = ScalarLaplace(1.0)
@@ -168,7 +168,7 @@ def test_strategy_report_names_the_failing_pair(pytester):
     pytester.makepyfile(test_suite='''
 import pytest
 from dpverify import strategies as dps
-from mechanisms.lecture21_dp import VectorLaplace
+from dpverify_mechanisms.lecture21_dp import VectorLaplace
 
 class HalvedVectorLaplace(VectorLaplace):
     def __init__(self, epsilon, dimension):
@@ -202,7 +202,7 @@ def test_fixture_composes_with_given(pytester):
 import pytest
 from hypothesis import given, settings
 from dpverify import strategies as dps
-from mechanisms.lecture21_dp import VectorLaplace
+from dpverify_mechanisms.lecture21_dp import VectorLaplace
 
 @pytest.mark.dp(checks=3)
 @settings(max_examples=3, database=None, deadline=None)

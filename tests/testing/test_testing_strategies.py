@@ -2,7 +2,7 @@
 
 The relation is checked by an oracle written here from the definitions (independent of the
 strategies' construction), and, where the semantics coincide, also by
-``dpverify.audit.neighbours.NeighbourSpace.check``. Deterministic (no Monte Carlo): no false
+``dpverify.auditing.neighbours.NeighbourSpace.check``. Deterministic (no Monte Carlo): no false
 failures.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from dpverify import InvalidArgument, NeighbourRelation, PrivacyClaim
 from dpverify import strategies as dps
-from dpverify.audit.neighbours import NeighbourSpace
+from dpverify.auditing.neighbours import NeighbourSpace
 from dpverify.strategies import Norm, Pattern, Unit
 
 REPLACE, ADD_REMOVE = NeighbourRelation.REPLACE_ONE, NeighbourRelation.ADD_REMOVE_ONE

@@ -26,17 +26,17 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     """Test whether ``mechanism`` keeps ``claim`` (default: ``mechanism.claim``) on ``pairs``.
 
     ``pairs`` is one pair ``(D, D_prime)`` (a tuple), a list of such tuples, or a neighbour
-    generator (:class:`dpverify.audit.neighbours.NeighbourGenerator`: built-in patterns or an
+    generator (:class:`dpverify.auditing.neighbours.NeighbourGenerator`: built-in patterns or an
     adversarial search), whose candidates are chosen on draws independent of the certifying ones
     (see ``docs/auditing.md``). Both directions of every pair are tested.
     The white-box options ``proposal``, ``delta_resolution``, ``max_samples``, ``progress``,
-    ``precision`` and ``profile`` are described at :func:`dpverify.audit.whitebox.audit_white_box`
+    ``precision`` and ``profile`` are described at :func:`dpverify.auditing.whitebox.audit_white_box`
     (``max_samples=None`` means its default). ``rng`` is a ``numpy.random.Generator``, an int seed,
     or None;
     ``executor`` an optional ``concurrent.futures.Executor`` over which batches are spread (the
     result depends only on the seed, not on the executor).
 
-    White-box when the mechanism has ``log_density`` (see :mod:`dpverify.audit.whitebox` for the
+    White-box when the mechanism has ``log_density`` (see :mod:`dpverify.auditing.whitebox` for the
     estimator and the inequality behind each bound); black-box otherwise.
 
     The result's ``epsilon_lower`` and ``delta_lower`` are **lower** confidence bounds, valid

@@ -318,7 +318,7 @@ class OutcomeSet:
 @dataclass(frozen=True)
 class ScoreAbove:
     """``score(output) >= threshold`` (``upper``) or ``<= threshold``, for a score learned on the
-    selection samples (a log density-ratio estimate, see :mod:`dpverify.audit.scores`)."""
+    selection samples (a log density-ratio estimate, see :mod:`dpverify.auditing.scores`)."""
 
     score: Any  # an object with ``__call__(table) -> scores`` and ``describe()``
     threshold: float

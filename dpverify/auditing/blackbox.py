@@ -3,7 +3,7 @@
 **Method.** For every pair (D, D'), ``samples`` outputs are drawn from each of M(D) and M(D').
 The first ``selection_fraction`` of them (the *selection* samples) choose events; the rest (the
 *certification* samples, fresh and independent) certify them. For the direction "D->D'" the
-events favour D: for each *family* (:mod:`dpverify.audit.scores`)
+events favour D: for each *family* (:mod:`dpverify.auditing.scores`)
 
 * ``half-line``: ``feature >= t`` or ``feature <= t`` for every 1-D post-processing (each
   coordinate, sum, max, min; for structured outputs the numbers found in them);

@@ -274,7 +274,7 @@ def audit_mutual_information(channel: Any, claim_bits: float, *, input_points: i
     else:
         raise InvalidArgument(
             f"channel={channel!r} must be an AmplitudeGaussianChannel or a ProjectionChannel "
-            "(dpverify.audit.mutual_information)."
+            "(dpverify.auditing.mutual_information)."
         )
     lower = max(0.0, lower)
     if lower > claim_bits:

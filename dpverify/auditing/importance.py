@@ -22,7 +22,7 @@ certification sample (from an independent pilot sample), Z_i = min(Y_i, B) / B l
 E[Z] B <= E[Y]. Any lower confidence bound on E[Z] is therefore one on delta(eps). Two are used,
 each at level alpha / 2, and the larger is reported (union bound):
 
-* Hoeffding's Theorem 1, KL form (:func:`dpverify.audit.bounds.kl_lower`), valid for every
+* Hoeffding's Theorem 1, KL form (:func:`dpverify.auditing.bounds.kl_lower`), valid for every
   [0, 1]-valued law;
 * the empirical Bernstein bound of Maurer & Pontil (2009, Theorem 4): for i.i.d. Z_i in [0, 1],
   n >= 2, with probability >= 1 - a,
@@ -33,7 +33,7 @@ The pilot's only role is to choose B; a poor B (too small: truncation bias; too 
 range term) costs power, never validity.
 
 **Floating point, safe side.** Each log weight and each loss is lowered by the same kind of error
-bound as in :mod:`dpverify.audit.whitebox`, so w and g are never overstated; the sums over the
+bound as in :mod:`dpverify.auditing.whitebox`, so w and g are never overstated; the sums over the
 sample subtract a round-off bound.
 """
 from __future__ import annotations

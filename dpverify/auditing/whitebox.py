@@ -3,7 +3,7 @@
 For a pair (D, D') and a direction, outputs o_i ~ M(D) give losses
 L_i = log p_D(o_i) - log p_D'(o_i) (``+inf`` where o_i is impossible under D'). The privacy
 profile is delta(eps) = E[(1 - exp(eps - L))_+], the mean of a [0, 1]-valued variable, so
-Hoeffding's Theorem 1 (KL form, see :mod:`dpverify.audit.bounds`) gives confidence bounds.
+Hoeffding's Theorem 1 (KL form, see :mod:`dpverify.auditing.bounds`) gives confidence bounds.
 
 **Floating point, safe side.** Each computed loss is lowered by an error bound
 ``64 * eps_machine * (max |log p_D| + max |log p_D'| + 1)`` (maxima over the batch) before use
@@ -12,9 +12,9 @@ round-off bound is subtracted. So a lower bound never rises because of rounding;
 mechanism (Laplace: L = eps exactly on half the mass) is not flagged by rounding noise.
 
 **Small delta, precision.** With a mechanism ``proposal`` the draws come from it and carry
-importance weights (:mod:`dpverify.audit.importance`: truncated Hoeffding-KL / empirical Bernstein
+importance weights (:mod:`dpverify.auditing.importance`: truncated Hoeffding-KL / empirical Bernstein
 bounds, rigorous for unbounded weights); imprecise or underflowed losses are recomputed with
-mpmath when the mechanism offers ``log_density_mp`` (:mod:`dpverify.audit.precision`); infinite
+mpmath when the mechanism offers ``log_density_mp`` (:mod:`dpverify.auditing.precision`); infinite
 losses get a Clopper-Pearson interval. ``docs/auditing.md`` states every inequality.
 
 **Multiplicity.** With alpha = 1 - confidence and m = 2 * (number of pairs) directions:
@@ -58,7 +58,7 @@ DEFAULT_MAX_SAMPLES = 100_000_000
 def _loss_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.random.SeedSequence,
                 precision: Any = None):
     """Draw ``size`` outputs from M(data); return (losses lowered by their error bound, number
-    recomputed at high precision, number still imprecise) -- see :mod:`dpverify.audit.precision`."""
+    recomputed at high precision, number still imprecise) -- see :mod:`dpverify.auditing.precision`."""
     rng = np.random.default_rng(seed)
     where = f"data={_runner.describe(data)}, data_prime={_runner.describe(data_prime)}"
     outputs = _runner.call_sampler(mechanism, lambda: mechanism.sample(data, size, rng), where)
@@ -382,7 +382,7 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     0 < claim.delta <= 1e-3), True (required) or False (plain Monte Carlo). ``delta_resolution``:
     choose the number of samples per direction from a pilot so that the lower bound on
     delta(claim.epsilon) is within about this much of the estimate (at most ``max_samples``).
-    ``precision``: a :class:`~dpverify.audit.precision.PrecisionPolicy` (None: the default).
+    ``precision``: a :class:`~dpverify.auditing.precision.PrecisionPolicy` (None: the default).
     ``profile``: keep a small loss histogram and delta(eps) curve per direction (for plots).
     """
     from .precision import PrecisionPolicy
