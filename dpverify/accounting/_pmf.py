@@ -106,6 +106,7 @@ class LossPMF:
     probs: np.ndarray
     inf_mass: float
     error: float
+    shift: float = 0.0  # loss-location slack: the exact pipeline's losses are <= computed + shift
 
     @property
     def losses(self) -> np.ndarray:
@@ -134,9 +135,10 @@ class LossPMF:
         mx, my = self.mass, other.mass
         error = self.error * my + other.error * mx + self.error * other.error + fft_err
         inf_mass = _up(self.inf_mass + other.inf_mass - self.inf_mass * other.inf_mass)
-        return LossPMF(self.h, self.offset + other.offset, z, min(inf_mass, 1.0), error).truncated(tail)
+        return LossPMF(self.h, self.offset + other.offset, z, min(inf_mass, 1.0), error,
+                       self.shift + other.shift).truncated(tail)
 
-    def self_compose(self, count: int, tail: float) -> "LossPMF":
+    def self_compose(self, count: int, tail: float, budget: float = None) -> "LossPMF":
         """The ``count``-fold composition, by exponentiation in the frequency domain in extended
         precision (see the module docstring for the error bound and the wrap-around argument)."""
         if count == 1:
@@ -155,18 +157,19 @@ class LossPMF:
                 "value_discretisation"
             )
         mults = _multiplications(k)
+        budget = _DOUBLE_BUDGET if budget is None else budget
         # float64 when its a-priori error bound is already negligible; else float64 with the
         # atoms' spectrum computed directly and an a-posteriori bound (module docstring); else
         # extended precision
         err = _power_error_l1(x, N, k, mults, r, U)
         shift = 0
-        if err <= _DOUBLE_BUDGET:
+        if err <= budget:
             xl = np.zeros(N)
             xl[:n] = x
             P, _ = _power(scipy.fft.rfft(xl), k)
         else:
-            P, err, shift = _spectral_power(x, N, k, mults, r)
-            if not err <= _DOUBLE_BUDGET:
+            P, err, shift = _spectral_power(x, N, k, mults, r, budget)
+            if not err <= budget:
                 err = _power_error_l1(x, N, k, mults, r, U_EXT)
                 shift = 0
                 xl = np.zeros(N, dtype=_EXT)
@@ -181,7 +184,7 @@ class LossPMF:
         prop = ((r + self.error) ** k - r ** k) if self.error > 0 else 0.0  # input error, k-fold
         inf_mass = -math.expm1(k * math.log1p(-self.inf_mass)) if self.inf_mass < 1 else 1.0
         inf_mass = min(1.0, _up(_up(inf_mass) + above))
-        pmf = LossPMF(self.h, k * self.offset + s_lo, out, inf_mass, err + prop)
+        pmf = LossPMF(self.h, k * self.offset + s_lo, out, inf_mass, err + prop, k * self.shift)
         return pmf.truncated(tail)
 
     def truncated(self, tail: float) -> "LossPMF":
@@ -208,22 +211,34 @@ class LossPMF:
         n_err = (p.size + 2) * U  # sequential cumsum error bound (relative to the summed mass)
         inf_mass = min(1.0, _up(self.inf_mass + top_mass * (1 + n_err)))
         error = self.error + n_err * low_mass
-        return LossPMF(self.h, self.offset + lo, q, inf_mass, error)
+        return LossPMF(self.h, self.offset + lo, q, inf_mass, error, self.shift)
 
     # ------------------------------------------------------------------ queries
-    def delta(self, epsilon: float) -> float:
-        """An upper bound on (H) for the exact pipeline, including every round-off term."""
+    def delta(self, epsilon: float, certified: bool = True) -> float:
+        """An upper bound on (H) for the exact pipeline, including every round-off term
+        (``certified=False``: the computed value of (H) alone, without the error terms; used to
+        report how much of a result is numerical slack).
+
+        The loss-location slack ``shift`` is applied as ``H(epsilon - shift)`` (every exact loss is
+        at most the computed one plus ``shift``, and (H) is increasing in each loss); the rounding
+        of the computed losses (``4 u |l|``) is charged to the mass at and above epsilon only."""
+        eps = epsilon - self.shift if certified else epsilon
         n = self.probs.size
-        j0 = self._first_above(epsilon)
+        j0 = self._first_above(eps)
         if j0 >= n:
             s = 0.0
             lmax = 0.0
+            m_above = float(self.probs[-1]) if n else 0.0
         else:
-            l = (self.offset + np.arange(j0, n)) * self.h  # the losses l_j > epsilon, increasing
-            terms = self.probs[j0:] * -np.expm1(epsilon - l)
+            l = (self.offset + np.arange(j0, n)) * self.h  # the losses l_j > eps, increasing
+            terms = self.probs[j0:] * -np.expm1(eps - l)
             s = float(np.sum(terms))
             lmax = max(abs(float(l[0])), abs(float(l[-1])))
-        slack = (math.log2(max(n, 2)) + 40 + 4 * (abs(epsilon) + lmax + self.h)) * U * (s + self.mass)
+            m_above = float(np.sum(self.probs[max(j0 - 1, 0):]))
+        if not certified:
+            return min(1.0, self.inf_mass + s)
+        slack = ((math.log2(max(n, 2)) + 40) * U * s
+                 + (8 + 4 * (abs(eps) + lmax + self.h)) * U * m_above * (1 + (n + 2) * U))
         return min(1.0, _up(self.inf_mass + s + self.error + slack))
 
     def _first_above(self, epsilon: float) -> int:
@@ -240,16 +255,17 @@ class LossPMF:
             j += 1
         return j
 
-    def epsilon(self, delta: float) -> float:
+    def epsilon(self, delta: float, certified: bool = True) -> float:
         """The smallest epsilon >= 0 with ``self.delta(epsilon) <= delta`` (up to the summation
         slack of :meth:`delta` and a relative 1e-12 nudge, both on the safe side: the value
         returned always satisfies ``self.delta(eps) <= delta``); ``inf`` when no finite
-        epsilon works."""
-        if self.delta(0.0) <= delta:
+        epsilon works. ``certified=False`` inverts the computed (H) without error terms."""
+        loss_shift = self.shift if certified else 0.0
+        if self.delta(0.0, certified) <= delta:
             return 0.0
         l = self.losses
         top = float(l[-1]) if l.size else 0.0
-        if self.delta(max(top, 0.0)) > delta:
+        if self.delta(max(top, 0.0) + loss_shift, certified) > delta:
             return math.inf
         # approximate the solution from suffix sums (only the losses >= the last one <= 0
         # matter, as epsilon > 0 here), then verify and nudge up
@@ -263,9 +279,7 @@ class LossPMF:
         s_suffix = np.cumsum(p[::-1])[::-1]
         t_suffix = np.cumsum(np.exp(w - shift)[::-1])[::-1]
         # the summation slack that delta() adds, bounded above, so that the first check succeeds
-        lmax = max(abs(float(l[0])), abs(float(l[-1]))) if l.size else 0.0
-        slack = (math.log2(max(l.size, 2)) + 40 + 4 * (2 * lmax + self.h)) * U * 2 * self.mass
-        base = self.inf_mass + self.error + slack
+        base = self.inf_mass + (self.error if certified else 0.0)
         # delta at grid point l_k (approx) = base + S_{k+1} - e^{l_k} T_{k+1}
         s_next = np.append(s_suffix[1:], 0.0)
         t_next = np.append(t_suffix[1:], 0.0)
@@ -284,10 +298,10 @@ class LossPMF:
             else:
                 lo_eps = float(l[idx - 1])
             lo_eps = min(max(lo_eps, float(l[idx - 1]), 0.0), float(l[idx]))
-        eps = lo_eps
+        eps = lo_eps + loss_shift
         step = 1e-12 * max(1.0, abs(eps))
         for _ in range(200):
-            if self.delta(eps) <= delta:
+            if self.delta(eps, certified) <= delta:
                 return eps
             eps += step
             step *= 2.0
@@ -345,7 +359,8 @@ def _power_error_l1(x: np.ndarray, N: int, k: int, mults: int, r: float, u: floa
     return math.sqrt(N) * e2
 
 
-def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float) -> tuple[np.ndarray | None, float, int]:
+def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
+                    budget: float = _DOUBLE_BUDGET) -> tuple[np.ndarray | None, float, int]:
     """float64 ``X~^k`` of the length-N spectrum of ``x`` with the atoms' spectrum computed
     directly and the a-posteriori bound of the module docstring (steps S1--S4). Returns the
     half spectrum, the L1 bound on the irfft output (including the irfft round-off), and the
@@ -365,7 +380,7 @@ def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float) -> tupl
     a1 = float(np.sum(a_val)) * (1 + 16 * U)  # >= ||a||_1
     c2 = _norm2(c) * 1.01  # >= ||c||_2
     D = _fft_alpha(N, U) * math.sqrt(N) * c2  # >= ||C~ - C||_2 (full spectrum), S1
-    if k * D * (0.999 * float(np.sum(x))) ** (k - 1) > _DOUBLE_BUDGET:
+    if k * D * (0.999 * float(np.sum(x))) ** (k - 1) > budget:
         # the D term alone (at w = 0, where |X_0| = sum x) would exceed the budget: skip
         return None, math.inf, 0
     C = scipy.fft.rfft(c)
@@ -399,7 +414,7 @@ def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float) -> tupl
     ep += ((1 + 3.01 * U) ** mults - 1) * pk  # rounding in the powers
     # S4: the inverse FFT, and the L1 norm over at most N outputs
     err = ep + (_fft_alpha(N, U) + U) * (pk + ep)
-    if not err <= _DOUBLE_BUDGET:
+    if not err <= budget:
         return None, err, 0
     P, _ = _power(X, k)
     return P, err, shift

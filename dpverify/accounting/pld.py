@@ -120,8 +120,11 @@ class _Bins:
         probs = np.bincount(idx - lo, weights=mass)
         total = float(np.sum(probs))
         lmax = max(abs(lo), abs(lo + probs.size)) * h
-        error = self.error + 4 * U * (lmax + 1) * total + (len(self.idx) + 4) * U * total
-        return LossPMF(h, lo, probs, min(1.0, self.inf * (1 + 4 * U)), error)
+        # bincount's summation error is relative to each bin's own mass: inflate the bins (H is
+        # increasing in every mass) instead of charging an absolute error to delta; the location
+        # error of the losses (4u(|l| + 1)) becomes the loss shift (applied as H(eps - shift))
+        probs = probs * (1 + (len(self.idx) + 6) * U)
+        return LossPMF(h, lo, probs, min(1.0, self.inf * (1 + 4 * U)), self.error, 4 * U * (lmax + 1))
 
 
 # ---------------------------------------------------------------------------- atoms
@@ -146,6 +149,24 @@ def _split_atoms(bins: _Bins, losses, masses, h: float, mode: Discretisation) ->
 
 
 # ---------------------------------------------------------------------------- Gaussian mixtures
+def _log_hermite16(z):
+    """log of ``M(z) = E[(z^2 + Y^2)^8]`` (Y standard normal), an upper bound on the Hermite
+    polynomial ``|He_16(z)| = |E[(z + iY)^16]|``, so ``|phi^(16)(z)| <= M(z) phi(z)``."""
+    z2 = np.asarray(z, dtype=float) ** 2
+    acc = np.zeros_like(z2)
+    dfact = 1.0
+    for j in range(9):
+        if j:
+            dfact *= 2 * j - 1
+        acc = acc + math.comb(8, j) * dfact * z2 ** (8 - j)
+    return np.log(acc)
+
+
+_LOG_CRAMER16 = math.log(_CRAMER) + 0.5 * math.lgamma(2 * _NODES + 1)
+_LOG_GL16 = (4 * math.lgamma(_NODES + 1) - math.log(2 * _NODES + 1) - 3 * math.lgamma(2 * _NODES + 1)
+             - 0.5 * math.log(2 * math.pi))
+
+
 def _phi(z):
     return np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
 
@@ -206,11 +227,11 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
     sub = np.where(sub > 1, 2 ** np.ceil(np.log2(np.maximum(sub, 1))).astype(np.int64), sub)
     zmax = 0.0
     total_p = 0.0
-    max_sub = 1
+    eta = 4 * U * (max(abs(t_lo), abs(t_hi), abs(j_lo * h), abs(j_hi * h)) + 1)
+    eta_h = eta / -math.expm1(-h)
     for s in np.unique(sub[sub > 0]):
         sel = np.nonzero(sub == s)[0]
         s = int(s)
-        max_sub = max(max_sub, s)
         aa, ya_s, yb_s = a[sel], ya[sel], yb[sel]
         w = (yb_s - ya_s) / s
         # nodes: (len(sel), s, NODES)
@@ -220,29 +241,43 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
         p = _mix_pdf(y, comps_p, scale)
         lw = _GL_W[None, None, :] * (w[:, None, None] / 2.0)
         P_I = np.sum(np.sum(p * lw, axis=2), axis=1)
+        zg = 0.0
+        for _, m in comps_p:
+            zg = max(zg, float(np.max(np.abs((y - m) / scale))))
+        zmax = max(zmax, zg)
+        # arithmetic error of the masses, relative to each interval's own mass: the bins are
+        # inflated by it (H increases with every mass) rather than charged to delta absolutely
+        rho = (zg * zg + 2 * _NODES * s + 48) * U
         if mode is Discretisation.ROUND_UP:
-            bins.add(j[sel] + 1, P_I)
+            bins.add(j[sel] + 1, P_I * (1 + rho))
         else:
             with np.errstate(over="ignore"):
                 wt = np.clip(-np.expm1(aa[:, None, None] - L_of_y(y)), 0.0, 1.0)
             N_I = np.sum(np.sum(p * wt * lw, axis=2), axis=1)
-            p_b = N_I / (-math.expm1(-h))
-            p_b = np.minimum(p_b, P_I)
-            bins.add(j[sel] + 1, p_b)
-            bins.add(j[sel], P_I - p_b)
+            c = -math.expm1(-h)
+            # the weights 1 - e^{a - L} see the location error eta of L: |d wt| <= eta per node
+            slack = rho * N_I / c + eta_h * P_I * (1 + rho)
+            P_up = P_I * (1 + rho)
+            pb_up = np.minimum(N_I / c + slack, P_up)
+            pb_lo = np.clip(N_I / c - slack, 0.0, P_up)
+            bins.add(j[sel] + 1, pb_up * (1 + 2 * U))
+            bins.add(j[sel], (P_up - pb_lo) * (1 + 2 * U))
         total_p += float(np.sum(P_I))
-        for _, m in comps_p:
-            zmax = max(zmax, float(np.max(np.abs((y - m) / scale))))
-        # quadrature remainder (Cramér), per piece: envelope at the closest point to each mean
-        env = np.zeros_like(w)
-        coefs = [(abs(c), m) for c, m in comps_p] + [
-            (abs(c) * np.exp(np.minimum(aa, 700.0)), m) for c, m in comps_q]
-        for c, m in coefs:
-            dist = np.maximum(0.0, np.maximum(ya_s - m, m - yb_s)) / scale
-            env = env + c * np.exp(-dist * dist / 4.0)
-        rem = float(np.sum(s * (w / scale) ** (2 * _NODES + 1) * scale ** 0 * _GL_CONST * env))
-        bins.error += rem
-    bins.error += (zmax * zmax + 2 * _NODES * max_sub + 40) * U * max(total_p, 1.0)
+        # quadrature remainder per piece: |phi^(16)(z)| <= min(Cramer, Hermite) bound, taken
+        # at the point of the piece closest to each mean (log space: e^a q may be e^{+500} e^{-500})
+        logs = []
+        coefs = [(math.log(abs(c_)), m, None) for c_, m in comps_p if c_ != 0] + [
+            (math.log(abs(c_)), m, aa) for c_, m in comps_q if c_ != 0]
+        for lc, m, extra in coefs:
+            near = np.maximum(0.0, np.maximum(ya_s - m, m - yb_s)) / scale
+            far = np.maximum(np.abs(ya_s - m), np.abs(yb_s - m)) / scale
+            lb = np.minimum(_LOG_CRAMER16 - near * near / 4, _log_hermite16(far) - near * near / 2)
+            logs.append(lc + lb + (extra if extra is not None else 0.0))
+        log_env = np.logaddexp.reduce(np.stack(logs), axis=0)
+        with np.errstate(over="ignore", divide="ignore"):
+            rem = float(np.sum(np.exp(math.log(s) + (2 * _NODES + 1) * np.log(w / scale) + _LOG_GL16 + log_env)))
+        bins.error += rem * (1 + 1e-6)
+    del zmax, total_p
 
 
 # ---------------------------------------------------------------------------- per-event PMFs
@@ -269,23 +304,27 @@ def _laplace_pmf(eps0: float, h: float, mode: Discretisation) -> LossPMF:
     keep = d > c
     j, a, c, d = j[keep], a[keep], c[keep], d[keep]
     P_I = 0.5 * np.exp((c - eps0) / 2) * np.expm1((d - c) / 2)
+    rho = 32 * U  # relative error of the closed forms (a few ulps each), inflated into the bins
+    eta_h = 4 * U * (eps0 + h + 1) / -math.expm1(-h)
     if mode is Discretisation.ROUND_UP:
-        bins.add(j + 1, P_I)
+        bins.add(j + 1, P_I * (1 + rho))
     else:
         cp, dp = c - a, d - a
         N_I = 2.0 * np.exp((a - eps0) / 2) * np.sinh((dp + cp) / 4) * np.sinh((dp - cp) / 4)
-        p_b = np.minimum(N_I / (-math.expm1(-h)), P_I)
-        bins.add(j + 1, p_b)
-        bins.add(j, P_I - p_b)
-    bins.error += 32 * U
+        cc = -math.expm1(-h)
+        slack = rho * N_I / cc + eta_h * P_I * (1 + rho)
+        P_up = P_I * (1 + rho)
+        bins.add(j + 1, np.minimum(N_I / cc + slack, P_up) * (1 + 2 * U))
+        bins.add(j, (P_up - np.clip(N_I / cc - slack, 0.0, P_up)) * (1 + 2 * U))
     return bins.pmf(h)
 
 
 def _atoms_pmf(losses, masses, inf_mass: float, h: float, mode: Discretisation, err: float = 0.0) -> LossPMF:
     bins = _Bins()
-    _split_atoms(bins, losses, masses, h, mode)
+    # the masses are accurate to a few ulps each: inflate them (relative) instead of an absolute term
+    _split_atoms(bins, losses, np.asarray(masses, dtype=float) * (1 + 16 * U), h, mode)
     bins.inf += inf_mass
-    bins.error += err + 16 * U * float(np.sum(masses))
+    bins.error += err
     return bins.pmf(h)
 
 
@@ -389,8 +428,7 @@ def _subsampled_laplace_pmf(eps0: float, q: float, direction: int, h: float, mod
         losses = -np.log1p(q * np.expm1(ell_lo))
         masses = m0
     bins = _Bins()
-    _split_atoms(bins, losses, masses, h, Discretisation.ROUND_UP if mode is Discretisation.ROUND_UP else mode)
-    bins.error += 64 * U
+    _split_atoms(bins, losses, masses * (1 + 64 * U), h, mode)
     return bins.pmf(h)
 
 

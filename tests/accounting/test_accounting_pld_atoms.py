@@ -117,17 +117,23 @@ def test_benchmark_laplace_leaf_stays_in_float64():
 
 def _delta_reference(pmf: _pmf.LossPMF, eps: float) -> float:
     """delta() as a full-mask computation over every grid point (the definition)."""
+    eps = eps - pmf.shift
     l = pmf.losses
     mask = l > eps
     s = float(np.sum(pmf.probs[mask] * -np.expm1(eps - l[mask]))) if np.any(mask) else 0.0
     lmax = float(np.max(np.abs(l[mask]))) if np.any(mask) else 0.0
-    slack = (math.log2(max(l.size, 2)) + 40 + 4 * (abs(eps) + lmax + pmf.h)) * _pmf.U * (s + pmf.mass)
+    # the mass at and above eps: the bins above it and the last one at or below it
+    first = int(np.argmax(mask)) if np.any(mask) else l.size
+    m_above = float(np.sum(pmf.probs[max(first - 1, 0):])) if l.size else 0.0
+    n = l.size
+    slack = ((math.log2(max(n, 2)) + 40) * _pmf.U * s
+             + (8 + 4 * (abs(eps) + lmax + pmf.h)) * _pmf.U * m_above * (1 + (n + 2) * _pmf.U))
     return min(1.0, _pmf._up(pmf.inf_mass + s + pmf.error + slack))
 
 
 def test_delta_on_sliced_grid_matches_full_definition():
     rng = np.random.default_rng(3)
-    pmf = _pmf.LossPMF(1e-3, -400, rng.random(1500) / 750, 1e-9, 1e-14)
+    pmf = _pmf.LossPMF(1e-3, -400, rng.random(1500) / 750, 1e-9, 1e-14, 3e-15)
     grid = [(pmf.offset + j) * pmf.h for j in (0, 1, 399, 400, 401, 1098, 1099)]
     for eps in grid + [0.0, 0.123456, 1.0995, 1.2, 5.0, -0.3]:
         assert pmf.delta(eps) == _delta_reference(pmf, eps)
