@@ -312,6 +312,42 @@ class LossPMF:
         raise NumericalError(f"could not certify an epsilon for delta={delta!r}")  # pragma: no cover
 
 
+    def delta_lower(self, epsilon: float, moved: float, deflate: float) -> float:
+        """For an *optimistic* PMF (losses rounded down, tails dropped): a lower bound on the true
+        delta(epsilon). The computed (H) at ``epsilon + shift`` (exact losses are at least the
+        computed ones minus ``shift``) is deflated by ``deflate`` (the bins' relative inflation),
+        and the summation slack, the round-off ``error`` and the mass ``moved`` that truncation
+        may have moved up are subtracted; the mass at +inf is ignored (a lower bound may drop it)."""
+        e = epsilon + self.shift
+        n = self.probs.size
+        j0 = self._first_above(e)
+        if j0 >= n:
+            return 0.0
+        l = (self.offset + np.arange(j0, n)) * self.h
+        s = float(np.sum(self.probs[j0:] * -np.expm1(e - l)))
+        lmax = max(abs(float(l[0])), abs(float(l[-1])))
+        m_above = float(np.sum(self.probs[max(j0 - 1, 0):]))
+        slack = ((math.log2(max(n, 2)) + 40) * U * s
+                 + (8 + 4 * (abs(e) + lmax + self.h)) * U * m_above * (1 + (n + 2) * U))
+        return max(0.0, s * deflate * (1 - 4 * U) - slack - self.error - moved)
+
+    def epsilon_lower(self, delta: float, moved: float, deflate: float) -> float:
+        """The largest epsilon (by bisection, rounded down) with ``delta_lower(epsilon) > delta``:
+        the true epsilon(delta) is at least this (0.0 when even epsilon = 0 does not exceed)."""
+        if not self.delta_lower(0.0, moved, deflate) > delta:
+            return 0.0
+        lo, hi = 0.0, float(self.losses[-1]) + 1.0
+        for _ in range(100):
+            mid = 0.5 * (lo + hi)
+            if self.delta_lower(mid, moved, deflate) > delta:
+                lo = mid
+            else:
+                hi = mid
+            if hi - lo <= 1e-12 * max(1.0, hi):
+                break
+        return lo
+
+
 def _up(x: float) -> float:
     """Round a non-negative float sum up by a few ulps (the sum may have been rounded down)."""
     return x * (1 + 4 * U) + 1e-300 if x > 0 else x

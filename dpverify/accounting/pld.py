@@ -65,7 +65,7 @@ from numpy.polynomial.legendre import leggauss
 from scipy.special import ndtr, ndtri
 
 from .. import _validate as v
-from ..errors import InvalidArgument, UnsupportedEvent
+from ..errors import InvalidArgument, NumericalError, UnsupportedEvent
 from ._method import CompositionMethod
 from ._pmf import U, LossPMF
 from .events import (
@@ -81,7 +81,7 @@ from .events import (
     grouped,
 )
 
-__all__ = ["Discretisation", "PLDComposition", "privacy_loss_pmf"]
+__all__ = ["Discretisation", "PLDBounds", "PLDComposition", "privacy_loss_pmf"]
 
 _NODES = 8
 _GL_T, _GL_W = leggauss(_NODES)
@@ -95,6 +95,14 @@ class Discretisation(enum.Enum):
 
     CONNECT_DOTS = "connect-dots"
     ROUND_UP = "round-up"
+
+
+#: Internal mode for the optimistic (lower-bound) pipeline: every loss rounded *down* to the grid,
+#: tails below the grid and above it dropped (moved to -inf); see :func:`epsilon_lower`.
+_ROUND_DOWN = "round-down"
+#: Upper bound on the relative inflation of one leaf's bins (quadrature rho + bincount + the final
+#: rounding); checked where rho is computed. The lower bound deflates by it, once per leaf copy.
+_MAX_REL_INFLATION = 1e-10
 
 
 class _Bins:
@@ -140,6 +148,9 @@ def _split_atoms(bins: _Bins, losses, masses, h: float, mode: Discretisation) ->
     if mode is Discretisation.ROUND_UP:
         up = r > 0
         bins.add(j + up, masses)
+        return
+    if mode is _ROUND_DOWN:
+        bins.add(j, masses)
         return
     p_b = masses * (np.expm1(-r) / math.expm1(-h))
     bins.add(j + 1, p_b)
@@ -210,8 +221,9 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
     # tails
     cdf_lo, _ = _mix_cdf(np.array([y_lo]), comps_p, scale)
     _, sf_hi = _mix_cdf(np.array([y_hi]), comps_p, scale)
-    bins.add([j_lo + 1], [cdf_lo[0]])
-    bins.inf += float(sf_hi[0])
+    if mode is not _ROUND_DOWN:
+        bins.add([j_lo + 1], [cdf_lo[0]])
+        bins.inf += float(sf_hi[0])
     width = (yb - ya) / scale
     wide = width > 16.0
     # wide intervals (only near an asymptote of L): round their mass up via CDFs
@@ -220,7 +232,7 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
         cw_b, sw_b = _mix_cdf(yb[wide], comps_p, scale)
         use_sf = cw_b > 0.5
         m = np.where(use_sf, sw_a - sw_b, cw_b - cw_a)
-        bins.add(j[wide] + 1, m)
+        bins.add(j[wide] + (0 if mode is _ROUND_DOWN else 1), m)
         bins.error += 8 * U * float(np.sum(np.minimum(cw_b, sw_a) + np.minimum(cw_a, sw_b)))
     narrow = ~wide & (width > 0)
     sub = np.where(narrow, np.maximum(1, np.ceil(width * 4.0)), 0).astype(np.int64)
@@ -248,8 +260,13 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
         # arithmetic error of the masses, relative to each interval's own mass: the bins are
         # inflated by it (H increases with every mass) rather than charged to delta absolutely
         rho = (zg * zg + 2 * _NODES * s + 48) * U
+        if not rho <= _MAX_REL_INFLATION:  # the lower bound (epsilon_lower) relies on this cap
+            raise NumericalError(f"loss too large for the quadrature (relative error bound {rho:g}); "
+                                 "use a larger noise scale")
         if mode is Discretisation.ROUND_UP:
             bins.add(j[sel] + 1, P_I * (1 + rho))
+        elif mode is _ROUND_DOWN:
+            bins.add(j[sel], P_I * (1 + rho))
         else:
             with np.errstate(over="ignore"):
                 wt = np.clip(-np.expm1(aa[:, None, None] - L_of_y(y)), 0.0, 1.0)
@@ -308,6 +325,8 @@ def _laplace_pmf(eps0: float, h: float, mode: Discretisation) -> LossPMF:
     eta_h = 4 * U * (eps0 + h + 1) / -math.expm1(-h)
     if mode is Discretisation.ROUND_UP:
         bins.add(j + 1, P_I * (1 + rho))
+    elif mode is _ROUND_DOWN:
+        bins.add(j, P_I * (1 + rho))
     else:
         cp, dp = c - a, d - a
         N_I = 2.0 * np.exp((a - eps0) / 2) * np.sinh((dp + cp) / 4) * np.sinh((dp - cp) / 4)
@@ -369,6 +388,8 @@ def _subsampled_pmf(ev: PoissonSubsampled, direction: int, h: float, tail: float
         return _leaf_pmf(inner, direction, h, tail, mode)
     log1mq = math.log1p(-q)
     if isinstance(inner, Laplace):
+        if mode is _ROUND_DOWN:
+            raise UnsupportedEvent("no optimistic discretisation of subsampled Laplace is implemented")
         return _subsampled_laplace_pmf(inner.epsilon, q, direction, h, mode)
     mu = inner.mu
     z = -float(ndtri(tail / 8))
@@ -451,7 +472,7 @@ def _leaf_pmf(ev: DpEvent, direction: int, h: float, tail: float, mode: Discreti
         return _atoms_pmf(*_discrete_laplace_atoms(ev.scale, ev.sensitivity), 0.0, h, mode)
     if isinstance(ev, DiscreteGaussian):
         losses, masses, tail_mass = _discrete_gaussian_atoms(ev.sigma, ev.sensitivity, tail)
-        return _atoms_pmf(losses, masses, tail_mass, h, mode)
+        return _atoms_pmf(losses, masses, 0.0 if mode is _ROUND_DOWN else tail_mass, h, mode)
     if isinstance(ev, PoissonSubsampled):
         return _subsampled_pmf(ev, direction, h, tail, mode)
     raise UnsupportedEvent(f"pld composition does not support {ev!r}")  # pragma: no cover
@@ -542,25 +563,117 @@ class PLDComposition(CompositionMethod):
         plan = self.plan(event)
         return self._pmfs(plan)
 
-    def _pmfs(self, plan) -> list[LossPMF]:
-        h = self.grid_step(plan)
-        both = not all(_symmetric(l) for l, _ in plan)
-        out = []
-        for direction in ((0, 1) if both else (0,)):
-            acc = None
-            for leaf, count in plan:
-                pmf = _cached_leaf(leaf, direction if not _symmetric(leaf) else 0, h, self.tail_mass,
-                                   self.discretisation)
-                pmf = pmf.self_compose(count, self.tail_mass)
-                acc = pmf if acc is None else acc.convolve(pmf, self.tail_mass)
-            out.append(acc)
-        return out
+    def _pmfs(self, plan, mode=None) -> list[LossPMF]:
+        return _cached_pmfs(self, plan, self.discretisation if mode is None else mode)
 
     def _epsilon(self, plan, delta: float) -> float:
         return max(p.epsilon(delta) for p in self._pmfs(plan))
 
     def _delta(self, plan, epsilon: float) -> float:
         return max(p.delta(epsilon) for p in self._pmfs(plan))
+
+    # ------------------------------------------------------------------ arrays and bounds
+    def epsilons(self, event: DpEvent, deltas) -> np.ndarray:
+        """Certified upper bounds on epsilon at each delta of ``deltas`` (array in, array out;
+        the composed PLD is computed once)."""
+        ds = _unit_array("deltas", deltas)
+        pmfs = self._pmfs(self.plan(_as_event(event)))
+        return np.array([max(p.epsilon(float(d)) for p in pmfs) for d in ds.ravel()]).reshape(ds.shape)
+
+    def deltas(self, event: DpEvent, epsilons) -> np.ndarray:
+        """Certified upper bounds on delta at each epsilon of ``epsilons`` (array in, array out)."""
+        es = _nonneg_array("epsilons", epsilons)
+        pmfs = self._pmfs(self.plan(_as_event(event)))
+        return np.array([max(p.delta(float(e)) for p in pmfs) for e in es.ravel()]).reshape(es.shape)
+
+    def bounds(self, event: DpEvent, deltas) -> "PLDBounds":
+        """Upper and lower bounds on the true epsilon(delta) of ``event`` at each delta.
+
+        * ``upper``: the certified upper bound (as :meth:`epsilon`);
+        * ``estimate``: the same pessimistic PLD's epsilon without the numerical error terms, so
+          ``upper - estimate`` (``numerical_slack``) is how much of ``upper`` is round-off slack;
+        * ``lower``: a lower bound on the true epsilon from the *optimistic* PLD (every loss
+          rounded down to the grid, tails dropped), with its own round-off, the mass that
+          truncation could have moved up and the bins' relative inflation all subtracted:
+          the true epsilon(delta) is at least ``lower``. ``upper - lower`` shows how tight the
+          certificate is. 0.0 where no optimistic PLD is implemented (subsampled Laplace).
+        """
+        ds = _unit_array("deltas", deltas)
+        plan = self.plan(_as_event(event))
+        pess = self._pmfs(plan)
+        upper = np.array([max(p.epsilon(float(d)) for p in pess) for d in ds.ravel()])
+        estimate = np.array([max(p.epsilon(float(d), certified=False) for p in pess) for d in ds.ravel()])
+        try:
+            opt = self._pmfs(plan, _ROUND_DOWN)
+        except UnsupportedEvent:
+            opt = None
+        if opt is None:
+            lower = np.zeros_like(upper)
+        else:
+            copies = sum(c for _, c in plan)
+            moved = 4 * self.tail_mass * len(plan)
+            defl = math.exp(-copies * (_MAX_REL_INFLATION + 64 * U))
+            lower = np.array([max(p.epsilon_lower(float(d), moved, defl) for p in opt) for d in ds.ravel()])
+        lower = np.minimum(lower, upper)
+        shape = ds.shape
+        return PLDBounds(ds, upper.reshape(shape), lower.reshape(shape), estimate.reshape(shape),
+                         (upper - estimate).reshape(shape), self.grid_step(plan))
+
+
+@dataclass(frozen=True, eq=False)
+class PLDBounds:
+    """``epsilon(delta)`` bounds from :meth:`PLDComposition.bounds` (arrays aligned with
+    ``deltas``): ``upper`` (certified), ``lower`` (the true value is at least this),
+    ``estimate`` (pessimistic PLD without error terms), ``numerical_slack = upper - estimate``,
+    and the grid step ``h`` used."""
+
+    deltas: np.ndarray
+    upper: np.ndarray
+    lower: np.ndarray
+    estimate: np.ndarray
+    numerical_slack: np.ndarray
+    h: float
+
+    def to_dict(self) -> dict:
+        return {"deltas": self.deltas.tolist(), "upper": self.upper.tolist(), "lower": self.lower.tolist(),
+                "estimate": self.estimate.tolist(), "numerical_slack": self.numerical_slack.tolist(),
+                "h": self.h}
+
+
+@lru_cache(maxsize=8)
+def _cached_pmfs(method: "PLDComposition", plan, mode) -> list:
+    h = method.grid_step(plan)
+    both = not all(_symmetric(l) for l, _ in plan)
+    out = []
+    for direction in ((0, 1) if both else (0,)):
+        acc = None
+        for leaf, count in plan:
+            pmf = _cached_leaf(leaf, direction if not _symmetric(leaf) else 0, h, method.tail_mass, mode)
+            pmf = pmf.self_compose(count, method.tail_mass)
+            acc = pmf if acc is None else acc.convolve(pmf, method.tail_mass)
+        out.append(acc)
+    return out
+
+
+def _as_event(event) -> DpEvent:
+    from ._method import _event
+    return _event(event)
+
+
+def _unit_array(name: str, values) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    if arr.size == 0 or not np.all((arr > 0) & (arr < 1)):
+        raise InvalidArgument(f"{name}={values!r} must be a non-empty array of values strictly between 0 and 1 "
+                              "(NaN rejected). Give e.g. [1e-5, 1e-10].")
+    return arr
+
+
+def _nonneg_array(name: str, values) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    if arr.size == 0 or not np.all(np.isfinite(arr) & (arr >= 0)):
+        raise InvalidArgument(f"{name}={values!r} must be a non-empty array of finite values >= 0 "
+                              "(NaN rejected). Give e.g. [0.5, 1.0, 2.0].")
+    return arr
 
 
 def _loss_moments(leaf: DpEvent) -> tuple[float, float]:
