@@ -24,13 +24,56 @@ from .events import (
     PureDP,
     RandomizedResponse,
     SelfComposed,
+    ZCDP,
 )
+from .calibration import (
+    CompositionCalibration,
+    calibrate,
+    dpsgd_sigma,
+    gaussian_sigma_for_composition,
+    laplace_scale_for_composition,
+)
+from .conversions import (
+    clt_mu_dpsgd,
+    gaussian_epsilon_for_rho,
+    gaussian_rho,
+    gdp_delta,
+    gdp_epsilon,
+    gdp_mu,
+    gdp_tpr_at_fpr,
+    gdp_tradeoff,
+    zcdp_delta,
+    zcdp_epsilon,
+    zcdp_epsilon_bs,
+)
+from .curves import dpsgd, epsilon_curve, delta_curve, pld_bounds
 from .kov import KOVComposition
-from .pld import Discretisation, PLDComposition
+from .pld import Discretisation, PLDBounds, PLDComposition
 from .profiles import delta_for_epsilon, epsilon_for_delta
 from .rdp import DEFAULT_ORDERS, RDPComposition
 
 __all__ = [
+    "CompositionCalibration",
+    "PLDBounds",
+    "calibrate",
+    "clt_mu_dpsgd",
+    "delta_curve",
+    "dpsgd",
+    "dpsgd_sigma",
+    "epsilon_curve",
+    "gaussian_epsilon_for_rho",
+    "gaussian_rho",
+    "gaussian_sigma_for_composition",
+    "gdp_delta",
+    "gdp_epsilon",
+    "gdp_mu",
+    "gdp_tpr_at_fpr",
+    "gdp_tradeoff",
+    "laplace_scale_for_composition",
+    "pld_bounds",
+    "zcdp_delta",
+    "zcdp_epsilon",
+    "zcdp_epsilon_bs",
     "Accountant",
     "AdvancedComposition",
     "ApproxDP",
@@ -52,6 +95,7 @@ __all__ = [
     "RDPComposition",
     "RandomizedResponse",
     "SelfComposed",
+    "ZCDP",
     "delta_for_epsilon",
     "epsilon_for_delta",
 ]

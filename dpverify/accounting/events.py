@@ -46,6 +46,7 @@ __all__ = [
     "PureDP",
     "ApproxDP",
     "PoissonSubsampled",
+    "ZCDP",
     "SelfComposed",
     "Composed",
     "leaves",
@@ -212,6 +213,21 @@ class ApproxDP(DpEvent):
     def __post_init__(self) -> None:
         self._set("epsilon", v.nonnegative("epsilon", self.epsilon, fix="A DP guarantee needs a finite epsilon >= 0."))
         self._set("delta", v.probability("delta", self.delta, fix="A DP guarantee needs 0 <= delta < 1."))
+        self._set("relation", _relation(self.relation))
+
+
+@dataclass(frozen=True, repr=False)
+class ZCDP(DpEvent):
+    """A black box known only to be ``rho``-zero-concentrated DP (Bun--Steinke 2016, Def. 1.1:
+    ``D_alpha(M(x) || M(x')) <= rho alpha`` for every alpha > 1). Accounted by Rényi DP (it is
+    its RDP curve); the PLD method refuses it (no single dominating pair exists for the class).
+    """
+
+    rho: float
+    relation: NeighbourRelation = _REPLACE
+
+    def __post_init__(self) -> None:
+        self._set("rho", v.nonnegative("rho", self.rho, fix="zCDP needs a finite rho >= 0."))
         self._set("relation", _relation(self.relation))
 
 

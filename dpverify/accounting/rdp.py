@@ -45,6 +45,7 @@ from .events import (
     PoissonSubsampled,
     PureDP,
     RandomizedResponse,
+    ZCDP,
     grouped,
 )
 
@@ -91,6 +92,8 @@ def rdp_curve(method: "RDPComposition", leaf: DpEvent, alphas) -> np.ndarray:
         return al * leaf.mu ** 2 / 2
     if isinstance(leaf, DiscreteGaussian):
         return al * leaf.sensitivity ** 2 / (2 * leaf.sigma ** 2)
+    if isinstance(leaf, ZCDP):  # Bun--Steinke 2016 Def. 1.1: RDP(alpha) <= rho alpha
+        return al * leaf.rho
     if isinstance(leaf, Laplace):
         lam = 1 / leaf.epsilon
         out = []

@@ -1,0 +1,79 @@
+"""epsilon(delta) and delta(epsilon) curves per method, and the PLD's upper and lower bounds:
+plain functions, arrays in and arrays out (for plots and reports).
+
+* :func:`epsilon_curve` ``(event, deltas, method)``: certified upper bounds on epsilon at each
+  delta (``inf`` where the method certifies nothing); unsupported events raise
+  :class:`~dpverify.errors.UnsupportedEvent`.
+* :func:`delta_curve` ``(event, epsilons, method)``: certified upper bounds on delta.
+* :func:`pld_bounds` ``(event, deltas)``: a :class:`~dpverify.accounting.pld.PLDBounds` with the
+  certified ``upper``, the optimistic ``lower`` (the true epsilon is at least this), the
+  ``estimate`` without round-off terms and the ``numerical_slack``.
+* :func:`dpsgd` ``(rate, sigma, steps)``: the DP-SGD event (Poisson-subsampled Gaussian with
+  clipping norm 1 under add/remove-one, composed ``steps`` times).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validate as v
+from ..claims import NeighbourRelation
+from ._method import CompositionMethod, Method, _event
+from .events import DpEvent, Gaussian, PoissonSubsampled, SelfComposed
+
+__all__ = ["delta_curve", "dpsgd", "epsilon_curve", "pld_bounds"]
+
+
+def _method(method) -> CompositionMethod:
+    from ..errors import InvalidArgument
+
+    if isinstance(method, Method):
+        return method.default()
+    if isinstance(method, CompositionMethod):
+        return method
+    raise InvalidArgument(f"method={method!r} must be a Method (e.g. Method.PLD) or a composition method instance.")
+
+
+def epsilon_curve(event: DpEvent, deltas, method: Method | CompositionMethod = Method.PLD) -> np.ndarray:
+    """Certified upper bounds on epsilon at each of ``deltas`` (array of the same shape)."""
+    from .pld import PLDComposition, _unit_array
+
+    m = _method(method)
+    event = _event(event)
+    if isinstance(m, PLDComposition):
+        return m.epsilons(event, deltas)
+    ds = _unit_array("deltas", deltas)
+    plan = m.plan(event)
+    return np.array([m._epsilon(plan, float(d)) for d in ds.ravel()]).reshape(ds.shape)
+
+
+def delta_curve(event: DpEvent, epsilons, method: Method | CompositionMethod = Method.PLD) -> np.ndarray:
+    """Certified upper bounds on delta at each of ``epsilons`` (array of the same shape)."""
+    from .pld import PLDComposition, _nonneg_array
+
+    m = _method(method)
+    event = _event(event)
+    if isinstance(m, PLDComposition):
+        return m.deltas(event, epsilons)
+    es = _nonneg_array("epsilons", epsilons)
+    plan = m.plan(event)
+    return np.array([m._delta(plan, float(e)) for e in es.ravel()]).reshape(es.shape)
+
+
+def pld_bounds(event: DpEvent, deltas, method=None):
+    """Upper and lower bounds on epsilon(delta) from the PLD (see :meth:`PLDComposition.bounds`)."""
+    from ..errors import InvalidArgument
+    from .pld import PLDComposition
+
+    m = PLDComposition() if method is None else method
+    if not isinstance(m, PLDComposition):
+        raise InvalidArgument(f"method={method!r} must be a PLDComposition (or None for the default).")
+    return m.bounds(_event(event), deltas)
+
+
+def dpsgd(rate: float, sigma: float, steps: int) -> DpEvent:
+    """The DP-SGD event: ``steps`` Poisson-subsampled Gaussian steps (sampling ``rate``, noise
+    multiplier ``sigma``, clipping norm 1) under add/remove-one (Abadi et al. 2016)."""
+    steps = v.integer("steps", steps, minimum=1, fix="Give the number of steps (>= 1).")
+    inner = Gaussian(sigma, 1.0, relation=NeighbourRelation.ADD_REMOVE_ONE)
+    ev = PoissonSubsampled(inner, rate)
+    return ev if steps == 1 else SelfComposed(ev, steps)
