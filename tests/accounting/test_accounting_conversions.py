@@ -130,6 +130,7 @@ def test_gaussian_sigma_for_composition_is_safe_and_tight():
         assert float(_mp_gauss_delta(math.sqrt(k) / (s * (1 - 1e-6)), eps)) > d
 
 
+@pytest.mark.slow
 def test_generic_calibrator_is_safe_and_brackets():
     k, eps, d = 50, 1.0, 1e-5
     m = A.PLDComposition(merge_gaussians=True)
@@ -139,6 +140,18 @@ def test_generic_calibrator_is_safe_and_brackets():
     exact_sigma = A.gaussian_sigma_for_composition(k, eps, d)
     assert exact_sigma <= c.parameter <= exact_sigma * (1 + 2e-3)
     assert c.below is not None and c.below < exact_sigma
+
+
+def test_generic_calibrator_with_rdp_matches_zcdp_closed_form():
+    # k Gaussians under RDP are (k / (2 sigma^2))-zCDP; the RDP grid conversion is >= the
+    # continuous CKS minimum, so the calibrated sigma is >= the closed-form one
+    k, eps, d = 100, 2.0, 1e-6
+    c = A.calibrate(lambda s: SelfComposed(Gaussian(s), k), eps, d, method=Method.RDP, rtol=1e-4)
+    assert c.epsilon <= eps
+    assert Method.RDP.default().epsilon(SelfComposed(Gaussian(c.parameter), k), d) <= eps
+    assert Method.RDP.default().epsilon(SelfComposed(Gaussian(c.below), k), d) > eps
+    assert A.zcdp_epsilon(k / (2 * c.parameter ** 2), d) <= eps * (1 + 1e-9)
+    assert A.zcdp_epsilon(k / (2 * (c.parameter * 0.99) ** 2), d) > eps  # tight to ~1 %
 
 
 def test_calibrator_refuses_bad_input():
