@@ -1,9 +1,12 @@
-"""``dpverify account --event SPEC [--event SPEC ...] --delta D [--method M|all] [--json]``.
+"""``dpverify account --event SPEC [--event SPEC ...] --delta D [--delta D ...] [--method M|all] [--json]``.
 
 Each SPEC is ``kind:key=value:...`` with an optional ``count=N``, e.g.
 ``gaussian:sigma=10:count=100``, ``laplace:scale=5:sensitivity=2``,
-``subsampled-gaussian:sigma=1:rate=0.01:count=1000``. Every epsilon printed is a certified
-upper bound (rounded up).
+``subsampled-gaussian:sigma=1:rate=0.01:count=1000``, ``dpsgd:q=0.01:sigma=1:steps=1000``,
+``zcdp:rho=0.5``. ``--delta`` is repeatable (or comma-separated): epsilon(delta) is reported at
+each. Every epsilon printed is a certified upper bound (rounded up); for the PLD method the
+optimistic lower bound (the true epsilon is at least this) and the numerical slack of the upper
+bound are printed beside it.
 """
 from __future__ import annotations
 
@@ -24,6 +27,8 @@ _KINDS = {
     "approx": (ev.ApproxDP, {"epsilon": float, "delta": float}),
     "subsampled-gaussian": (ev.Gaussian, {"sigma": float, "sensitivity": float, "rate": float}),
     "subsampled-laplace": (ev.Laplace, {"scale": float, "sensitivity": float, "rate": float}),
+    "dpsgd": (None, {"q": float, "sigma": float, "steps": int}),
+    "zcdp": (ev.ZCDP, {"rho": float}),
 }
 
 
@@ -54,6 +59,14 @@ def parse_event(spec: str, relation: NeighbourRelation) -> tuple[ev.DpEvent, int
         else:
             kwargs[key] = value
     rate = kwargs.pop("rate", None)
+    if kind == "dpsgd":
+        missing = [k for k in ("q", "sigma", "steps") if k not in kwargs]
+        if missing:
+            raise InvalidArgument(f"--event {spec!r}: dpsgd needs q=RATE:sigma=NOISE_MULTIPLIER:steps=N "
+                                  f"(missing {', '.join(missing)}).")
+        from ..accounting.curves import dpsgd
+
+        return dpsgd(kwargs["q"], kwargs["sigma"], kwargs["steps"]), count
     if kind.startswith("subsampled-"):
         if rate is None:
             raise InvalidArgument(f"--event {spec!r}: {kind} needs rate=Q (the Poisson sampling rate).")
@@ -74,7 +87,8 @@ def register(sub):
     )
     p.add_argument("--event", action="append", required=True, metavar="SPEC",
                    help="kind:key=value[:count=N], repeatable")
-    p.add_argument("--delta", type=float, required=True, help="target delta in (0, 1)")
+    p.add_argument("--delta", action="append", required=True,
+                   help="target delta in (0, 1); repeatable or comma-separated (e.g. 1e-5,1e-10)")
     p.add_argument("--method", default="pld", choices=[m.value for m in Method] + ["all"])
     p.add_argument("--relation", default=None, choices=[r.value for r in NeighbourRelation],
                    help="neighbour relation of the non-subsampled events (default: replace-one, or "
@@ -83,13 +97,28 @@ def register(sub):
     return p
 
 
-def run(args) -> int:
+def _deltas(raw: list[str]) -> list[float]:
     from .._validate import open_unit
 
-    delta = open_unit("--delta", args.delta, fix="Give a delta strictly between 0 and 1, e.g. 1e-5.")
+    out = []
+    for item in raw:
+        for part in str(item).split(","):
+            try:
+                value = float(part)
+            except ValueError:
+                raise InvalidArgument(f"--delta={part!r} is not a number; give e.g. 1e-5.") from None
+            out.append(open_unit("--delta", value, fix="Give a delta strictly between 0 and 1, e.g. 1e-5."))
+    return out
+
+
+def run(args) -> int:
+    from ..accounting.curves import epsilon_curve
+    from ..accounting.pld import PLDComposition
+
+    deltas = _deltas(args.delta)
     if args.relation is not None:
         relation = NeighbourRelation(args.relation)
-    elif any(s.strip().lower().startswith("subsampled-") for s in args.event):
+    elif any(s.strip().lower().startswith(("subsampled-", "dpsgd")) for s in args.event):
         relation = NeighbourRelation.ADD_REMOVE_ONE
     else:
         relation = NeighbourRelation.REPLACE_ONE
@@ -102,22 +131,36 @@ def run(args) -> int:
         try:
             for event, count in parsed:
                 acc.compose(event, count)
-            eps = acc.epsilon(delta)
-            results.append({"method": m.value, "epsilon": eps, "seconds": time.perf_counter() - t0})
+            row = {"method": m.value}
+            if isinstance(acc.method, PLDComposition):
+                b = acc.method.bounds(acc.ledger, deltas)
+                eps = [float(x) for x in b.upper]
+                row.update({"lower": [float(x) for x in b.lower],
+                            "numerical_slack": [float(x) for x in b.numerical_slack], "grid_step": b.h})
+            else:
+                eps = [float(x) for x in epsilon_curve(acc.ledger, deltas, acc.method)]
+            row.update({"epsilon": eps[0], "epsilons": eps, "seconds": time.perf_counter() - t0})
+            results.append(row)
         except UnsupportedEvent as exc:
             if args.method != "all":
                 raise
-            results.append({"method": m.value, "epsilon": None, "seconds": time.perf_counter() - t0,
-                            "unsupported": str(exc)})
+            results.append({"method": m.value, "epsilon": None, "epsilons": None,
+                            "seconds": time.perf_counter() - t0, "unsupported": str(exc)})
     if args.json:
-        _common.print_json({"delta": delta, "results": results})
+        _common.print_json({"delta": deltas[0], "deltas": deltas, "results": results})
         return 0
     rows = []
     for r in results:
         if r["epsilon"] is None:
-            rows.append([r["method"], "unsupported", f"{r['seconds']:.3f}", r["unsupported"]])
-        else:
-            rows.append([r["method"], _common.fmt_upper(r["epsilon"], 10), f"{r['seconds']:.3f}", ""])
-    print(f"delta = {delta:g}; epsilon is a certified upper bound (rounded up)")
-    print(_common.table(["method", "epsilon", "seconds", "note"], rows))
+            rows.append([r["method"]] + ["unsupported"] * len(deltas) + [f"{r['seconds']:.3f}", r["unsupported"]])
+            continue
+        rows.append([r["method"]] + [_common.fmt_upper(e, 10) for e in r["epsilons"]]
+                    + [f"{r['seconds']:.3f}", "certified upper bound"])
+        if "lower" in r:
+            rows.append([r["method"] + " lower"] + [f"{x:.10g}" for x in r["lower"]]
+                        + ["", "true epsilon is at least this (optimistic PLD)"])
+            rows.append([r["method"] + " slack"] + [f"{x:.2g}" for x in r["numerical_slack"]]
+                        + ["", "round-off share of the upper bound"])
+    print("epsilon(delta); upper bounds are certified (rounded up)")
+    print(_common.table(["method"] + [f"delta={d:g}" for d in deltas] + ["seconds", "note"], rows))
     return 0

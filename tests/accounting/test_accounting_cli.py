@@ -52,3 +52,33 @@ def test_bad_event_syntax_exits_2_with_one_line(argv, capsys):
 @pytest.mark.parametrize("delta", ["0", "1", "nan", "-1e-5"])
 def test_bad_delta_exits_2(delta, capsys):
     assert main(["account", "--event", "gaussian:sigma=1", f"--delta={delta}"]) == 2
+
+
+def test_dpsgd_one_line_several_deltas_with_bounds(capsys):
+    assert main(["account", "--event", "dpsgd:q=0.05:sigma=1:steps=20", "--delta", "1e-5,1e-10",
+                 "--delta", "1e-12", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["deltas"] == [1e-5, 1e-10, 1e-12]
+    (r,) = doc["results"]
+    up, lo = r["epsilons"], r["lower"]
+    assert len(up) == len(lo) == 3 and r["epsilon"] == up[0]
+    assert all(0 < l <= u < float("inf") for l, u in zip(lo, up))
+    assert up[0] < up[1] < up[2]
+    assert all(s >= 0 for s in r["numerical_slack"])
+
+
+def test_dpsgd_text_shows_lower_and_slack(capsys):
+    assert main(["account", "--event", "dpsgd:q=0.05:sigma=1:steps=20", "--delta", "1e-5"]) == 0
+    out = capsys.readouterr().out
+    assert "pld lower" in out and "pld slack" in out and "delta=1e-05" in out
+
+
+@pytest.mark.parametrize("spec", ["dpsgd:q=0.01:sigma=1", "dpsgd:q=2:sigma=1:steps=3", "dpsgd:q=0.01:sigma=-1:steps=3",
+                                  "zcdp:rho=nan"])
+def test_dpsgd_bad_specs_exit_2(spec, capsys):
+    assert main(["account", "--event", spec, "--delta", "1e-5"]) == 2
+
+
+def test_bad_delta_list_exit_2(capsys):
+    assert main(["account", "--event", "gaussian:sigma=1", "--delta", "1e-5,abc"]) == 2
+    assert main(["account", "--event", "gaussian:sigma=1", "--delta", "1e-5,0"]) == 2
