@@ -563,11 +563,15 @@ class PLDComposition(CompositionMethod):
         plan = self.plan(event)
         return self._pmfs(plan)
 
-    def _pmfs(self, plan, mode=None) -> list[LossPMF]:
-        return _cached_pmfs(self, plan, self.discretisation if mode is None else mode)
+    def _pmfs(self, plan, mode=None, delta: float = 1e-9) -> list[LossPMF]:
+        # the FFT round-off budget follows the smallest delta asked for (<= 1e-3 delta), so that a
+        # small delta forces the extended-precision paths instead of paying in slack (and in the
+        # upward bias of clipped float64 noise)
+        budget = _budget(delta)
+        return _cached_pmfs(self, plan, self.discretisation if mode is None else mode, budget)
 
     def _epsilon(self, plan, delta: float) -> float:
-        return max(p.epsilon(delta) for p in self._pmfs(plan))
+        return max(p.epsilon(delta) for p in self._pmfs(plan, delta=delta))
 
     def _delta(self, plan, epsilon: float) -> float:
         return max(p.delta(epsilon) for p in self._pmfs(plan))
@@ -577,7 +581,7 @@ class PLDComposition(CompositionMethod):
         """Certified upper bounds on epsilon at each delta of ``deltas`` (array in, array out;
         the composed PLD is computed once)."""
         ds = _unit_array("deltas", deltas)
-        pmfs = self._pmfs(self.plan(_as_event(event)))
+        pmfs = self._pmfs(self.plan(_as_event(event)), delta=float(np.min(ds)))
         return np.array([max(p.epsilon(float(d)) for p in pmfs) for d in ds.ravel()]).reshape(ds.shape)
 
     def deltas(self, event: DpEvent, epsilons) -> np.ndarray:
@@ -600,11 +604,11 @@ class PLDComposition(CompositionMethod):
         """
         ds = _unit_array("deltas", deltas)
         plan = self.plan(_as_event(event))
-        pess = self._pmfs(plan)
+        pess = self._pmfs(plan, delta=float(np.min(ds)))
         upper = np.array([max(p.epsilon(float(d)) for p in pess) for d in ds.ravel()])
         estimate = np.array([max(p.epsilon(float(d), certified=False) for p in pess) for d in ds.ravel()])
         try:
-            opt = self._pmfs(plan, _ROUND_DOWN)
+            opt = self._pmfs(plan, _ROUND_DOWN, delta=float(np.min(ds)))
         except UnsupportedEvent:
             opt = None
         if opt is None:
@@ -640,17 +644,28 @@ class PLDBounds:
                 "h": self.h}
 
 
+def _budget(delta: float) -> float:
+    """FFT round-off budget for a query at ``delta``: 1e-12, or 1e-3 delta when smaller, rounded
+    down to a power of ten (so that nearby deltas share the cached PMFs)."""
+    b = min(1e-12, 1e-3 * delta)
+    return 10.0 ** math.floor(math.log10(b))
+
+
 @lru_cache(maxsize=8)
-def _cached_pmfs(method: "PLDComposition", plan, mode) -> list:
+def _cached_pmfs(method: "PLDComposition", plan, mode, budget: float = 1e-12) -> list:
     h = method.grid_step(plan)
     both = not all(_symmetric(l) for l, _ in plan)
     out = []
     for direction in ((0, 1) if both else (0,)):
         acc = None
         for leaf, count in plan:
-            pmf = _cached_leaf(leaf, direction if not _symmetric(leaf) else 0, h, method.tail_mass, mode)
-            pmf = pmf.self_compose(count, method.tail_mass)
-            acc = pmf if acc is None else acc.convolve(pmf, method.tail_mass)
+            # a leaf's tail goes to +inf in each of its `count` copies: keep count x leaf tail
+            # within the budget (the Gaussian grids then reach a few more standard deviations)
+            leaf_tail = min(method.tail_mass, max(budget / count, 1e-300))
+            tail = min(method.tail_mass, budget)
+            pmf = _cached_leaf(leaf, direction if not _symmetric(leaf) else 0, h, leaf_tail, mode)
+            pmf = pmf.self_compose(count, tail, budget)
+            acc = pmf if acc is None else acc.convolve(pmf, tail)
         out.append(acc)
     return out
 
