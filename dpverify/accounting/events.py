@@ -234,8 +234,12 @@ class ZCDP(DpEvent):
 @dataclass(frozen=True, repr=False)
 class PoissonSubsampled(DpEvent):
     """Run ``event`` on a Poisson sample (each record kept independently with probability
-    ``rate``). Supported inner events: :class:`Gaussian` and :class:`Laplace`, declared under
-    ``NeighbourRelation.ADD_REMOVE_ONE``. The relation of the result is ``ADD_REMOVE_ONE``.
+    ``rate``). Supported inner events: :class:`Gaussian`, :class:`Laplace`, and the pure
+    atom-valued :class:`PureDP`, :class:`RandomizedResponse`, :class:`DiscreteLaplace`, declared
+    under ``NeighbourRelation.ADD_REMOVE_ONE``. The relation of the result is ``ADD_REMOVE_ONE``.
+    For an inner dominating pair (P, Q), "remove" is dominated by ((1-q) Q + q P, Q) and "add" by
+    (Q, (1-q) Q + q P) (Zhu--Dong--Wang 2022, "Optimal accounting of differential privacy via
+    characteristic function", Thm 11 / Balle--Barthe--Gaboardi 2018).
 
     The two directions differ: "remove" compares ``(1-q) A + q B`` with ``A`` and "add" the
     reverse; methods account for both and report the worse.
@@ -246,9 +250,10 @@ class PoissonSubsampled(DpEvent):
     relation: NeighbourRelation = field(default=_ADD_REMOVE, init=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.event, (Gaussian, Laplace)):
+        if not isinstance(self.event, (Gaussian, Laplace, PureDP, RandomizedResponse, DiscreteLaplace)):
             raise InvalidArgument(
-                f"event={self.event!r}: PoissonSubsampled supports Gaussian and Laplace inner events. "
+                f"event={self.event!r}: PoissonSubsampled supports Gaussian, Laplace, PureDP, RandomizedResponse "
+                "and DiscreteLaplace inner events. "
                 "Account for other subsampled mechanisms as ApproxDP with their amplified guarantee."
             )
         if self.event.relation is not _ADD_REMOVE:
@@ -348,7 +353,8 @@ def is_pure_or_approx(event: DpEvent) -> tuple[float, float] | None:
         return event.epsilon, 0.0
     if isinstance(event, RandomizedResponse):
         return event.epsilon, 0.0
-    if isinstance(event, PoissonSubsampled) and isinstance(event.event, Laplace):
+    if isinstance(event, PoissonSubsampled) and isinstance(event.event, (Laplace, PureDP, RandomizedResponse,
+                                                                        DiscreteLaplace)):
         eps = event.event.epsilon
         return math.log1p(event.rate * math.expm1(eps)), 0.0
     return None

@@ -387,6 +387,8 @@ def _subsampled_pmf(ev: PoissonSubsampled, direction: int, h: float, tail: float
     if q == 1.0:
         return _leaf_pmf(inner, direction, h, tail, mode)
     log1mq = math.log1p(-q)
+    if isinstance(inner, (PureDP, RandomizedResponse, DiscreteLaplace)):
+        return _subsampled_atoms_pmf(inner, q, direction, h, mode)
     if isinstance(inner, Laplace):
         if mode is _ROUND_DOWN:
             raise UnsupportedEvent("no optimistic discretisation of subsampled Laplace is implemented")
@@ -424,6 +426,28 @@ def _subsampled_pmf(ev: PoissonSubsampled, direction: int, h: float, tail: float
     _ctd_mixture(bins, h, mode, y_lo=y_lo, y_hi=y_hi, L_of_y=L_of_y, y_of_t=y_of_t,
                  comps_p=comps_p, comps_q=comps_q, scale=1.0)
     return bins.pmf(h)
+
+
+def _subsampled_atoms_pmf(inner: DpEvent, q: float, direction: int, h: float, mode) -> LossPMF:
+    """Poisson subsampling of a pure atom-valued event with inner pair (P, Q), losses ``l`` and
+    P-masses ``m_P`` (Q-masses ``m_P e^{-l}``): "remove" is ((1-q) Q + q P, Q) with losses
+    ``log(1 - q + q e^l)`` and P-masses ``(1-q) m_Q + q m_P``; "add" is (Q, (1-q) Q + q P) with
+    losses ``-log(1 - q + q e^l)`` and P-masses ``m_Q``. Exact atoms, then split as usual."""
+    if isinstance(inner, PureDP):
+        losses, masses = _rr_atoms(inner.epsilon, 2) if inner.epsilon > 0 else ([0.0], [1.0])
+    elif isinstance(inner, RandomizedResponse):
+        losses, masses = _rr_atoms(inner.epsilon, inner.categories)
+    else:
+        losses, masses = _discrete_laplace_atoms(inner.scale, inner.sensitivity)
+    l = np.asarray(losses, dtype=float)
+    mP = np.asarray(masses, dtype=float)
+    mQ = mP * np.exp(-l)
+    g = np.log1p(q * np.expm1(l))
+    if direction == 0:
+        out_l, out_m = g, (1 - q) * mQ + q * mP
+    else:
+        out_l, out_m = -g, mQ
+    return _atoms_pmf(out_l, out_m, 0.0, h, mode)
 
 
 def _subsampled_laplace_pmf(eps0: float, q: float, direction: int, h: float, mode: Discretisation) -> LossPMF:
@@ -550,7 +574,10 @@ class PLDComposition(CompositionMethod):
                 h = min(h, leaf.epsilon / 200)
             elif isinstance(leaf, PoissonSubsampled):
                 inner = leaf.event
-                scale = leaf.rate * inner.sensitivity / getattr(inner, "sigma", getattr(inner, "scale", 1.0))
+                if isinstance(inner, (Gaussian, Laplace, DiscreteLaplace)):
+                    scale = leaf.rate * inner.sensitivity / getattr(inner, "sigma", getattr(inner, "scale", 1.0))
+                else:
+                    scale = leaf.rate * max(inner.epsilon, 1e-3)
                 h = min(h, max(5e-5, scale / 200))
             m1, v1 = _loss_moments(leaf)
             mean += count * m1

@@ -123,8 +123,12 @@ def _raw_delta(event: DpEvent, epsilon: float) -> float:
         return _atoms_delta(losses, masses, tail, epsilon)
     if isinstance(event, PoissonSubsampled):
         inner = event.event
-        H = (lambda e: gaussian_delta(inner.mu, e)) if isinstance(inner, Gaussian) else (
-            lambda e: laplace_delta(inner.epsilon, e))
+        if isinstance(inner, Gaussian):
+            H = lambda e: gaussian_delta(inner.mu, e)  # noqa: E731
+        elif isinstance(inner, Laplace):
+            H = lambda e: laplace_delta(inner.epsilon, e)  # noqa: E731
+        else:  # atom-valued pure inner events (their profile is symmetric)
+            H = lambda e: _raw_delta(inner, e)  # noqa: E731
         return _subsampled(H, event.rate, epsilon)
     raise UnsupportedEvent(f"no privacy profile is known for {event!r}")  # pragma: no cover
 

@@ -179,3 +179,33 @@ def test_dpsgd_sigma_small_problem():
     assert Method.PLD.default().epsilon(ev, 1e-5) <= 2.0
     assert Method.PLD.default().epsilon(A.dpsgd(0.05, c.below, 20), 1e-5) > 2.0
     assert ev.relation is NeighbourRelation.ADD_REMOVE_ONE
+
+
+_AR = NeighbourRelation.ADD_REMOVE_ONE
+
+
+@pytest.mark.parametrize("inner", [A.PureDP(1.0, relation=_AR), A.RandomizedResponse(2.0, 4, relation=_AR),
+                                   A.DiscreteLaplace(2.0, relation=_AR)], ids=["pure", "rr4", "dlap"])
+def test_poisson_subsampled_atoms_against_closed_form(inner):
+    q = 0.1
+    ev = A.PoissonSubsampled(inner, q)
+    m = A.PLDComposition()
+    # closed form (both directions, Zhu-Dong-Wang): the profiles module
+    for eps in (0.0, 0.03, 0.1):
+        exact = A.delta_for_epsilon(ev, eps) / (1 + 1e-10)  # profiles inflate by 1e-10 relative
+        got = m.delta(ev, eps)
+        assert got >= exact * (1 - 1e-12)
+        assert got <= exact * (1 + 1e-6) + 1e-14
+    # amplification by subsampling: pure log(1 + q (e^eps0 - 1)), so delta is ~0 one grid step
+    # above it (the atom at amp is split between the two grid points around it)
+    amp = math.log1p(q * math.expm1(inner.epsilon))
+    h = m.grid_step(m.plan(ev))
+    assert m.delta(ev, amp + 1.01 * h) <= 1e-12
+    assert m.delta(ev, amp * 0.9) > 1e-6
+
+
+def test_subsampled_bad_inner_refused():
+    with pytest.raises(InvalidArgument, match="PoissonSubsampled supports"):
+        A.PoissonSubsampled(A.ApproxDP(1.0, 1e-6, relation=_AR), 0.1)
+    with pytest.raises(InvalidArgument, match="add/remove"):
+        A.PoissonSubsampled(A.PureDP(1.0), 0.1)
