@@ -160,3 +160,30 @@ def test_every_self_composition_path_is_certified(monkeypatch, budget):
     z = leaf.self_compose(k, 1e-300)
     observed = _observed_l1(z, _exact_power(leaf.probs, k), k * leaf.offset)
     assert observed <= z.error + z.inf_mass
+
+
+@pytest.mark.parametrize("sigma", [0.03, 0.04, 1 / math.sqrt(1000)])
+def test_large_loss_gaussian_certificate_is_finite_and_above_exact(sigma):
+    from dpverify.accounting import Gaussian
+
+    # losses in the hundreds: the quadrature remainder used to be bounded by e^{a} e^{-d^2/4}
+    # (~1e44); with the Hermite envelope it is negligible, and epsilon(1e-10) is finite, >= exact
+    from dpverify.accounting import gdp_epsilon
+
+    m = PLDComposition(value_discretisation=1e-2)
+    pmf = m.composed_pmfs(Gaussian(sigma))[0]
+    assert pmf.error < 1e-20
+    exact = gdp_epsilon(1 / sigma, 1e-10)
+    eps = m.epsilon(Gaussian(sigma), 1e-10)
+    assert exact <= eps <= exact * (1 + 1e-4)
+
+
+def test_error_terms_do_not_grow_with_count_for_relative_errors():
+    from dpverify.accounting import Gaussian
+
+    # per-bin arithmetic errors inflate the bins; they no longer add k * 1e-14 to delta
+    leaf = privacy_loss_pmf(Gaussian(2.0), value_discretisation=1e-3)
+    z = leaf.self_compose(500, 1e-15)
+    assert leaf.error < 1e-20
+    assert z.error < 1e-12
+    assert z.shift == pytest.approx(500 * leaf.shift)
