@@ -138,9 +138,11 @@ def _prv_dpsgd(q, sigma, steps, deltas):
     return eps, time.perf_counter() - t
 
 
-def dpsgd_grid(out):
+def dpsgd_grid(out, qs=None, header=True):
     from dpverify.accounting import PLDComposition, dpsgd
 
+    if not header:
+        out = _rows_only(out)
     out("### DP-SGD: q, sigma, steps; delta = 1e-5 and 1e-10 (one run each, same process)\n")
     out(f"Reference: dp-accounting's pessimistic PLD at a finer grid (h = {REF_H:g}) and its optimistic PLD "
         "at the same grid (a lower estimate). `excess` = (dpverify - reference) / reference. Times are "
@@ -151,6 +153,8 @@ def dpsgd_grid(out):
         "dp-acc (1e-4) | prv | t dpverify | t dp-acc | ratio |")
     out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for q, sigma in DPSGD:
+        if qs is not None and q not in qs:
+            continue
         for steps in STEPS:
             _pld._cached_leaf.cache_clear()
             _pld._cached_pmfs.cache_clear()
@@ -225,6 +229,13 @@ def heterogeneous(out):
         f"{e_dpa:.6f} | {t_ours:.2f} | {t_dpa:.2f} | {t_ours / t_dpa:.2f} |")
 
 
+def _rows_only(out):
+    def inner(line=""):
+        if line.startswith("| ") and line[2:3].isdigit():
+            out(line)
+    return inner
+
+
 def dpsgd_main(write: bool) -> None:
     lines: list[str] = []
 
@@ -255,7 +266,40 @@ def dpsgd_main(write: bool) -> None:
 
 
 if __name__ == "__main__":
-    if "--dpsgd" in sys.argv:
+    if "--rows" in sys.argv:  # only the DP-SGD rows for the given q values (run beside --dpsgd; see --merge)
+        qs = {float(x) for x in sys.argv[sys.argv.index("--rows") + 1].split(",")}
+        dpsgd_grid(lambda line="": print(line, flush=True), qs=qs, header=False)
+    elif "--extras" in sys.argv:  # the small-delta and 1000-event sections alone
+        small_delta(lambda line="": print(line, flush=True))
+        heterogeneous(lambda line="": print(line, flush=True))
+    elif "--merge" in sys.argv:
+        # assemble the generated block of docs/performance.md from the outputs of runs made side by
+        # side: the first log (a --dpsgd run, possibly stopped early), then the rows of --rows logs
+        # after its grid rows, then --extras logs
+        import pathlib
+
+        logs = sys.argv[sys.argv.index("--merge") + 1:]
+        body = [l.rstrip("\n") for l in open(logs[0])]
+        grid_end = max(i for i, l in enumerate(body) if l.startswith("| ") and l[2:3].isdigit())
+        extra_rows, extras = [], []
+        for log in logs[1:]:
+            lines = [l.rstrip("\n") for l in open(log)]
+            if any(l.startswith("### ") for l in lines):
+                extras += [""] + lines
+            else:
+                extra_rows += [l for l in lines if l.startswith("| ")]
+        body = body[:grid_end + 1] + extra_rows + body[grid_end + 1:] + extras
+        path = pathlib.Path(__file__).resolve().parents[1] / "docs" / "performance.md"
+        text = path.read_text()
+        block = START + "\n" + "\n".join(body) + "\n" + END
+        if START in text:
+            head, rest = text.split(START, 1)
+            text = head + block + rest.split(END, 1)[1]
+        else:
+            text = (text.rstrip("\n") + "\n\n## Accounting for training runs (`benchmarks/bench_accounting.py --dpsgd`)\n\n"
+                    + block + "\n")
+        path.write_text(text)
+    elif "--dpsgd" in sys.argv:
         dpsgd_main("--write" in sys.argv)
     else:
         main()
