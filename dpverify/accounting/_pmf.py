@@ -523,7 +523,7 @@ def _split_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     mag = np.abs(X).astype(float)
     inS = np.zeros(X.size, dtype=bool)
     inS[S] = True
-    b = (mag + np.where(inS, e_S, D)) * (1 + 4 * U) ** 2
+    b = (mag + np.where(inS, e_S + D_small, D)) * (1 + 4 * U) ** 2
     with np.errstate(divide="ignore"):
         logb = np.log(b)
     wt = np.full(b.size, 2.0)
