@@ -285,6 +285,10 @@ if __name__ == "__main__":
         for log in logs[1:]:
             lines = [l.rstrip("\n") for l in open(log)]
             if any(l.startswith("### ") for l in lines):
+                # drop a section a stopped run left without a table
+                while lines and not any(l.startswith("| ") for l in lines[max(i for i, l in enumerate(lines)
+                                                                              if l.startswith("### ")):]):
+                    lines = lines[:max(i for i, l in enumerate(lines) if l.startswith("### "))]
                 extras += [""] + lines
             else:
                 extra_rows += [l for l in lines if l.startswith("| ")]
