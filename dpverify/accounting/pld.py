@@ -643,7 +643,7 @@ class PLDComposition(CompositionMethod):
         else:
             copies = sum(c for _, c in plan)
             moved = 4 * self.tail_mass * len(plan)
-            defl = math.exp(-copies * (_MAX_REL_INFLATION + 64 * U))
+            defl = math.exp(-copies * (_MAX_REL_INFLATION + 256 * U))
             lower = np.array([max(p.epsilon_lower(float(d), moved, defl) for p in opt) for d in ds.ravel()])
         lower = np.minimum(lower, upper)
         shape = ds.shape
