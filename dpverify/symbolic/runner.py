@@ -74,4 +74,5 @@ def run_proofs(paths: Iterable[str | Path] | None = None) -> list[ClaimReport]:
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise InvalidArgument(f"duplicate claim IDs across proof files: {dup}.")
-    return reports
+    from .coq import apply_kernel_checks  # Coq theorems of proofs/coq/ (kernel-checked), when coqc is on the PATH
+    return apply_kernel_checks(reports)
