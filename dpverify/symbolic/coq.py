@@ -317,6 +317,18 @@ def assumptions(items: Sequence[tuple[str, str]], *, timeout: float = DEFAULT_TI
     One ``coqc`` run for all items. Returns the failed/unavailable :class:`CoqResult` instead when the
     query does not compile."""
     items = list(dict.fromkeys(items))
+    coqc = coqc or coqc_path()
+    key = ("assumptions", coqc, tuple(items),
+           tuple(hashlib.sha256((coq_dir() / f).read_bytes()).hexdigest() for f in sorted({f for f, _ in items})))
+    if key not in _ASSUMPTIONS:
+        _ASSUMPTIONS[key] = _assumptions(items, timeout=timeout, coqc=coqc)
+    return _ASSUMPTIONS[key]
+
+
+_ASSUMPTIONS: dict = {}
+
+
+def _assumptions(items, *, timeout, coqc):
     mods = sorted({f[:-2] for f, _ in items})
     lines = [f"From {LOGICAL} Require {' '.join(mods)}."]
     for f, thm in items:
