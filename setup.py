@@ -15,4 +15,5 @@ packages += ["dpverify_proofs"]
 setup(
     packages=packages,
     package_dir={"dpverify_mechanisms": "mechanisms", "dpverify_proofs": "proofs"},
+    package_data={"dpverify_proofs": ["coq/*.v", "coq/_CoqProject"]},  # the Coq theorems (dpverify.symbolic.coq)
 )

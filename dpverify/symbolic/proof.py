@@ -24,7 +24,7 @@ from .verdicts import CheckResult, ProofVerdict
 __all__ = ["chain", "proved", "certified", "tested", "unknown", "refuted", "stated", "weakest", "rests_on",
            "gaussian_profile_search"]
 
-_ORDER = [ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN]
+_ORDER = [ProofVerdict.KERNEL_CHECKED, ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN]
 
 
 def proved(evidence: str, *details: str) -> CheckResult:

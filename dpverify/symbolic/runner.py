@@ -53,8 +53,11 @@ def proof_modules(paths: Iterable[str | Path] | None = None) -> list:
             if not m.name.startswith("_")]
 
 
-def run_proofs(paths: Iterable[str | Path] | None = None) -> list[ClaimReport]:
-    """Run ``claims()`` of every proof module (see :func:`proof_modules`); reports in file order."""
+def run_proofs(paths: Iterable[str | Path] | None = None, *, kernel_check: bool = True) -> list[ClaimReport]:
+    """Run ``claims()`` of every proof module (see :func:`proof_modules`); reports in file order.
+
+    ``kernel_check``: apply the Coq theorems of ``proofs/coq/`` (``dpverify.symbolic.coq``); False gives
+    the proof files' own verdicts."""
     reports: list[ClaimReport] = []
     for module in proof_modules(paths):
         fn = getattr(module, "claims", None)
@@ -74,4 +77,7 @@ def run_proofs(paths: Iterable[str | Path] | None = None) -> list[ClaimReport]:
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise InvalidArgument(f"duplicate claim IDs across proof files: {dup}.")
-    return reports
+    if not kernel_check:
+        return reports
+    from .coq import apply_kernel_checks  # Coq theorems of proofs/coq/ (kernel-checked), when coqc is on the PATH
+    return apply_kernel_checks(reports)

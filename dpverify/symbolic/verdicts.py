@@ -17,6 +17,9 @@ __all__ = ["ProofVerdict", "CheckResult", "ClaimReport"]
 class ProofVerdict(str, enum.Enum):
     """How a statement was settled.
 
+    * ``KERNEL_CHECKED``: a Coq theorem under ``proofs/coq/`` that states the claim's conclusion in its
+      own parameters was accepted by ``coqc`` (axioms: the classical reals only); the evidence names
+      the theorem and file (``dpverify.symbolic.coq``). The strongest verdict.
     * ``PROVED``: sympy establishes it (an identity by ``simplify``/``.equals``, an inequality by
       a stated strategy: sign of a derivative, a sum of nonnegative terms, monotonicity).
     * ``CERTIFIED``: rigorous numerics on a stated parameter box (``mpmath.iv`` interval
@@ -26,6 +29,7 @@ class ProofVerdict(str, enum.Enum):
     * ``UNKNOWN``: none of the above; the report carries the reason.
     """
 
+    KERNEL_CHECKED = "kernel-checked"
     PROVED = "proved"
     CERTIFIED = "certified"
     TESTED = "tested"

@@ -1,0 +1,434 @@
+"""Kernel-checked proofs: the Coq theorems under ``proofs/coq/`` and the claims they settle.
+
+* :data:`MANIFEST` -- one :class:`CoqEntry` per (claim id, Coq theorem): the ``.v`` file, the theorem,
+  a one-line statement in the claim's own parameters, and its :class:`Coverage` (``CLAIM``: the
+  theorem is the claim's conclusion; ``STEP``: it is one step of the claim's proof, or the claim on a
+  restricted domain, so the claim keeps its own verdict and the report names the step).
+* :func:`compile_file` -- run ``coqc`` on one file (its ``From DPVerify Require`` dependencies first),
+  in a temporary directory of this process (the repository gets no ``.vo``/``.glob`` files); results
+  are cached per file content hash inside one process. Returns a :class:`CoqResult`: compiled,
+  failed (with coqc's message) or Coq not available.
+* :func:`assumptions` -- ``Print Assumptions`` of theorems, parsed; :func:`disallowed_axioms` keeps
+  the axioms outside :data:`ALLOWED_AXIOMS` (the standard library's classical reals and the kernel's
+  primitive-arithmetic specifications used by the Interval library).
+* :func:`apply_kernel_checks` -- the hook of :func:`dpverify.symbolic.run_proofs`: a claim whose
+  ``CLAIM`` theorem compiles with allowed axioms is reported ``kernel-checked`` naming the theorem
+  and file, unless the claim's own verdict is ``refuted`` (then the contradiction is reported in the
+  evidence, never hidden). Without ``coqc`` the claim keeps its verdict and the evidence says so.
+
+``coqc`` is found on the PATH, or named by the environment variable ``DPVERIFY_COQC``.
+"""
+from __future__ import annotations
+
+import atexit
+import enum
+import hashlib
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from ..errors import InvalidArgument
+from .verdicts import CheckResult, ClaimReport, ProofVerdict
+
+__all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWED_AXIOMS", "INSTALL_HINT",
+           "coq_dir", "coqc_path", "coqc_version", "compile_file", "compile_files", "compile_source", "assumptions",
+           "disallowed_axioms", "entries_for", "apply_kernel_checks"]
+
+#: The logical name under which ``proofs/coq/`` is loaded (``coqc -Q <dir> DPVerify``).
+LOGICAL = "DPVerify"
+INSTALL_HINT = "install coq libcoq-interval libcoq-coquelicot to kernel-check (Debian: apt-get install coq " \
+               "libcoq-interval libcoq-coquelicot)"
+DEFAULT_TIMEOUT = 300.0
+
+#: Axioms a kernel-checked theorem may rest on: the standard library's classical real numbers
+#: (Coq.Reals: excluded middle, the two decidability axioms of ClassicalDedekindReals, functional
+#: extensionality), and the kernel's specifications of its primitive 63-bit integers and binary64
+#: floats, which the Interval library's reflexive tactic computes with.
+ALLOWED_AXIOMS = (
+    re.compile(r"^ClassicalDedekindReals\.sig_(not_dec|forall_dec)$"),
+    re.compile(r"^FunctionalExtensionality\.functional_extensionality_dep$"),
+    re.compile(r"^Classical_Prop\.classic$"),
+    re.compile(r"^(PrimInt63|PrimFloat|Uint63|FloatAxioms)\.[A-Za-z0-9_]+$"),
+)
+
+
+class Coverage(str, enum.Enum):
+    """How much of a claim a Coq theorem settles."""
+
+    CLAIM = "claim"  # the claim's conclusion, in its own parameters
+    STEP = "step"  # one step of its proof, or the claim on a restricted domain: the claim keeps its verdict
+
+
+@dataclass(frozen=True)
+class CoqEntry:
+    claim_id: str
+    file: str  # a file name in proofs/coq/
+    theorem: str
+    statement: str  # one line: what the theorem proves, in the claim's own parameters
+    coverage: Coverage
+
+    def __post_init__(self):
+        if not isinstance(self.coverage, Coverage):
+            raise InvalidArgument(f"coverage={self.coverage!r} must be a Coverage member (Coverage.CLAIM or Coverage.STEP).")
+        if not self.file.endswith(".v") or "/" in self.file:
+            raise InvalidArgument(f"file={self.file!r} must be the name of a .v file in proofs/coq/.")
+
+    @property
+    def where(self) -> str:
+        return f"{self.theorem} (proofs/coq/{self.file})"
+
+
+_LAPLACE_BRIDGE = ("at every output; integrating the pointwise bound over an event gives the DP inequality "
+                   "(that measure-theoretic step is not in Coq; its finite-space form is FiniteDP.dp_of_pointwise)")
+
+MANIFEST: tuple[CoqEntry, ...] = (
+    CoqEntry("lecture21-dp/lemma-1", "Laplace.v", "laplace_loss_scalar",
+             "for all eps > 0, M > 0, |f(S) - f(S')| <= M: ln p(x; f(S), M/eps) - ln p(x; f(S'), M/eps) <= eps, "
+             "p the Laplace density exp(-|x - mu|/b)/(2b), " + _LAPLACE_BRIDGE, Coverage.CLAIM),
+    CoqEntry("lecture21-dp/lemma-2", "Laplace.v", "laplace_loss_vector",
+             "for all K, eps > 0, B > 0 and F(S), F(S') in R^K with ||F(S) - F(S')||_1 <= B: the log ratio of the "
+             "product Laplace densities with scale B/eps is <= eps " + _LAPLACE_BRIDGE, Coverage.CLAIM),
+    CoqEntry("jiang-wishart/theorem-1", "Laplace.v", "laplace_loss_jiang",
+             "for all eps > 0, s1 > 0, lam > s1/eps and M(D), M(D') with l1 distance <= s1: the log ratio of the "
+             "per-coordinate Laplace(lam) densities is <= eps " + _LAPLACE_BRIDGE, Coverage.CLAIM),
+    CoqEntry("showkatbakhsh-regression/proposition-1/some-delta", "ApproxToTV.v", "approx_dp_to_zero_eps",
+             "for any events with complements and P(E^c) = 1 - P(E): (eps, delta)-DP implies (0, delta'')-DP, "
+             "delta'' = (e^eps - 1 + 2 delta)/(e^eps + 1) (and zero_eps_to_approx_dp: (0, delta) implies (eps, delta))",
+             Coverage.CLAIM),
+    CoqEntry("tu-projections/lemma-2/one-over-two-delta", "Kenthapadi.v", "kenthapadi_tail_level",
+             "sigma = Delta sqrt(2(L + eps))/eps, L = ln(1/(2 delta)), t = eps sigma/Delta - Delta/(2 sigma): "
+             "t^2 - (2L + eps) = eps^2/(8(L + eps)) (kenthapadi_identity), the loss is <= eps for noise z <= sigma t "
+             "(kenthapadi_loss_below_threshold), (1/2) e^(-t^2/2) <= delta; the Gaussian tail "
+             "P(N(0,1) > t) <= (1/2) e^(-t^2/2) is not in Coq", Coverage.STEP),
+    CoqEntry("tu-projections/lemma-1", "LaurentMassart.v", "laurent_massart_scalar",
+             "for every k > 0 and 0 <= t < 1/2: -(k/2) ln(1 - 2t) - k t <= k t^2/(1 - 2t) (the Chernoff step of "
+             "the chi-square tail; the MGF and the optimisation over t are not in Coq)", Coverage.STEP),
+    CoqEntry("tu-projections/theorem-2", "TuTheorem2.v", "tu_theorem2_budget",
+             "for 0 < eps < 1, 0 < delta < 1/2, k >= 1: eps_1 = (sqrt(2k ln(2/delta) + 8k eps) - sqrt(2k ln(2/delta)))/(4k) "
+             "is in (0, 1) and sqrt(2k ln(2/delta)) eps_1 + k eps_1 (e^eps_1 - 1) <= eps (uses e^x <= 1 + 2x on "
+             "[0, 5/4], ExpLinear.exp_le_1_plus_2x)", Coverage.STEP),
+    CoqEntry("tu-projections/theorem-2/derived", "ExpLinear.v", "exp_le_1_plus_2x",
+             "e^x <= 1 + 2x for 0 <= x <= 5/4 (the step exp(eps_1) <= 1 + 2 eps_1)", Coverage.STEP),
+    CoqEntry("lecture21-dp/lemma-5/independent", "FiniteDP.v", "basic_composition_independent",
+             "on finite output spaces (mass functions on lists): eps1-DP and eps2-DP with independent randomness give "
+             "(eps1 + eps2)-DP for every event of the pair (also adaptive: basic_composition); general output "
+             "spaces are not in Coq", Coverage.STEP),
+    CoqEntry("lecture21-dp/lemma-4", "FiniteDP.v", "post_processing",
+             "on finite output spaces, for pure DP (delta = 0) only: a randomized post-processing (nonnegative kernel) "
+             "of an eps-DP output is eps-DP; the claim's delta > 0 case is not in Coq", Coverage.STEP),
+)
+
+
+def entries_for(claim_id: str) -> list[CoqEntry]:
+    """The manifest entries of ``claim_id`` (possibly none)."""
+    return [e for e in MANIFEST if e.claim_id == claim_id]
+
+
+# ---------------------------------------------------------------------------------------------- coqc
+
+
+class CoqStatus(str, enum.Enum):
+    COMPILED = "compiled"
+    FAILED = "failed"
+    UNAVAILABLE = "coq not available"
+
+
+@dataclass(frozen=True)
+class CoqResult:
+    file: str
+    status: CoqStatus
+    seconds: float = 0.0
+    message: str = ""  # coqc's output (FAILED), or why Coq is not available
+    coqc_version: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status is CoqStatus.COMPILED
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "status": self.status.value, "seconds": round(self.seconds, 3),
+                "message": self.message, "coqc_version": self.coqc_version}
+
+
+def coq_dir() -> Path:
+    """The folder of the ``.v`` files: ``coq/`` of the installed ``dpverify_proofs``, else the repository's."""
+    spec = importlib.util.find_spec("dpverify_proofs")
+    if spec is not None and spec.submodule_search_locations:
+        for loc in spec.submodule_search_locations:
+            cand = Path(loc) / "coq"
+            if cand.is_dir():
+                return cand
+    return Path(__file__).resolve().parents[2] / "proofs" / "coq"
+
+
+def coqc_path() -> str | None:
+    """``$DPVERIFY_COQC`` if set (empty: none), else ``coqc`` on the PATH, else None."""
+    env = os.environ.get("DPVERIFY_COQC")
+    if env is not None:
+        return shutil.which(env) if env.strip() else None
+    return shutil.which("coqc")
+
+
+_VERSIONS: dict[str, str] = {}
+
+
+def coqc_version(coqc: str | None = None) -> str:
+    coqc = coqc or coqc_path()
+    if coqc is None:
+        return ""
+    if coqc not in _VERSIONS:
+        try:
+            out = subprocess.run([coqc, "--version"], capture_output=True, text=True, timeout=60).stdout
+        except (OSError, subprocess.SubprocessError) as exc:
+            out = f"unknown ({exc})"
+        m = re.search(r"version\s+(\S+)", out)
+        _VERSIONS[coqc] = m.group(1) if m else out.strip().splitlines()[0] if out.strip() else "unknown"
+    return _VERSIONS[coqc]
+
+
+_BUILD: dict[str, Path] = {}
+_CACHE: dict[tuple[str, str, str], CoqResult] = {}
+_REQUIRE = re.compile(r"From\s+" + LOGICAL + r"\s+Require\s+(?:Import\s+|Export\s+)?([A-Za-z0-9_ ]+)\.")
+
+
+def _build_dir() -> Path:
+    if "dir" not in _BUILD:
+        d = Path(tempfile.mkdtemp(prefix="dpverify-coq-"))
+        atexit.register(shutil.rmtree, d, True)
+        _BUILD["dir"] = d
+    return _BUILD["dir"]
+
+
+def _deps(source: str) -> list[str]:
+    return [name for m in _REQUIRE.finditer(source) for name in m.group(1).split()]
+
+
+def _run_coqc(coqc: str, build: Path, vfile: Path, timeout: float) -> tuple[bool, str, float]:
+    cmd = [coqc, "-q", "-no-glob", "-Q", str(build), LOGICAL, str(vfile)]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=str(build))
+    except subprocess.TimeoutExpired:
+        return False, f"coqc timed out after {timeout:g} s", time.perf_counter() - start
+    except OSError as exc:
+        return False, f"coqc could not run: {exc}", time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    out = (proc.stdout + proc.stderr).strip()
+    return proc.returncode == 0, out, seconds
+
+
+def compile_file(name: str, *, timeout: float = DEFAULT_TIMEOUT, coqc: str | None = None,
+                 _stack: tuple[str, ...] = ()) -> CoqResult:
+    """Compile ``proofs/coq/<name>`` (and its ``From DPVerify Require`` dependencies first)."""
+    if not isinstance(name, str) or not name.endswith(".v") or "/" in name:
+        raise InvalidArgument(f"name={name!r} must be the name of a .v file in proofs/coq/ (e.g. 'Laplace.v').")
+    if not (timeout > 0):
+        raise InvalidArgument(f"timeout={timeout!r} must be a positive number of seconds.")
+    src_path = coq_dir() / name
+    if not src_path.is_file():
+        raise InvalidArgument(f"name={name!r}: no such file {src_path}.")
+    coqc = coqc or coqc_path()
+    if coqc is None:
+        return CoqResult(name, CoqStatus.UNAVAILABLE, message=f"Coq not available: {INSTALL_HINT}")
+    source = src_path.read_text()
+    key = (coqc, name, hashlib.sha256(source.encode()).hexdigest())
+    if key in _CACHE:
+        return _CACHE[key]
+    if name in _stack:
+        return CoqResult(name, CoqStatus.FAILED, message=f"circular Require: {' -> '.join(_stack + (name,))}")
+    seconds = 0.0
+    for dep in _deps(source):
+        r = compile_file(f"{dep}.v", timeout=timeout, coqc=coqc, _stack=_stack + (name,))
+        if not r.ok:
+            res = CoqResult(name, CoqStatus.FAILED if r.status is CoqStatus.FAILED else r.status, seconds,
+                            f"dependency {dep}.v: {r.message}", coqc_version(coqc))
+            _CACHE[key] = res
+            return res
+    build = _build_dir()
+    target = build / name
+    target.write_text(source)
+    ok, out, seconds = _run_coqc(coqc, build, target, timeout)
+    res = CoqResult(name, CoqStatus.COMPILED if ok else CoqStatus.FAILED, seconds, out, coqc_version(coqc))
+    _CACHE[key] = res
+    return res
+
+
+def compile_files(names: Iterable[str], *, timeout: float = DEFAULT_TIMEOUT, coqc: str | None = None,
+                  workers: int | None = None) -> dict[str, CoqResult]:
+    """:func:`compile_file` for each name, files without dependencies first, in parallel (``workers``
+    threads, default: the CPU count, at most 4)."""
+    names = list(dict.fromkeys(names))
+    coqc = coqc or coqc_path()
+    if coqc is None:
+        return {n: compile_file(n, timeout=timeout, coqc=None) for n in names}
+    leaves = [n for n in names if (coq_dir() / n).is_file() and not _deps((coq_dir() / n).read_text())]
+    rest = [n for n in names if n not in leaves]
+    workers = workers or min(4, os.cpu_count() or 1)
+    out: dict[str, CoqResult] = {}
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for wave in (leaves, rest):
+            for n, r in zip(wave, pool.map(lambda n: compile_file(n, timeout=timeout, coqc=coqc), wave)):
+                out[n] = r
+    return out
+
+
+def compile_source(source: str, *, module: str = "Scratch", timeout: float = DEFAULT_TIMEOUT,
+                   coqc: str | None = None) -> CoqResult:
+    """Compile ``source`` as ``<module>.v`` in a fresh temporary directory that can load the manifest's
+    compiled files (``From DPVerify Require``). Not cached: used for mutants and assumption queries."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", module or ""):
+        raise InvalidArgument(f"module={module!r} must be a Coq module name (letters, digits, '_').")
+    coqc = coqc or coqc_path()
+    if coqc is None:
+        return CoqResult(f"{module}.v", CoqStatus.UNAVAILABLE, message=f"Coq not available: {INSTALL_HINT}")
+    for dep in _deps(source):
+        r = compile_file(f"{dep}.v", timeout=timeout, coqc=coqc)
+        if not r.ok:
+            return CoqResult(f"{module}.v", r.status, 0.0, f"dependency {dep}.v: {r.message}", coqc_version(coqc))
+    with tempfile.TemporaryDirectory(prefix="dpverify-coq-scratch-") as tmp:
+        vfile = Path(tmp) / f"{module}.v"
+        vfile.write_text(source)
+        cmd = [coqc, "-q", "-no-glob", "-Q", str(_build_dir()), LOGICAL, str(vfile)]
+        start = time.perf_counter()
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=tmp)
+            ok, out = proc.returncode == 0, (proc.stdout + proc.stderr).strip()
+        except subprocess.TimeoutExpired:
+            ok, out = False, f"coqc timed out after {timeout:g} s"
+        seconds = time.perf_counter() - start
+    return CoqResult(f"{module}.v", CoqStatus.COMPILED if ok else CoqStatus.FAILED, seconds, out, coqc_version(coqc))
+
+
+_MARK = "@@dpverify-theorem "
+
+
+def assumptions(items: Sequence[tuple[str, str]], *, timeout: float = DEFAULT_TIMEOUT,
+                coqc: str | None = None) -> dict[tuple[str, str], tuple[str, ...]] | CoqResult:
+    """``Print Assumptions`` of each ``(file, theorem)``: the axiom names it rests on (empty: closed).
+
+    One ``coqc`` run for all items. Returns the failed/unavailable :class:`CoqResult` instead when the
+    query does not compile."""
+    items = list(dict.fromkeys(items))
+    coqc = coqc or coqc_path()
+    key = ("assumptions", coqc, tuple(items),
+           tuple(hashlib.sha256((coq_dir() / f).read_bytes()).hexdigest() for f in sorted({f for f, _ in items})))
+    if key not in _ASSUMPTIONS:
+        _ASSUMPTIONS[key] = _assumptions(items, timeout=timeout, coqc=coqc)
+    return _ASSUMPTIONS[key]
+
+
+_ASSUMPTIONS: dict = {}
+
+
+def _assumptions(items, *, timeout, coqc):
+    mods = sorted({f[:-2] for f, _ in items})
+    lines = [f"From {LOGICAL} Require {' '.join(mods)}."]
+    for f, thm in items:
+        lines.append(f'Goal True. idtac "{_MARK}{f} {thm}". exact I. Abort.')
+        lines.append(f"Print Assumptions {f[:-2]}.{thm}.")
+    res = compile_source("\n".join(lines) + "\n", module="DPVerifyAssumptions", timeout=timeout, coqc=coqc)
+    if not res.ok:
+        return res
+    out: dict[tuple[str, str], list[str]] = {}
+    current = None
+    for line in res.message.splitlines():
+        if line.startswith(_MARK):
+            f, thm = line[len(_MARK):].split()
+            current = out.setdefault((f, thm), [])
+            continue
+        if current is None or not line or line[0].isspace() or line.startswith(("Axioms:", "Closed under")):
+            continue
+        m = re.match(r"^([A-Za-z_][A-Za-z0-9_.']*)\s*(?::|$)", line)
+        if m:
+            current.append(m.group(1))
+    missing = [it for it in items if it not in out]
+    if missing:
+        return CoqResult("DPVerifyAssumptions.v", CoqStatus.FAILED, res.seconds,
+                         f"no Print Assumptions output for {missing}: {res.message[:500]}", res.coqc_version)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def disallowed_axioms(names: Iterable[str]) -> list[str]:
+    """The names among ``names`` that :data:`ALLOWED_AXIOMS` does not allow."""
+    return [n for n in names if not any(p.match(n) for p in ALLOWED_AXIOMS)]
+
+
+# ---------------------------------------------------------------------------------------------- hook
+
+
+def _first_error(message: str) -> str:
+    lines = [ln.strip() for ln in message.splitlines() if ln.strip()]
+    err = [i for i, ln in enumerate(lines) if ln.startswith("Error")]
+    if err:
+        i = err[0]
+        return " ".join(lines[max(0, i - 1): i + 3])[:300]
+    return " ".join(lines[:3])[:300]
+
+
+def apply_kernel_checks(reports: Sequence[ClaimReport], *, timeout: float = DEFAULT_TIMEOUT) -> list[ClaimReport]:
+    """``reports`` with the manifest's Coq theorems applied (see the module docstring)."""
+    reports = list(reports)
+    wanted = [(r, entries_for(r.id)) for r in reports]
+    if not any(es for _, es in wanted):
+        return reports
+    coqc = coqc_path()
+    files = sorted({e.file for _, es in wanted for e in es})
+    compiled = compile_files(files, timeout=timeout, coqc=coqc) if coqc else {}
+    axioms: dict | CoqResult = {}
+    # Print Assumptions for the theorems that decide a verdict (CLAIM); it is slow on the Interval library's
+    # reflexive proofs, so STEP theorems are only compiled here (tests/symbolic/test_coq.py checks them all).
+    ok_items = [(e.file, e.theorem) for _, es in wanted for e in es
+                if coqc and e.coverage is Coverage.CLAIM and compiled[e.file].ok]
+    if ok_items:
+        axioms = assumptions(ok_items, timeout=timeout, coqc=coqc)
+    out = []
+    for report, entries in wanted:
+        for e in entries:
+            report = _apply_one(report, e, coqc, compiled.get(e.file), axioms)
+        out.append(report)
+    return out
+
+
+def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None, axioms) -> ClaimReport:
+    concl = report.conclusion
+    if coqc is None:
+        why = f"Coq not available: {INSTALL_HINT}; Coq theorem {e.where} not checked"
+        return replace(report, conclusion=CheckResult(concl.verdict, f"{concl.evidence}; {why}",
+                                                      counterexample=concl.counterexample, details=concl.details + (why,)))
+    if not result.ok:
+        why = f"Coq theorem {e.where} did NOT compile: {_first_error(result.message)}"
+        return replace(report, conclusion=CheckResult(concl.verdict, f"{concl.evidence}; {why}",
+                                                      counterexample=concl.counterexample, details=concl.details + (why,)))
+    if isinstance(axioms, CoqResult):
+        why = f"Coq theorem {e.where} compiled but Print Assumptions failed: {_first_error(axioms.message)}"
+        return replace(report, conclusion=CheckResult(concl.verdict, f"{concl.evidence}; {why}",
+                                                      counterexample=concl.counterexample, details=concl.details + (why,)))
+    bad = disallowed_axioms(axioms.get((e.file, e.theorem), ())) if e.coverage is Coverage.CLAIM else []
+    if bad:
+        why = f"Coq theorem {e.where} compiled but rests on axioms outside the classical reals: {', '.join(bad)}"
+        return replace(report, conclusion=CheckResult(concl.verdict, f"{concl.evidence}; {why}",
+                                                      counterexample=concl.counterexample, details=concl.details + (why,)))
+    checked = " (Print Assumptions: classical reals only)" if e.coverage is Coverage.CLAIM else ""
+    accepted = (f"Coq theorem {e.where} accepted by coqc {result.coqc_version} in {result.seconds:.1f} s"
+                f"{checked}: {e.statement}")
+    if e.coverage is Coverage.STEP:
+        note = f"kernel-checked step: {accepted}"
+        return replace(report, notes=report.notes + (note,),
+                       conclusion=CheckResult(concl.verdict, concl.evidence, counterexample=concl.counterexample,
+                                              details=concl.details + (note,)))
+    if concl.verdict is ProofVerdict.REFUTED:
+        why = (f"CONTRADICTION: the machine refutes this claim while {accepted}; the statement of the Coq theorem "
+               f"or the refutation is wrong and must be examined")
+        return replace(report, notes=report.notes + (why,),
+                       conclusion=CheckResult(concl.verdict, f"{why} | {concl.evidence}",
+                                              counterexample=concl.counterexample, details=concl.details + (why,)))
+    details = concl.details + (f"before the Coq check: {concl.verdict.value}: {concl.evidence}",)
+    return replace(report, conclusion=CheckResult(ProofVerdict.KERNEL_CHECKED, accepted, details=details))
