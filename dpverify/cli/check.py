@@ -19,9 +19,12 @@ EXTRA_SECTIONS: list = []
 
 def _proofs_section(args):
     """The proof table (``dpverify prove``) as a section of the main job."""
+    from ..calibrate._check import record_proof_rows
     from .prove import check_section
 
-    return check_section(args)
+    rows, text = check_section(args)
+    record_proof_rows(rows)  # the calibration table looks up the verdict of the claim each value rests on
+    return rows, text
 
 
 EXTRA_SECTIONS.append(("proofs", "Proofs of the source papers' claims (dpverify prove)", _proofs_section))
