@@ -26,7 +26,7 @@ from dpverify.registry import load_entries
 
 ROW_KEYS = {"claim", "registry", "parameters", "mechanism", "parameter", "inputs", "paper_values",
             "lemma_value", "lemma_derivation", "lemmas", "exact_value", "exact_bracket", "exact_reason",
-            "tightness", "tightness_range", "achieved_delta", "safe", "flag", "note"}
+            "tightness", "tightness_range", "achieved_delta", "safe", "flag", "note", "premise"}
 
 
 @pytest.fixture(scope="module")
