@@ -219,11 +219,11 @@ def premise_of(cal: Calibration, *, run: bool = True, announce: bool = False) ->
 
 
 def premise_flag(cal: Calibration, premise: dict | None) -> Flag:
-    """The row flag, with the premise: a calibration whose claim is refuted is UNSAFE unless an exact
-    privacy profile certifies it safe (then the exact check wins: the value meets the target even if
-    the lemma behind it is wrong elsewhere)."""
+    """The row flag, with the premise: an exact privacy profile decides when it can (safe, or UNSAFE
+    below the exact minimum: the value meets the target, or not, whatever the lemma behind it);
+    where it cannot (no exact profile, or undecided), a refuted claim makes the value UNSAFE."""
     flag = flag_of(cal.safe, cal.exact_value)
-    if premise is not None and premise.get("verdict") == REFUTED and cal.safe is not True:
+    if premise is not None and premise.get("verdict") == REFUTED and cal.safe is None:
         return REFUTED_PREMISE
     return flag
 

@@ -113,7 +113,7 @@ def calibration_from_args(args) -> Calibration:
 def render(cal: Calibration, premise: dict | None = None) -> str:
     up = lambda x: _common.fmt_upper(x, _DIGITS)  # noqa: E731 - noise parameters and delta bounds round up
     lines = []
-    if premise is not None and premise.get("verdict") == "refuted" and cal.safe is not True:
+    if premise is not None and premise.get("verdict") == "refuted" and cal.safe is None:
         lines.append(f"UNSAFE: this value rests on {premise['claim']}, which dpverify prove REFUTES "
                      f"({premise['source']}); it does not guarantee the target.")
         evidence = " ".join(premise["evidence"].split()).split(" | ")[0]  # the conclusion's counterexample

@@ -71,7 +71,7 @@ def test_exact_profile_that_certifies_safe_wins_over_a_refuted_lemma(runner):
     assert cal.safe is True
     assert _check.premise_flag(cal, _check.premise_of(cal)) is _check.SAFE
     unsafe = gaussian(10.0, 1e-5, 1.0, method="classical")  # below the exact minimum anyway
-    assert _check.premise_flag(unsafe, _check.premise_of(unsafe)) is _check.REFUTED_PREMISE
+    assert _check.premise_flag(unsafe, _check.premise_of(unsafe)) is _check.UNSAFE  # the stronger evidence
 
 
 def test_verdicts_are_cached_on_disk_and_rerun_when_the_sources_change(runner, monkeypatch):
