@@ -392,60 +392,93 @@ def _fmt_printed(r: dict) -> str:
     return "; ".join(parts) if parts else "-"
 
 
-def _text(rows: list[dict]) -> str:
-    from ..cli._common import table
+#: (header, minimum width, flexible) of the calibration table.
+_COLUMNS = [("claim [verdict]\n  parameters (registry entry)", 26, True), ("param", 8, False),
+            ("paper, as printed (tightness)", 16, True), ("lemma-derived", 9, False), ("exact minimum", 12, True),
+            ("tightness", 9, False), ("delta(eps) <=", 9, False), ("flag", 12, True)]
 
-    headers = ["claim", "param", "parameters (registry entry)", "paper, as printed (tightness)",
-               "lemma-derived", "exact minimum", "tightness", "delta(eps) <=", "flag"]
-    body, reasons = [], []
-    for r in rows:
-        where = r["parameters"] + (f" ({', '.join(r['registry'])})" if r["registry"] else " (beyond the registry)")
-        if r["exact_value"] is None:
-            if r["exact_reason"] not in reasons:
-                reasons.append(r["exact_reason"])
-            exact = f"no exact profile [{reasons.index(r['exact_reason']) + 1}]"
-            tight = "-"
+_NOTE = ("Noise parameters and exact minima are rounded up, tightness lower ends down; tightness = "
+         "lemma-derived / exact minimum (< 1: the target is NOT met); delta(eps) <=: certified upper bound "
+         "on the lemma-derived value's delta at the target eps. Random projection: exact minimum under the "
+         "fresh-P reading, [rigorous bracket]. MI-DP epsilons are in bits. claim [verdict]: the verdict of "
+         "the claim the lemma-derived value rests on, from dpverify prove; a refuted claim makes the value "
+         "UNSAFE where no exact profile decides it.")
+
+
+def _cells(r: dict, reasons: list[str]) -> list[str]:
+    where = r["parameters"] + (f" ({', '.join(r['registry'])})" if r["registry"] else " (beyond the registry)")
+    if r["exact_value"] is None:
+        if r["exact_reason"] not in reasons:
+            reasons.append(r["exact_reason"])
+        exact = f"no exact profile [{reasons.index(r['exact_reason']) + 1}]"
+        tight = "-"
+    else:
+        exact = fmt_upper(r["exact_value"])
+        if r["exact_bracket"] is not None:
+            exact += f" [{fmt_lower(r['exact_bracket'][0])}, {fmt_upper(r['exact_bracket'][1])}]"
+        if r["tightness_range"] is not None:
+            tight = f"[{fmt_lower(r['tightness_range'][0])}, {fmt_upper(r['tightness_range'][1])}]"
         else:
-            exact = fmt_upper(r["exact_value"])
-            if r["exact_bracket"] is not None:
-                exact += f" [{fmt_lower(r['exact_bracket'][0])}, {fmt_upper(r['exact_bracket'][1])}]"
-            if r["tightness_range"] is not None:
-                tight = f"[{fmt_lower(r['tightness_range'][0])}, {fmt_upper(r['tightness_range'][1])}]"
-            else:
-                tight = fmt_lower(r["tightness"])
-        ach = "-" if r["achieved_delta"] is None else fmt_upper(r["achieved_delta"], 3)
-        claim = r["claim"]
-        if r.get("premise") and r["premise"].get("verdict"):
-            claim += f" [{r['premise']['verdict']}]"
-        body.append([claim, r["parameter"], where, _fmt_printed(r), fmt_upper(r["lemma_value"]), exact,
-                     tight, ach, r["flag"]])
-    text = table(headers, body)
-    notes = ["Noise parameters and exact minima are rounded up, tightness lower ends down; tightness = "
-             "lemma-derived / exact minimum (< 1: the target is NOT met); delta(eps) <=: certified upper bound "
-             "on the lemma-derived value's delta at the target eps. Random projection: exact minimum under the "
-             "fresh-P reading, [rigorous bracket]. MI-DP epsilons are in bits. claim [verdict]: the verdict of "
-             "the claim the lemma-derived value rests on, from dpverify prove; a refuted claim makes the value "
-             "UNSAFE unless the exact profile certifies it safe."]
-    notes += [f"[{i}] {reason}" for i, reason in enumerate(reasons, 1)]
-    return text + "\n\n" + "\n".join(notes)
+            tight = fmt_lower(r["tightness"])
+    ach = "-" if r["achieved_delta"] is None else fmt_upper(r["achieved_delta"], 3)
+    claim = r["claim"]
+    if r.get("premise") and r["premise"].get("verdict"):
+        claim += f" [{r['premise']['verdict']}]"
+    return [f"{claim}\n  {where}", r["parameter"], _fmt_printed(r), fmt_upper(r["lemma_value"]), exact,
+            tight, ach, r["flag"]]
 
 
-def check_rows(args: Any = None) -> tuple[list[dict], str]:
+def _notes(reasons: list[str], width: int) -> str:
+    import textwrap
+
+    lines = textwrap.wrap(_NOTE, width)
+    for i, reason in enumerate(reasons, 1):
+        lines += textwrap.wrap(f"[{i}] {reason}", width, subsequent_indent="    ")
+    return "\n".join(lines)
+
+
+def _text(rows: list[dict]) -> str:
+    import io
+
+    from ..cli._common import StreamTable
+
+    out = io.StringIO()
+    table = StreamTable(_COLUMNS, out=out)
+    table.header()
+    reasons: list[str] = []
+    for r in rows:
+        table.row(_cells(r, reasons))
+    return out.getvalue() + "\n" + _notes(reasons, table.width)
+
+
+def check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], str | None]:
     """(rows as JSON-ready dicts, table text) of the "calibrations" section of ``dpverify check``.
 
-    Deterministic (no sampling). Prints nothing. Each lemma-derived row carries the verdict of the
-    claim it rests on (:func:`premise_of`: from the proof run of this ``check``, the cache, or the
-    paper's proof file run now; with ``args.no_proofs`` or no ``args``, cached verdicts only). Takes a few seconds
-    (two fresh-P projection minima) when the verdicts are known.
+    Deterministic (no sampling). Each lemma-derived row carries the verdict of the claim it rests
+    on (:func:`premise_of`: from the proof run of this ``check``, the cache, or the paper's proof
+    file run now; with ``args.no_proofs`` or no ``args``, cached verdicts only). With ``stream`` the
+    table prints on stdout row by row and the text returned is None. Takes a few seconds (two
+    fresh-P projection minima) when the verdicts are known.
     """
+    from ..cli._common import StreamTable
+
     # Without the proof table (--no-proofs, or called with no args), cached verdicts only.
     run = args is not None and not getattr(args, "no_proofs", False)
-    rows = [_row(spec, run) for spec in CALIBRATION_ROWS]
-    return rows, _text(rows)
+    if not stream:
+        rows = [_row(spec, run) for spec in CALIBRATION_ROWS]
+        return rows, _text(rows)
+    table = StreamTable(_COLUMNS)
+    table.header()
+    rows, reasons = [], []
+    for spec in CALIBRATION_ROWS:
+        rows.append(_row(spec, run))
+        table.row(_cells(rows[-1], reasons))
+    print("\n" + _notes(reasons, table.width), flush=True)
+    return rows, None
 
 
-def timed_check_rows(args: Any = None) -> tuple[list[dict], str, float]:
+def timed_check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], str | None, float]:
     """:func:`check_rows` and the seconds it took."""
     start = time.perf_counter()
-    rows, text = check_rows(args)
+    rows, text = check_rows(args, stream=stream)
     return rows, text, time.perf_counter() - start

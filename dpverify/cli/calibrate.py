@@ -8,11 +8,15 @@ tightness. Options that do not apply to the mechanism are rejected, not ignored.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from ..calibrate import CALIBRATORS, Calibration
 from ..errors import InvalidArgument
 from . import _common
+
+if TYPE_CHECKING:  # the calibrators import scipy.optimize: loaded when a calibration runs, not for --help
+    from ..calibrate import Calibration
 
 #: For each mechanism: the options it accepts (argparse dest -> keyword of the calibrator).
 _OPTIONS = {
@@ -39,11 +43,11 @@ def register(sub):
         help="derive a noise parameter (lemma-derived or exact, on the safe side)",
         description=(
             "Derive the noise parameter of a mechanism for a privacy target, with the lemmas that justify "
-            "it and its tightness against the exact minimum. Mechanisms: " + ", ".join(CALIBRATORS) + "."
+            "it and its tightness against the exact minimum. Mechanisms: " + ", ".join(_OPTIONS) + "."
         ),
     )
-    p.add_argument("mechanism", choices=list(CALIBRATORS), metavar="MECHANISM",
-                   help="one of: " + ", ".join(CALIBRATORS))
+    p.add_argument("mechanism", choices=list(_OPTIONS), metavar="MECHANISM",
+                   help="one of: " + ", ".join(_OPTIONS))
     p.add_argument("--epsilon", type=float, required=True,
                    help="target epsilon (in bits for the MI-DP mechanisms mi-additive-noise, mi-random-projection)")
     p.add_argument("--delta", type=float, help="target delta (gaussian, random-projection: required; laplace: default 0)")
@@ -107,6 +111,8 @@ def calibration_from_args(args) -> Calibration:
         raise InvalidArgument("--n-prime and --f2 are required for mi-random-projection.")
     if name == "random-projection" and "k" not in kwargs and "P" not in kwargs:
         raise InvalidArgument("--k is required for random-projection (or --P with --reading fixed).")
+    from ..calibrate import CALIBRATORS
+
     return CALIBRATORS[name](args.epsilon, **kwargs)
 
 
