@@ -1,6 +1,7 @@
 """Helpers shared by the subcommands (internal)."""
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import os
@@ -16,10 +17,16 @@ from ..errors import InvalidArgument
 
 
 def load_object(spec: str, what: str, *, call: bool) -> Any:
-    """``MODULE:ATTR`` (ATTR may be dotted). A zero-argument callable is called when ``call`` says so."""
+    """``MODULE:ATTR`` (ATTR may be dotted). A zero-argument callable is called when ``call`` says so.
+
+    MODULE is imported from the installed packages or, failing those, from the current directory
+    (appended to ``sys.path``, so that a local file never shadows an installed package)."""
     if not isinstance(spec, str) or spec.count(":") != 1:
         raise InvalidArgument(f"{what}={spec!r} must be written MODULE:ATTR, e.g. mypkg.mechs:my_laplace.")
     mod_name, attr = spec.split(":")
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:  # modules of the current directory, after installed ones
+        sys.path.append(cwd)
     try:
         obj = importlib.import_module(mod_name)
     except ImportError as exc:
@@ -32,6 +39,28 @@ def load_object(spec: str, what: str, *, call: bool) -> Any:
     if call(obj) if callable(call) else (call and callable(obj)):
         obj = obj()
     return obj
+
+
+def seed_arg(text: str) -> int:
+    """argparse type of ``--seed``: an integer >= 0 (the message names the option, not an API argument)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer; give a seed >= 0, e.g. --seed 1") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a seed must be >= 0, e.g. --seed 1")
+    return value
+
+
+def count_arg(text: str) -> int:
+    """argparse type of a count such as ``--samples``: a whole number >= 1, written ``1000000`` or ``1e6``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value >= 1 and value == int(value) and value < 2**63):  # catches NaN and inf
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number >= 1 (e.g. 200000 or 2e5)")
+    return int(value)
 
 
 def new_seed() -> int:
@@ -127,3 +156,38 @@ EXIT_FAIL_ON = 3
 def add_fail_on(parser, choices: tuple[str, ...], default: str, help_text: str) -> None:
     parser.add_argument("--fail-on", choices=choices, default=default, metavar="{" + ",".join(choices) + "}",
                         help=help_text + f" Exit status {EXIT_FAIL_ON} when it applies (default: {default}).")
+
+
+class Heartbeat:
+    """Progress for work that reports none (e.g. a black-box audit): a line on stderr every
+    ``every`` seconds with the elapsed time, and one at the end."""
+
+    def __init__(self, what: str, every: float = 5.0):
+        import threading
+
+        self.what, self.every = what, every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, daemon=True)
+
+    def _beat(self) -> None:
+        import time
+
+        start = time.perf_counter()
+        while not self._stop.wait(self.every):
+            progress(f"  {self.what}: {time.perf_counter() - start:.0f} s")
+
+    def __enter__(self):
+        import time
+
+        self._start = time.perf_counter()
+        progress(f"  {self.what} ...")
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        import time
+
+        self._stop.set()
+        self._thread.join()
+        progress(f"  {self.what}: done in {time.perf_counter() - self._start:.1f} s")
+        return False

@@ -52,7 +52,7 @@ def register(sub):
                                    "then the proof table and the calibration table (each paper's noise parameter "
                                    "at the registry's parameters: as printed, lemma-derived, exact minimum, "
                                    "tightness, safe/UNSAFE).")
-    p.add_argument("--seed", type=int, default=0, help="seed of every audit (default 0: the documented run)")
+    p.add_argument("--seed", type=_common.seed_arg, default=0, help="seed of every audit (default 0: the documented run)")
     p.add_argument("--samples-scale", type=float, default=1.0,
                    help="multiply every default sample size by this factor (e.g. 0.1 for a quick look)")
     p.add_argument("--only", metavar="NAME", action="append", help="audit only this mechanism (repeatable)")
