@@ -191,3 +191,30 @@ class Heartbeat:
         self._thread.join()
         progress(f"  {self.what}: done in {time.perf_counter() - self._start:.1f} s")
         return False
+
+
+def check_report_target(path: str | None) -> None:
+    """Refuse a ``--report`` path whose folder does not exist, before any work is done."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidArgument(f"--report={path!r}: the folder {folder!r} does not exist; create it or choose another path.")
+
+
+def write_report(path: str, page: str) -> int:
+    """Write the HTML report; on failure say so on stderr (the results printed stand) and return 1."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as exc:
+        print(f"dpverify: the results above stand, but the report was not written: {exc}", file=sys.stderr)
+        return 1
+    print(f"report written to {path}", file=sys.stderr)
+    return 0
+
+
+def add_report(parser) -> None:
+    parser.add_argument("--report", metavar="FILE.html",
+                        help="also write one self-contained HTML report (tables, plots, evidence, reproduce "
+                             "commands; no network needed to view it)")

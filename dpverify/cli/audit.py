@@ -45,6 +45,7 @@ def register(sub):
                    help="show progress on stderr (white-box: a progress bar, needs extra `progress`; black-box: "
                         "the elapsed time every 5 s)")
     _common.add_fail_on(p, ("never", "violated"), "never", "violated: the verdict is violated.")
+    _common.add_report(p)
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     return p
 
@@ -76,10 +77,11 @@ def run(args) -> int:
     white_box = callable(getattr(mech, "log_density", None))
     if args.plot:
         _check_plot_target(args.plot, white_box)
+    _common.check_report_target(args.report)
     extra = {}
     if args.delta_resolution is not None:
         extra["delta_resolution"] = args.delta_resolution
-    if args.plot:
+    if args.plot or (args.report and white_box):
         extra["profile"] = True
     heartbeat = None
     if args.progress and not args.json:
@@ -95,6 +97,14 @@ def run(args) -> int:
         result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed, **extra)
     code = _common.EXIT_FAIL_ON if args.fail_on == "violated" and result.verdict.value == "violated" else 0
     code = max(code, _report_now(result, args, claim, seed))
+    if args.report:
+        from ..auditing.result import jsonable
+        from ..report.html import audit_report
+
+        doc = jsonable(result.to_dict())
+        doc.update(seed=seed, mechanism=args.mechanism)
+        command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["audit"] else f"dpverify audit {args.mechanism}"
+        code = max(code, _common.write_report(args.report, audit_report(doc, command=command)))
     if args.plot:  # after the verdict is printed: a failing plot never throws the verdict away
         from ..report import save_audit_plot
 

@@ -62,6 +62,7 @@ def register(sub):
                    help="skip the calibration table (it is also skipped when --only names mechanisms)")
     p.add_argument("--no-search", action="store_true",
                    help="audit the registry's default pairs only (no adversarial neighbour search)")
+    _common.add_report(p)
     _common.add_fail_on(p, ("never", "violated", "unexpected"), "never",
                         "violated: a mechanism (other than a faulty control, which should be) got the verdict "
                         "violated; unexpected: a control's verdict differs from its expected one.")
@@ -160,7 +161,8 @@ def _mechanism_rows(args):
             from ..auditing.neighbours import search_for
 
             pairs = search_for(mech, pairs)  # bounded budget per mechanism; default pairs certified too
-        result = _audit(mech, pairs, samples=samples, rng=args.seed)
+        keep = {"profile": True} if getattr(args, "report", None) and callable(getattr(mech, "log_density", None)) else {}
+        result = _audit(mech, pairs, samples=samples, rng=args.seed, **keep)
         seconds = time.perf_counter() - start
         claim = result.claim
         expected = expected_verdict(e)
@@ -217,6 +219,7 @@ def _fails(args, doc: dict) -> list[str]:
 
 def run(args) -> int:
     doc: dict = {"seed": args.seed}
+    _common.check_report_target(getattr(args, "report", None))
     args._stream = not args.json
     rows = _mechanism_rows(args)
     sections: dict[str, list] = {}
@@ -237,12 +240,19 @@ def run(args) -> int:
         if not args.json and text:
             print(text, flush=True)
     fails = _fails(args, doc)
+    doc["fail_on"] = {"mode": args.fail_on, "failed": fails}
+    report_code = 0
+    if getattr(args, "report", None):
+        from ..auditing.result import jsonable
+        from ..report.html import check_report
+
+        command = "dpverify check " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["check"] else "dpverify check"
+        report_code = _common.write_report(args.report, check_report(jsonable(doc), command=command))
     if args.json:
-        doc["fail_on"] = {"mode": args.fail_on, "failed": fails}
         _common.print_json(doc)
     else:
         print(f"\nseed {args.seed}; verdicts are at confidence 0.95 per mechanism; "
               "re-run one with: dpverify check --only NAME --seed SEED")
         if fails:
             print(f"--fail-on {args.fail_on}: {', '.join(fails)}", file=sys.stderr)
-    return _common.EXIT_FAIL_ON if fails else 0
+    return _common.EXIT_FAIL_ON if fails else report_code
