@@ -23,6 +23,7 @@ def register(sub):
                                    "Rows print as each proof file finishes; progress goes to stderr.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="proof files or folders (default: all shipped proofs)")
     _common.add_fail_on(p, ("never", "refuted"), "never", "refuted: some claim's conclusion is refuted.")
+    _common.add_report(p)
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     return p
 
@@ -101,13 +102,21 @@ def _refuted(rows) -> list[str]:
 
 
 def run(args) -> int:
+    _common.check_report_target(args.report)
     rows, text = rows_and_text(args.paths, stream=not args.json)
     fails = _refuted(rows) if args.fail_on == "refuted" else []
+    code = 0
+    if args.report:
+        from ..auditing.result import jsonable
+        from ..report.html import prove_report
+
+        command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["prove"] else "dpverify prove"
+        code = _common.write_report(args.report, prove_report(jsonable(rows), command=command))
     if args.json:
         _common.print_json({"claims": rows, "fail_on": {"mode": args.fail_on, "failed": fails}})
     elif fails:
         print(f"--fail-on refuted: {len(fails)} refuted claims", file=sys.stderr)
-    return _common.EXIT_FAIL_ON if fails else 0
+    return _common.EXIT_FAIL_ON if fails else code
 
 
 def check_section(args):

@@ -22,7 +22,7 @@ import html
 import math
 from typing import Any, Iterable
 
-__all__ = ["check_report", "audit_report", "svg_delta_curve", "svg_bars"]
+__all__ = ["check_report", "audit_report", "prove_report", "svg_delta_curve", "svg_bars"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;color:#1b1b1b;max-width:1200px}
@@ -355,3 +355,8 @@ def audit_report(doc: dict, *, command: str) -> str:
                                              "samples", "method"], rows, raw=True) +
                f"<h2>Evidence</h2>{_audit_plots(name, doc)}")
     return _page("dpverify audit report", [section], f"<p>Reproduce: <code>{_e(command)}</code></p>")
+
+
+def prove_report(rows: list[dict], *, command: str = "dpverify prove") -> str:
+    """The HTML page of ``dpverify prove`` (its claim rows)."""
+    return _page("dpverify prove report", [_proofs_section(rows)], f"<p>Command: <code>{_e(command)}</code></p>")
