@@ -99,7 +99,7 @@ def _cells(r: dict) -> list[str]:
     ok = r.get("as_expected")
     return [f"{r['name']}\n  {r['paper']}", f"({r['claim']['epsilon']:g}, {r['claim']['delta']:g})", r["verdict"],
             "-" if exp is None else exp, "" if ok is None else ("ok" if ok else "NO"),
-            _common.fmt_lower(r["epsilon_lower"]), str(r["samples"]), f"{r['seconds']:.2f}"]
+            _common.fmt_lower(float(r["epsilon_lower"])), str(r["samples"]), f"{float(r['seconds']):.2f}"]
 
 
 def _select(args):
