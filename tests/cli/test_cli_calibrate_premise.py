@@ -98,7 +98,8 @@ def test_check_calibration_table_flags_the_wishart_row(runner):
     spec = next(s for s in _check.CALIBRATION_ROWS if s.registry == ("jiang-wishart",))
     row = _check._row(spec)
     assert row["flag"] == _check.REFUTED_PREMISE.value and row["premise"]["verdict"] == "refuted"
-    assert "jiang-wishart/algorithm-2 [refuted]" in _check._text([row])
+    text = _check._text([row])  # the cell wraps: "jiang-wishart/algorithm-2" then "[refuted]"
+    assert "jiang-wishart/algorithm-2" in text and "[refuted]" in text and "UNSAFE (rests" in text
 
 
 @pytest.mark.slow
