@@ -455,15 +455,16 @@ def check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], s
     """(rows as JSON-ready dicts, table text) of the "calibrations" section of ``dpverify check``.
 
     Deterministic (no sampling). Each lemma-derived row carries the verdict of the claim it rests
-    on (:func:`premise_of`: from the proof run of this ``check``, the cache, or the paper's proof
-    file run now; with ``args.no_proofs`` or no ``args``, cached verdicts only). With ``stream`` the
+    on (:func:`premise_of`: from the proof run of this ``check`` or the cache; no proof file is run
+    from here, so without either the row says the verdict was not looked up). With ``stream`` the
     table prints on stdout row by row and the text returned is None. Takes a few seconds (two
     fresh-P projection minima) when the verdicts are known.
     """
     from ..cli._common import StreamTable
 
-    # Without the proof table (--no-proofs, or called with no args), cached verdicts only.
-    run = args is not None and not getattr(args, "no_proofs", False)
+    # Verdicts come from the proof table of the same `dpverify check` (it runs first and records
+    # them) or from the cache; no proof file is run from here (with --no-proofs: cached verdicts only).
+    run = False
     if not stream:
         rows = [_row(spec, run) for spec in CALIBRATION_ROWS]
         return rows, _text(rows)
