@@ -394,8 +394,8 @@ def _fmt_printed(r: dict) -> str:
 
 #: (header, minimum width, flexible) of the calibration table.
 _COLUMNS = [("claim [verdict]\n  parameters (registry entry)", 26, True), ("param", 8, False),
-            ("paper, as printed (tightness)", 16, True), ("lemma-derived", 9, False), ("exact minimum", 12, True),
-            ("tightness", 9, False), ("delta(eps) <=", 9, False), ("flag", 12, True)]
+            ("paper, as printed (tightness)", 16, True), ("lemma-derived", 9, False), ("exact minimum", 20, True),
+            ("tightness", 9, False), ("delta(eps) <=", 9, False)]  # the flag: a details line under the row
 
 _NOTE = ("Noise parameters and exact minima are rounded up, tightness lower ends down; tightness = "
          "lemma-derived / exact minimum (< 1: the target is NOT met); delta(eps) <=: certified upper bound "
@@ -425,15 +425,19 @@ def _cells(r: dict, reasons: list[str]) -> list[str]:
     if r.get("premise") and r["premise"].get("verdict"):
         claim += f" [{r['premise']['verdict']}]"
     return [f"{claim}\n  {where}", r["parameter"], _fmt_printed(r), fmt_upper(r["lemma_value"]), exact,
-            tight, ach, r["flag"]]
+            tight, ach]
+
+
+def _details(r: dict) -> str:
+    return f"flag: {r['flag']}" + (f"; note: {r['note']}" if r.get("note") else "")
 
 
 def _notes(reasons: list[str], width: int) -> str:
     import textwrap
 
-    lines = textwrap.wrap(_NOTE, width)
+    lines = textwrap.wrap(_NOTE, width, break_on_hyphens=False)
     for i, reason in enumerate(reasons, 1):
-        lines += textwrap.wrap(f"[{i}] {reason}", width, subsequent_indent="    ")
+        lines += textwrap.wrap(f"[{i}] {reason}", width, subsequent_indent="    ", break_on_hyphens=False)
     return "\n".join(lines)
 
 
@@ -447,7 +451,7 @@ def _text(rows: list[dict]) -> str:
     table.header()
     reasons: list[str] = []
     for r in rows:
-        table.row(_cells(r, reasons))
+        table.row(_cells(r, reasons), details=_details(r))
     return out.getvalue() + "\n" + _notes(reasons, table.width)
 
 
@@ -473,7 +477,7 @@ def check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], s
     rows, reasons = [], []
     for spec in CALIBRATION_ROWS:
         rows.append(_row(spec, run))
-        table.row(_cells(rows[-1], reasons))
+        table.row(_cells(rows[-1], reasons), details=_details(rows[-1]))
     print("\n" + _notes(reasons, table.width), flush=True)
     return rows, None
 
