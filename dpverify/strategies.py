@@ -24,18 +24,22 @@ Norm bounds are met by construction (a direction times a radius at most the boun
     @given(dps.vectors(5, low=0.0, high=1.0))
     def test_sum_is_private(pair): ...
 
-Requires hypothesis (``pip install "dpverify[test]"``).
+Requires hypothesis (the ``pytest`` extra: ``pip install "/path/to/dpverify[pytest]"`` from a
+checkout). Values are drawn on a decimal grid (see :class:`_Grid` and ``docs/testing.md``); the
+plugin and :func:`dpverify.testing.assert_private` draw this module's strategies from a seeded numpy
+generator (:func:`sample_pairs`), never through Hypothesis, so no import can change the pairs.
 """
 from __future__ import annotations
 
 import enum
+import inspect
 from typing import Any, Iterable
 
 try:
     from hypothesis import strategies as st
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        'dpverify.strategies needs the hypothesis package; install it with: pip install "dpverify[test]"'
+        'dpverify.strategies needs the hypothesis package; install the `pytest` extra, e.g. from a checkout: pip install "/path/to/dpverify[pytest]"'
     ) from exc
 
 import numpy as np
@@ -67,15 +71,6 @@ class Pattern(enum.Enum):
 
     ONE_DIFFER = "one-differ"
     ALL_DIFFER = "all-differ"
-
-
-def _composite(name: str):
-    """``hypothesis.strategies.composite`` under the public name, so that a strategy's repr reads
-    as the call that built it (``vectors(size=3, ...)``)."""
-    def decorate(f):
-        f.__name__ = f.__qualname__ = name
-        return st.composite(f)
-    return decorate
 
 
 # -- argument checks (at strategy construction, so a typo fails before any example) ------------
@@ -139,24 +134,140 @@ def _check_record(record: np.ndarray, norm: Norm, bound: float, what: str) -> No
         raise AssertionError(f"internal error: {what} has {norm.name} norm {size!r} > bound={bound!r}")
 
 
-def _nonzero_direction(k: int):
-    """A non-zero vector in [-1, 1]^k (shrinks towards a coordinate vector, never to zero)."""
-    return (st.lists(_floats(-1.0, 1.0), min_size=k, max_size=k).map(lambda u: np.array(u, dtype=float))
-            .filter(lambda u: bool(np.any(u != 0))))
+# -- the draw source ----------------------------------------------------------------------------
+#
+# Every dataset strategy is written once, against a tiny "drawer" that only knows how to draw an
+# integer in [lo, hi]. With ``hypothesis.given`` the drawer is Hypothesis (so examples shrink); in
+# ``assert_private`` and the pytest plugin the drawer is a numpy Generator seeded from the check's
+# seed alone (:func:`sample_pairs`), so the pairs cannot depend on anything else -- in particular not
+# on which modules are imported (Hypothesis mixes constants found in locally imported modules into
+# its draws, which made the drawn pairs depend on test selection).
+#
+# Real values are drawn on a **decimal grid** (:class:`_Grid`): the bounds ``low`` and ``high`` plus
+# the multiples of a power of ten ``s`` strictly between them, with ``s`` the largest power of ten
+# giving at least 200 grid points; each bound with probability 1/8, else uniformly. Values such as
+# 0.37 or -0.05 appear in reports, never 1.57e-292.
+
+
+class _HypothesisDrawer:
+    __slots__ = ("_draw",)
+
+    def __init__(self, draw):
+        self._draw = draw
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self._draw(st.integers(lo, hi))
+
+
+class _RngDrawer:
+    __slots__ = ("_rng",)
+
+    def __init__(self, rng: np.random.Generator):
+        self._rng = rng
+
+    def integer(self, lo: int, hi: int) -> int:
+        return int(self._rng.integers(lo, hi, endpoint=True))
+
+
+#: The least number of grid points of a real interval.
+GRID_POINTS = 200
+
+
+class _Grid:
+    """The decimal grid of ``[low, high]``: ``low``, ``high`` and every multiple ``k * step`` strictly
+    between them, ``step = 10**e`` the largest power of ten with ``(high - low) / step >= GRID_POINTS``.
+    Values are the floats nearest the decimals (``round(k * step, -e)``)."""
+
+    def __init__(self, low: float, high: float):
+        self.low, self.high = float(low), float(high)
+        e = int(np.floor(np.log10((self.high - self.low) / GRID_POINTS)))
+        self.step, self.digits = 10.0 ** e, -e
+        k0 = int(np.floor(self.low / self.step)) + 1
+        k1 = int(np.ceil(self.high / self.step)) - 1
+        while k0 <= k1 and not self._at(k0) > self.low:
+            k0 += 1
+        while k1 >= k0 and not self._at(k1) < self.high:
+            k1 -= 1
+        self.k0, self.inner = k0, max(0, k1 - k0 + 1)
+        self.n = self.inner + 2
+
+    def _at(self, k: int) -> float:
+        return round(k * self.step, self.digits) if self.digits > 0 else float(k * self.step)
+
+    def value(self, i: int) -> float:
+        if i == 0:
+            return self.low
+        if i == self.n - 1:
+            return self.high
+        return self._at(self.k0 + i - 1) + 0.0  # + 0.0: never -0.0
+
+    def index(self, x: float) -> int | None:
+        """The index of ``x`` on the grid, or None."""
+        if x == self.low:
+            return 0
+        if x == self.high:
+            return self.n - 1
+        k = int(round(x / self.step)) - self.k0 + 1
+        return k if 0 < k < self.n - 1 and self.value(k) == x else None
+
+    def draw(self, dr, avoid: float | None = None) -> float:
+        """A grid value (``avoid`` excluded when it is on the grid): ``low`` or ``high`` with
+        probability 1/8 each (the largest changes, where a calibration error shows), else uniform on
+        the grid."""
+        r = dr.integer(0, 7)
+        if r < 2 and (self.low, self.high)[r] != avoid:
+            return (self.low, self.high)[r]
+        j = self.index(avoid) if avoid is not None else None
+        if j is None:
+            return self.value(dr.integer(0, self.n - 1))
+        i = dr.integer(0, self.n - 2)
+        return self.value(i + 1 if i >= j else i)
+
+
+_UNIT = _Grid(-1.0, 1.0)
+_PERCENT = 100  # radii and change sizes are drawn as multiples of 1/100 of the bound
+
+
+def _nonzero_direction(dr, k: int) -> np.ndarray:
+    """A non-zero vector on the grid of [-1, 1]^k."""
+    u = np.array([_UNIT.draw(dr) for _ in range(k)], dtype=float)
+    if not np.any(u != 0):
+        u[dr.integer(0, k - 1)] = _UNIT.draw(dr, avoid=0.0)
+    return u
+
+
+def _strategy(name: str, build, *args):
+    """The Hypothesis strategy of ``build(drawer, *args)`` (its repr reads as the call
+    ``name(arg=value, ...)``), which also carries the seeded numpy draw used by :func:`sample_pairs`."""
+    def f(dr, *a):  # named as build's first parameter, whose signature f takes for its repr
+        return build(_HypothesisDrawer(dr), *a)
+    f.__signature__ = inspect.signature(build)
+    f.__name__ = f.__qualname__ = name
+    strategy = st.composite(f)(*args)
+    strategy._dpverify_sample = lambda rng: build(_RngDrawer(rng), *args)
+    return strategy
+
+
+def sample_pairs(strategy: Any, rng: np.random.Generator, count: int) -> list | None:
+    """``count`` draws of a strategy of this module from ``rng`` (a numpy Generator), or None when
+    ``strategy`` is not one of this module's (e.g. it was ``.map``-ped or built by the user)."""
+    sample = getattr(strategy, "_dpverify_sample", None)
+    if sample is None:
+        return None
+    return [sample(rng) for _ in range(count)]
 
 
 # -- vectors ------------------------------------------------------------------------------------
 
-@_composite("vectors")
-def _vectors(draw, size, low, high, relation):
-    d = np.array(draw(st.lists(_floats(low, high), min_size=size, max_size=size)), dtype=float)
-    i = draw(st.integers(0, size - 1))
+def _build_vectors(dr, size, low, high, relation):
+    grid = _Grid(low, high)
+    d = np.array([grid.draw(dr) for _ in range(size)], dtype=float)
+    i = dr.integer(0, size - 1)
     dp = d.copy()
     if relation is NeighbourRelation.REPLACE_ONE:
-        old = d[i]
-        dp[i] = draw(_floats(low, high).filter(lambda x: x != old))
+        dp[i] = grid.draw(dr, avoid=float(d[i]))
     else:  # D holds record i (non-zero); D' marks it absent with 0
-        d[i] = draw(_floats(low, high).filter(lambda x: x != 0))
+        d[i] = grid.draw(dr, avoid=0.0)
         dp[i] = 0.0
     return (d, dp)
 
@@ -167,23 +278,22 @@ def vectors(size: int, *, low: float = -1.0, high: float = 1.0,
 
     ``REPLACE_ONE``: record ``i`` takes another value in ``[low, high]``. ``ADD_REMOVE_ONE``:
     record ``i`` of ``D`` is non-zero and ``D_prime`` marks it absent with ``0`` (see the module
-    docstring). Arrays have shape ``(size,)``, dtype float.
+    docstring). Arrays have shape ``(size,)``, dtype float. Records are on the decimal grid of
+    ``[low, high]`` (the bounds and at least 200 round values between them).
     """
     size = v.integer("size", size, minimum=1, fix="A dataset needs at least one record.")
     low, high = _interval(low, high)
     relation = _relation(relation)
-    if relation is NeighbourRelation.ADD_REMOVE_ONE and low == 0 == high:  # pragma: no cover - low < high
-        raise InvalidArgument("low=high=0 leaves no non-zero record to add or remove.")
-    return _vectors(size, low, high, relation)
+    return _strategy("vectors", _build_vectors, size, low, high, relation)
 
 
 # -- matrices with record norm bounds ----------------------------------------------------------
 
-@_composite("record")
-def _record(draw, k, norm, bound, nonzero):
-    """A record (a vector of k entries) of norm at most ``bound``: direction times radius."""
-    direction = draw(_nonzero_direction(k))
-    fraction = draw(st.floats(0.0, 1.0, exclude_min=nonzero))
+def _record(dr, k, norm, bound, nonzero):
+    """A record (a vector of k entries) of norm at most ``bound``: a grid direction times a radius
+    that is a multiple of ``bound / 100``."""
+    direction = _nonzero_direction(dr, k)
+    fraction = dr.integer(1 if nonzero else 0, _PERCENT) / _PERCENT
     rec = _onto_radius(direction, fraction * bound, norm)
     if nonzero and not np.any(rec != 0):  # the radius underflowed to zero: take the full radius
         rec = _onto_radius(direction, bound, norm)
@@ -191,16 +301,20 @@ def _record(draw, k, norm, bound, nonzero):
     return rec
 
 
-@_composite("matrices")
-def _matrices(draw, rows, cols, record, norm, bound, relation):
+def _build_matrices(dr, rows, cols, record, norm, bound, relation):
     n, k = (rows, cols) if record is Unit.ROW else (cols, rows)  # n records of k entries
-    recs = [draw(_record(k, norm, bound, False)) for _ in range(n)]
-    i = draw(st.integers(0, n - 1))
+    recs = [_record(dr, k, norm, bound, False) for _ in range(n)]
+    i = dr.integer(0, n - 1)
     if relation is NeighbourRelation.REPLACE_ONE:
         old = recs[i]
-        new = draw(_record(k, norm, bound, False).filter(lambda r: bool(np.any(r != old))))
+        for _ in range(100):
+            new = _record(dr, k, norm, bound, False)
+            if np.any(new != old):
+                break
+        else:  # pragma: no cover - a repeat of 100 draws of a 2-point choice has probability 2^-100
+            new = _record(dr, k, norm, bound, True) if not np.any(old != 0) else np.zeros(k)
     else:
-        recs[i] = draw(_record(k, norm, bound, True))
+        recs[i] = _record(dr, k, norm, bound, True)
         new = np.zeros(k)
     d = np.stack(recs)
     dp = d.copy()
@@ -218,7 +332,8 @@ def matrices(rows: int, cols: int, *, record: Unit = Unit.ROW, norm: Norm = Norm
     ``REPLACE_ONE``: record ``i`` is replaced by another record within the bound.
     ``ADD_REMOVE_ONE``: record ``i`` of ``D`` is non-zero and is a zero record in ``D_prime``.
     Every record of both matrices is within the bound (met by construction, then checked; never
-    clipped). Shapes are fixed: both arrays are ``(rows, cols)``.
+    clipped). Shapes are fixed: both arrays are ``(rows, cols)``. A record is a direction on the
+    grid of ``[-1, 1]^k`` (steps of 0.01) scaled to a norm that is a multiple of ``bound / 100``.
     """
     rows = v.integer("rows", rows, minimum=1)
     cols = v.integer("cols", cols, minimum=1)
@@ -227,25 +342,22 @@ def matrices(rows: int, cols: int, *, record: Unit = Unit.ROW, norm: Norm = Norm
     norm = _norm(norm)
     bound = v.positive("bound", bound, fix="The norm bound of a record must be > 0.")
     relation = _relation(relation)
-    return _matrices(rows, cols, record, norm, bound, relation)
+    return _strategy("matrices", _build_matrices, rows, cols, record, norm, bound,
+                     relation)
 
 
 # -- query vectors (StatDP patterns) -----------------------------------------------------------
 
-@_composite("query_vectors")
-def _query_vectors(draw, length, sensitivity, norm, patterns, low, high, at_boundary):
-    d = np.array(draw(st.lists(_floats(low, high), min_size=length, max_size=length)), dtype=float)
-    pattern = draw(st.sampled_from(patterns))
+def _build_query_vectors(dr, length, sensitivity, norm, patterns, low, high, at_boundary):
+    grid = _Grid(low, high)
+    d = np.array([grid.draw(dr) for _ in range(length)], dtype=float)
+    pattern = patterns[dr.integer(0, len(patterns) - 1)]
     if pattern is Pattern.ONE_DIFFER:
         direction = np.zeros(length)
-        direction[draw(st.integers(0, length - 1))] = draw(st.sampled_from((1.0, -1.0)))
+        direction[dr.integer(0, length - 1)] = (1.0, -1.0)[dr.integer(0, 1)]
     else:
-        direction = np.array(draw(st.lists(st.sampled_from((1.0, -1.0)), min_size=length, max_size=length)))
-    if at_boundary:
-        fraction = 1.0
-    else:  # sizes so small that q + c rounds back to q are not drawn (the pair would be D == D')
-        fraction = draw(st.floats(0.0, 1.0, exclude_min=True).filter(
-            lambda t: bool(np.any(d + _onto_radius(direction, t * sensitivity, norm) != d))))
+        direction = np.array([(1.0, -1.0)[dr.integer(0, 1)] for _ in range(length)])
+    fraction = 1.0 if at_boundary else dr.integer(1, _PERCENT) / _PERCENT
     change = _onto_radius(direction, fraction * sensitivity, norm)
     dp = d + change
     # q + c rounds: the change actually released is dp - d. Move dp towards d one ulp at a time
@@ -255,8 +367,9 @@ def _query_vectors(draw, length, sensitivity, norm, patterns, low, high, at_boun
     _check_record(dp - d, norm, sensitivity, "a generated change")
     if not np.any(dp != d):
         raise InvalidArgument(
-            f"sensitivity={sensitivity!r} is below the floating-point resolution of answers in [{low}, {high}]; "
-            "the two query vectors would be equal. Use a larger sensitivity or smaller answers."
+            f"sensitivity={sensitivity!r} is below the floating-point resolution of answers in "
+            f"[{grid.low}, {grid.high}]; the two query vectors would be equal. Use a larger sensitivity or "
+            "smaller answers."
         )
     return (d, dp)
 
@@ -264,12 +377,14 @@ def _query_vectors(draw, length, sensitivity, norm, patterns, low, high, at_boun
 def query_vectors(length: int, *, sensitivity: float = 1.0, norm: Norm = Norm.L1,
                   patterns: Iterable[Pattern] = (Pattern.ONE_DIFFER, Pattern.ALL_DIFFER),
                   low: float = -10.0, high: float = 10.0, at_boundary: bool = True):
-    """Pairs of query-answer vectors ``(q, q + c)``, ``q`` in ``[low, high]^length``, whose change
-    ``c`` follows one of ``patterns`` (:class:`Pattern`) with ``norm(c) <= sensitivity``.
+    """Pairs of query-answer vectors ``(q, q + c)``, ``q`` in ``[low, high]^length`` (on the decimal
+    grid), whose change ``c`` follows one of ``patterns`` (:class:`Pattern`) with
+    ``norm(c) <= sensitivity``.
 
     ``at_boundary=True`` (default) puts the change on the sensitivity boundary (largest loss,
-    where a calibration error shows); ``False`` draws its size in ``(0, sensitivity]``. The signs
-    of an all-differ change are drawn per coordinate, covering every StatDP sign pattern.
+    where a calibration error shows); ``False`` draws its size among the multiples of
+    ``sensitivity / 100`` in ``(0, sensitivity]``. The signs of an all-differ change are drawn per
+    coordinate, covering every StatDP sign pattern.
     """
     length = v.integer("length", length, minimum=1)
     sensitivity = v.positive("sensitivity", sensitivity, fix="The sensitivity of the query must be > 0.")
@@ -283,21 +398,21 @@ def query_vectors(length: int, *, sensitivity: float = 1.0, norm: Norm = Norm.L1
     low, high = _interval(low, high)
     if not isinstance(at_boundary, bool):
         raise InvalidArgument(f"at_boundary={at_boundary!r} must be True or False.")
-    return _query_vectors(length, sensitivity, norm, pats, low, high, at_boundary)
+    return _strategy("query_vectors", _build_query_vectors, length, sensitivity, norm,
+                     pats, low, high, at_boundary)
 
 
 # -- histograms -----------------------------------------------------------------------------------
 
-@_composite("histograms")
-def _histograms(draw, bins, max_count, relation):
+def _build_histograms(dr, bins, max_count, relation):
     # The other records: counts in [0, max_count - 1], so adding one record keeps every count <= max_count.
-    rest = np.array(draw(st.lists(st.integers(0, max_count - 1), min_size=bins, max_size=bins)), dtype=np.int64)
-    i = draw(st.integers(0, bins - 1))
+    rest = np.array([dr.integer(0, max_count - 1) for _ in range(bins)], dtype=np.int64)
+    i = dr.integer(0, bins - 1)
     d = rest.copy()
     d[i] += 1
     dp = rest.copy()
     if relation is NeighbourRelation.REPLACE_ONE:  # the record moves from bin i to another bin j
-        j = (i + 1 + draw(st.integers(0, bins - 2))) % bins
+        j = (i + 1 + dr.integer(0, bins - 2)) % bins
         dp[j] += 1
     return (d, dp)
 
@@ -312,7 +427,7 @@ def histograms(bins: int, *, max_count: int = 20, relation: NeighbourRelation = 
     if relation is NeighbourRelation.REPLACE_ONE and bins < 2:
         raise InvalidArgument("bins=1 with REPLACE_ONE: a record can only move between two different bins; "
                               "use bins >= 2 or ADD_REMOVE_ONE.")
-    return _histograms(bins, max_count, relation)
+    return _strategy("histograms", _build_histograms, bins, max_count, relation)
 
 
 # -- claims ---------------------------------------------------------------------------------------

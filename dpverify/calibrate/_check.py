@@ -11,8 +11,13 @@ flag. Internal: the builder is :func:`check_rows`, registered by :mod:`dpverify.
 from __future__ import annotations
 
 import enum
+import hashlib
+import json
+import os
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from .._format import fmt_lower, fmt_upper
@@ -29,7 +34,8 @@ from ._api import (
 )
 from ._result import Calibration
 
-__all__ = ["CALIBRATION_ROWS", "CalibrationRow", "Flag", "check_rows", "flag_of", "registry_f2"]
+__all__ = ["CALIBRATION_ROWS", "CalibrationRow", "Flag", "check_rows", "flag_of", "registry_f2", "premise_of",
+           "record_proof_rows"]
 
 class Flag(str, enum.Enum):
     """The verdict-like flag of a row (or of one printed reading); the value is what is printed."""
@@ -38,9 +44,188 @@ class Flag(str, enum.Enum):
     UNSAFE = "UNSAFE (below the exact minimum)"
     UNDECIDED = "undecided (within the exact bracket)"
     NO_PROFILE = "no exact profile"
+    REFUTED_PREMISE = "UNSAFE (rests on a refuted claim)"
 
 
 SAFE, UNSAFE, UNDECIDED, NO_PROFILE = Flag.SAFE, Flag.UNSAFE, Flag.UNDECIDED, Flag.NO_PROFILE
+REFUTED_PREMISE = Flag.REFUTED_PREMISE
+
+
+# -- the verdict of the claim a calibration rests on ----------------------------------------------
+#
+# A lemma-derived calibration is only as good as the paper claim its derivation encodes. Its verdict
+# is looked up from the proof runner (``dpverify prove``: the paper's proof file in
+# ``dpverify_proofs``), never written here. Proof files take seconds to a minute, so verdicts are
+# cached: in-process, and on disk in ``$DPVERIFY_CACHE_DIR`` (default ``$XDG_CACHE_HOME/dpverify``
+# or ``~/.cache/dpverify``), ``proof-verdicts.json``, keyed by a fingerprint of the proof file, of
+# every source file of ``dpverify`` and ``dpverify_mechanisms`` (any change re-runs the proof), and
+# of the dpverify version. ``DPVERIFY_CACHE_DIR=off`` disables the disk cache.
+
+#: The verdict string of a refuted claim (``dpverify.symbolic`` verdict values).
+REFUTED = "refuted"
+
+_MEMO: dict[str, dict] = {}  # claim ID -> {"verdict", "evidence", "source"}
+
+
+def _cache_file() -> Path | None:
+    root = os.environ.get("DPVERIFY_CACHE_DIR")
+    if root == "off":
+        return None
+    if not root:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "dpverify")
+    return Path(root) / "proof-verdicts.json"
+
+
+def _proof_module_name(paper: str) -> str:
+    return "dpverify_proofs." + paper.replace("-", "_")
+
+
+_SOURCES_DIGEST: str | None = None
+
+
+def _sources_digest() -> str:
+    """SHA-256 over every .py file of the installed dpverify and dpverify_mechanisms packages."""
+    global _SOURCES_DIGEST
+    if _SOURCES_DIGEST is None:
+        import importlib
+
+        h = hashlib.sha256()
+        for pkg in ("dpverify", "dpverify_mechanisms"):
+            try:
+                roots = list(importlib.import_module(pkg).__path__)
+            except ImportError:
+                continue
+            for root in roots:
+                for f in sorted(Path(root).rglob("*.py")):
+                    h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
+        _SOURCES_DIGEST = h.hexdigest()
+    return _SOURCES_DIGEST
+
+
+def _fingerprint(paper: str) -> str | None:
+    """The cache key of a paper's verdicts; None when it has no proof file."""
+    import importlib.util
+
+    from .. import __version__
+
+    spec = importlib.util.find_spec(_proof_module_name(paper)) if _has_proofs() else None
+    if spec is None or not spec.origin:
+        return None
+    h = hashlib.sha256(Path(spec.origin).read_bytes())
+    h.update(_sources_digest().encode() + __version__.encode())
+    return h.hexdigest()
+
+
+def _has_proofs() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("dpverify_proofs") is not None
+
+
+def _read_cache() -> dict:
+    path = _cache_file()
+    try:
+        return json.loads(path.read_text()) if path is not None and path.is_file() else {}
+    except (OSError, ValueError):  # a damaged cache is ignored (and rewritten)
+        return {}
+
+
+def _write_cache(paper: str, fingerprint: str, verdicts: dict) -> None:
+    path = _cache_file()
+    if path is None:
+        return
+    doc = _read_cache()
+    doc[paper] = {"fingerprint": fingerprint, "claims": verdicts}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(doc, indent=1))
+        tmp.replace(path)
+    except OSError:  # a read-only home: the verdicts are still used in this process
+        pass
+
+
+def _verdict_of(row: dict) -> tuple[str, str]:
+    """(conclusion verdict, evidence) of a claim row of ``dpverify prove --json`` (tolerant of shapes)."""
+    concl = row.get("conclusion")
+    verdict = concl.get("verdict") if isinstance(concl, dict) else concl
+    evidence = row.get("evidence") or (concl.get("evidence") if isinstance(concl, dict) else "") or ""
+    return str(verdict), str(evidence)
+
+
+def record_proof_rows(rows: list[dict], source: str = "dpverify prove (this run)") -> None:
+    """Remember the verdicts of a proof run (rows of ``dpverify prove --json``) for the premise
+    look-ups, in-process and in the disk cache. ``dpverify check`` calls it with its proof section."""
+    by_paper: dict[str, dict] = {}
+    for row in rows:
+        cid = row.get("id")
+        if not isinstance(cid, str) or "/" not in cid:
+            continue
+        verdict, evidence = _verdict_of(row)
+        _MEMO[cid] = {"verdict": verdict, "evidence": evidence, "source": source}
+        by_paper.setdefault(cid.split("/", 1)[0], {})[cid] = {"verdict": verdict, "evidence": evidence}
+    for paper, verdicts in by_paper.items():
+        fp = _fingerprint(paper)
+        if fp is not None:
+            _write_cache(paper, fp, verdicts)
+
+
+def _run_paper(paper: str) -> list[dict]:
+    """The claim rows of the paper's proof file, run now (``dpverify prove`` on that one file)."""
+    import importlib
+
+    module = importlib.import_module(_proof_module_name(paper))
+    return [r.to_dict() for r in module.claims()]
+
+
+def premise_of(cal: Calibration, *, run: bool = True, announce: bool = False) -> dict | None:
+    """The verdict of the paper claim a lemma-derived calibration rests on, from the proof runner.
+
+    Returns None for calibrations computed from an exact privacy profile (no lemma chain), else
+    ``{"claim", "verdict", "evidence", "source"}``; ``verdict`` is None when no proof file states
+    the claim, or when the verdict is not cached and ``run`` is False. ``announce`` prints one line
+    on stderr before running a proof file.
+    """
+    if cal.provenance.derivation is None:
+        return None
+    cid = cal.provenance.claim
+    out = {"claim": cid, "verdict": None, "evidence": "", "source": ""}
+    if cid in _MEMO:
+        return {"claim": cid, **_MEMO[cid]}
+    paper = cid.split("/", 1)[0]
+    fp = _fingerprint(paper)
+    if fp is None:
+        out["source"] = f"no proof file for paper {paper!r} is installed"
+        return out
+    cached = _read_cache().get(paper)
+    if isinstance(cached, dict) and cached.get("fingerprint") == fp:
+        where = f"cached run of dpverify prove ({_cache_file()})"
+        for claim_id, v in cached.get("claims", {}).items():
+            _MEMO[claim_id] = {"verdict": v.get("verdict"), "evidence": v.get("evidence", ""), "source": where}
+        if cid in _MEMO:
+            return {"claim": cid, **_MEMO[cid]}
+    if not run:
+        out["source"] = "not looked up (no cached proof run; run dpverify prove)"
+        return out
+    if announce:
+        print(f"checking the claim this calibration rests on, {cid}, with its proof file "
+              f"({_proof_module_name(paper)}; cached afterwards) ...", file=sys.stderr, flush=True)
+    record_proof_rows(_run_paper(paper), source=f"dpverify prove ({_proof_module_name(paper)}), run now")
+    if cid in _MEMO:
+        return {"claim": cid, **_MEMO[cid]}
+    out["source"] = f"the proof file of {paper!r} states no claim {cid!r}"
+    return out
+
+
+def premise_flag(cal: Calibration, premise: dict | None) -> Flag:
+    """The row flag, with the premise: an exact privacy profile decides when it can (safe, or UNSAFE
+    below the exact minimum: the value meets the target, or not, whatever the lemma behind it);
+    where it cannot (no exact profile, or undecided), a refuted claim makes the value UNSAFE."""
+    flag = flag_of(cal.safe, cal.exact_value)
+    if premise is not None and premise.get("verdict") == REFUTED and cal.safe is None:
+        return REFUTED_PREMISE
+    return flag
 
 #: ``showkatbakhsh-projection`` registry entry whose first dataset gives f^2(X) for sigma_RP.
 _MI_RP_ENTRY = "showkatbakhsh-projection"
@@ -150,7 +335,7 @@ def _reading_safe(cal: Calibration, x: float) -> bool | None:
     return None
 
 
-def _row(spec: CalibrationRow) -> dict[str, Any]:
+def _row(spec: CalibrationRow, run_proofs: bool = True) -> dict[str, Any]:
     out = spec.calibrate()
     cal, extra = (out, "") if isinstance(out, Calibration) else out
     note = "; ".join(n for n in (spec.note, extra) if n)
@@ -167,6 +352,7 @@ def _row(spec: CalibrationRow) -> dict[str, Any]:
             "safe": safe,
             "flag": flag_of(safe, cal.exact_value).value,
         })
+    premise = premise_of(cal, run=run_proofs)
     tight_range = None
     if cal.exact_bracket is not None:
         lo, hi = cal.exact_bracket
@@ -189,7 +375,8 @@ def _row(spec: CalibrationRow) -> dict[str, Any]:
         "tightness_range": tight_range,
         "achieved_delta": cal.achieved_delta,
         "safe": cal.safe,
-        "flag": flag_of(cal.safe, cal.exact_value).value,
+        "premise": premise,
+        "flag": premise_flag(cal, premise).value,
         "note": note or None,
     }
 
@@ -205,51 +392,98 @@ def _fmt_printed(r: dict) -> str:
     return "; ".join(parts) if parts else "-"
 
 
-def _text(rows: list[dict]) -> str:
-    from ..cli._common import table
+#: (header, minimum width, flexible) of the calibration table.
+_COLUMNS = [("claim [verdict]\n  parameters (registry entry)", 26, True), ("param", 8, False),
+            ("paper, as printed (tightness)", 16, True), ("lemma-derived", 9, False), ("exact minimum", 20, True),
+            ("tightness", 9, False), ("delta(eps) <=", 9, False)]  # the flag: a details line under the row
 
-    headers = ["claim", "param", "parameters (registry entry)", "paper, as printed (tightness)",
-               "lemma-derived", "exact minimum", "tightness", "delta(eps) <=", "flag"]
-    body, reasons = [], []
-    for r in rows:
-        where = r["parameters"] + (f" ({', '.join(r['registry'])})" if r["registry"] else " (beyond the registry)")
-        if r["exact_value"] is None:
-            if r["exact_reason"] not in reasons:
-                reasons.append(r["exact_reason"])
-            exact = f"no exact profile [{reasons.index(r['exact_reason']) + 1}]"
-            tight = "-"
+_NOTE = ("Noise parameters and exact minima are rounded up, tightness lower ends down; tightness = "
+         "lemma-derived / exact minimum (< 1: the target is NOT met); delta(eps) <=: certified upper bound "
+         "on the lemma-derived value's delta at the target eps. Random projection: exact minimum under the "
+         "fresh-P reading, [rigorous bracket]. MI-DP epsilons are in bits. claim [verdict]: the verdict of "
+         "the claim the lemma-derived value rests on, from dpverify prove; a refuted claim makes the value "
+         "UNSAFE where no exact profile decides it.")
+
+
+def _cells(r: dict, reasons: list[str]) -> list[str]:
+    where = r["parameters"] + (f" ({', '.join(r['registry'])})" if r["registry"] else " (beyond the registry)")
+    if r["exact_value"] is None:
+        if r["exact_reason"] not in reasons:
+            reasons.append(r["exact_reason"])
+        exact = f"no exact profile [{reasons.index(r['exact_reason']) + 1}]"
+        tight = "-"
+    else:
+        exact = fmt_upper(r["exact_value"])
+        if r["exact_bracket"] is not None:
+            exact += f" [{fmt_lower(r['exact_bracket'][0])}, {fmt_upper(r['exact_bracket'][1])}]"
+        if r["tightness_range"] is not None:
+            tight = f"[{fmt_lower(r['tightness_range'][0])}, {fmt_upper(r['tightness_range'][1])}]"
         else:
-            exact = fmt_upper(r["exact_value"])
-            if r["exact_bracket"] is not None:
-                exact += f" [{fmt_lower(r['exact_bracket'][0])}, {fmt_upper(r['exact_bracket'][1])}]"
-            if r["tightness_range"] is not None:
-                tight = f"[{fmt_lower(r['tightness_range'][0])}, {fmt_upper(r['tightness_range'][1])}]"
-            else:
-                tight = fmt_lower(r["tightness"])
-        ach = "-" if r["achieved_delta"] is None else fmt_upper(r["achieved_delta"], 3)
-        body.append([r["claim"], r["parameter"], where, _fmt_printed(r), fmt_upper(r["lemma_value"]), exact,
-                     tight, ach, r["flag"]])
-    text = table(headers, body)
-    notes = ["Noise parameters and exact minima are rounded up, tightness lower ends down; tightness = "
-             "lemma-derived / exact minimum (< 1: the target is NOT met); delta(eps) <=: certified upper bound "
-             "on the lemma-derived value's delta at the target eps. Random projection: exact minimum under the "
-             "fresh-P reading, [rigorous bracket]. MI-DP epsilons are in bits."]
-    notes += [f"[{i}] {reason}" for i, reason in enumerate(reasons, 1)]
-    return text + "\n\n" + "\n".join(notes)
+            tight = fmt_lower(r["tightness"])
+    ach = "-" if r["achieved_delta"] is None else fmt_upper(r["achieved_delta"], 3)
+    claim = r["claim"]
+    if r.get("premise") and r["premise"].get("verdict"):
+        claim += f" [{r['premise']['verdict']}]"
+    return [f"{claim}\n  {where}", r["parameter"], _fmt_printed(r), fmt_upper(r["lemma_value"]), exact,
+            tight, ach]
 
 
-def check_rows(args: Any = None) -> tuple[list[dict], str]:
+def _details(r: dict) -> str:
+    return f"flag: {r['flag']}" + (f"; note: {r['note']}" if r.get("note") else "")
+
+
+def _notes(reasons: list[str], width: int) -> str:
+    import textwrap
+
+    lines = textwrap.wrap(_NOTE, width, break_on_hyphens=False)
+    for i, reason in enumerate(reasons, 1):
+        lines += textwrap.wrap(f"[{i}] {reason}", width, subsequent_indent="    ", break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+def _text(rows: list[dict]) -> str:
+    import io
+
+    from ..cli._common import StreamTable
+
+    out = io.StringIO()
+    table = StreamTable(_COLUMNS, out=out)
+    table.header()
+    reasons: list[str] = []
+    for r in rows:
+        table.row(_cells(r, reasons), details=_details(r))
+    return out.getvalue() + "\n" + _notes(reasons, table.width)
+
+
+def check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], str | None]:
     """(rows as JSON-ready dicts, table text) of the "calibrations" section of ``dpverify check``.
 
-    Deterministic (no sampling). Prints nothing; ``args`` is accepted for the builder protocol of
-    ``dpverify check`` and not used. Takes a few seconds (two fresh-P projection minima).
+    Deterministic (no sampling). Each lemma-derived row carries the verdict of the claim it rests
+    on (:func:`premise_of`: from the proof run of this ``check`` or the cache; no proof file is run
+    from here, so without either the row says the verdict was not looked up). With ``stream`` the
+    table prints on stdout row by row and the text returned is None. Takes a few seconds (two
+    fresh-P projection minima) when the verdicts are known.
     """
-    rows = [_row(spec) for spec in CALIBRATION_ROWS]
-    return rows, _text(rows)
+    from ..cli._common import StreamTable
+
+    # Verdicts come from the proof table of the same `dpverify check` (it runs first and records
+    # them) or from the cache; no proof file is run from here (with --no-proofs: cached verdicts only).
+    run = False
+    if not stream:
+        rows = [_row(spec, run) for spec in CALIBRATION_ROWS]
+        return rows, _text(rows)
+    table = StreamTable(_COLUMNS)
+    table.header()
+    rows, reasons = [], []
+    for spec in CALIBRATION_ROWS:
+        rows.append(_row(spec, run))
+        table.row(_cells(rows[-1], reasons), details=_details(rows[-1]))
+    print("\n" + _notes(reasons, table.width), flush=True)
+    return rows, None
 
 
-def timed_check_rows(args: Any = None) -> tuple[list[dict], str, float]:
+def timed_check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], str | None, float]:
     """:func:`check_rows` and the seconds it took."""
     start = time.perf_counter()
-    rows, text = check_rows(args)
+    rows, text = check_rows(args, stream=stream)
     return rows, text, time.perf_counter() - start

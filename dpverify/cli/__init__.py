@@ -1,7 +1,8 @@
 """The ``dpverify`` command. One module per subcommand; each has ``register`` and ``run``.
 
-Exit codes: 0 when the run completed (whatever the verdicts), 2 for usage errors and invalid
-arguments (one line on stderr), 1 when a mechanism under test misbehaved.
+Exit codes: 0 when the run completed (whatever the verdicts, unless ``--fail-on`` says otherwise),
+3 when a verdict matched ``--fail-on`` (``check``, ``audit``, ``prove``), 2 for usage errors and
+invalid arguments (one line on stderr), 1 when a mechanism under test misbehaved.
 """
 from __future__ import annotations
 
@@ -16,13 +17,26 @@ from ..errors import DPVerifyError, InvalidArgument
 SUBCOMMANDS = ("check", "audit", "calibrate", "prove", "account")
 
 
+DESCRIPTION = """Verify differentially private mechanisms: machine-checked proofs of the source
+papers' claims (prove), noise calibration from checked lemmas (calibrate), empirical privacy
+audits (audit, check) and certified accounting (account)."""
+EPILOG = """exit status:
+  0  the run completed (whatever the verdicts, unless --fail-on says otherwise)
+  3  a verdict matched --fail-on (check, audit, prove)
+  2  usage error or invalid argument (one line on stderr)
+  1  a mechanism under test misbehaved
+
+`dpverify COMMAND --help` describes each command; --json prints one JSON document and nothing else."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, exit 2
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="dpverify", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="dpverify", description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"dpverify {__version__}")

@@ -1,11 +1,15 @@
 """Helpers shared by the subcommands (internal)."""
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
+import os
 import secrets
+import shutil
 import sys
-from typing import Any
+import textwrap
+from typing import Any, TextIO
 
 from ..auditing.result import jsonable
 from .._format import fmt_lower, fmt_num, fmt_upper  # noqa: F401  (re-exported for subcommands)
@@ -13,10 +17,16 @@ from ..errors import InvalidArgument
 
 
 def load_object(spec: str, what: str, *, call: bool) -> Any:
-    """``MODULE:ATTR`` (ATTR may be dotted). A zero-argument callable is called when ``call`` says so."""
+    """``MODULE:ATTR`` (ATTR may be dotted). A zero-argument callable is called when ``call`` says so.
+
+    MODULE is imported from the installed packages or, failing those, from the current directory
+    (appended to ``sys.path``, so that a local file never shadows an installed package)."""
     if not isinstance(spec, str) or spec.count(":") != 1:
         raise InvalidArgument(f"{what}={spec!r} must be written MODULE:ATTR, e.g. mypkg.mechs:my_laplace.")
     mod_name, attr = spec.split(":")
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:  # modules of the current directory, after installed ones
+        sys.path.append(cwd)
     try:
         obj = importlib.import_module(mod_name)
     except ImportError as exc:
@@ -29,6 +39,28 @@ def load_object(spec: str, what: str, *, call: bool) -> Any:
     if call(obj) if callable(call) else (call and callable(obj)):
         obj = obj()
     return obj
+
+
+def seed_arg(text: str) -> int:
+    """argparse type of ``--seed``: an integer >= 0 (the message names the option, not an API argument)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer; give a seed >= 0, e.g. --seed 1") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a seed must be >= 0, e.g. --seed 1")
+    return value
+
+
+def count_arg(text: str) -> int:
+    """argparse type of a count such as ``--samples``: a whole number >= 1, written ``1000000`` or ``1e6``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value >= 1 and value == int(value) and value < 2**63):  # catches NaN and inf
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number >= 1 (e.g. 200000 or 2e5)")
+    return int(value)
 
 
 def new_seed() -> int:
@@ -48,3 +80,141 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     out = [line, "  ".join("-" * w for w in widths)]
     out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
     return "\n".join(out)
+
+
+#: Width of the tables when stdout is not a terminal (and COLUMNS is not set).
+DEFAULT_WIDTH = 120
+
+
+def term_width() -> int:
+    """The width tables fit: ``COLUMNS`` if set, the terminal's width if stdout is a terminal, else 120."""
+    env = os.environ.get("COLUMNS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    return DEFAULT_WIDTH
+
+
+class StreamTable:
+    """A text table printed row by row as rows arrive, fitted to ``width`` columns.
+
+    ``columns`` are ``(header, min_width, flexible)``; fixed columns get their minimum, flexible
+    ones share what is left of ``width``. A cell longer than its column wraps onto further lines
+    (never cut at ``...``; a newline in a cell starts a new line); ``details`` of a row (e.g. the evidence) print under it, indented and
+    wrapped to the full width.
+    """
+
+    def __init__(self, columns: list[tuple[str, int, bool]], *, width: int | None = None,
+                 out: TextIO | None = None, gap: int = 2):
+        self.out = out if out is not None else sys.stdout
+        self.width = width or term_width()
+        self.gap = gap
+        mins = [max(m, 1) for _, m, _ in columns]
+        flex = [i for i, (_, _, f) in enumerate(columns) if f]
+        spare = self.width - sum(mins) - gap * (len(columns) - 1)
+        widths = list(mins)
+        if flex and spare > 0:
+            for k, i in enumerate(flex):
+                widths[i] += spare // len(flex) + (1 if k < spare % len(flex) else 0)
+        self.widths = widths
+        self.headers = [h for h, _, _ in columns]
+
+    def _lines(self, cells: list[str]) -> list[str]:
+        wrapped = [[line for part in str(c).split("\n")
+                    for line in (textwrap.wrap(part, w, break_long_words=True, break_on_hyphens=False) or [""])]
+                   for c, w in zip(cells, self.widths)]
+        height = max(len(w) for w in wrapped)
+        sep = " " * self.gap
+        return [sep.join((w[k] if k < len(w) else "").ljust(width) for w, width in zip(wrapped, self.widths)).rstrip()
+                for k in range(height)]
+
+    def header(self) -> None:
+        self._write(self._lines(self.headers) + [(" " * self.gap).join("-" * w for w in self.widths)])
+
+    def row(self, cells: list[str], details: str | None = None) -> None:
+        lines = self._lines(cells)
+        if details:
+            lines += textwrap.wrap(details, self.width, initial_indent="    ", subsequent_indent="    ",
+                                   break_long_words=True, break_on_hyphens=False)
+        self._write(lines)
+
+    def _write(self, lines: list[str]) -> None:
+        self.out.write("\n".join(lines) + "\n")
+        self.out.flush()
+
+
+def progress(message: str) -> None:
+    """One line of progress on stderr (flushed at once)."""
+    print(message, file=sys.stderr, flush=True)
+
+
+#: Exit status when a verdict matches ``--fail-on`` (0: done, 1: a mechanism misbehaved, 2: usage).
+EXIT_FAIL_ON = 3
+
+
+def add_fail_on(parser, choices: tuple[str, ...], default: str, help_text: str) -> None:
+    parser.add_argument("--fail-on", choices=choices, default=default, metavar="{" + ",".join(choices) + "}",
+                        help=help_text + f" Exit status {EXIT_FAIL_ON} when it applies (default: {default}).")
+
+
+class Heartbeat:
+    """Progress for work that reports none (e.g. a black-box audit): a line on stderr every
+    ``every`` seconds with the elapsed time, and one at the end."""
+
+    def __init__(self, what: str, every: float = 5.0):
+        import threading
+
+        self.what, self.every = what, every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, daemon=True)
+
+    def _beat(self) -> None:
+        import time
+
+        start = time.perf_counter()
+        while not self._stop.wait(self.every):
+            progress(f"  {self.what}: {time.perf_counter() - start:.0f} s")
+
+    def __enter__(self):
+        import time
+
+        self._start = time.perf_counter()
+        progress(f"  {self.what} ...")
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        import time
+
+        self._stop.set()
+        self._thread.join()
+        progress(f"  {self.what}: done in {time.perf_counter() - self._start:.1f} s")
+        return False
+
+
+def check_report_target(path: str | None) -> None:
+    """Refuse a ``--report`` path whose folder does not exist, before any work is done."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidArgument(f"--report={path!r}: the folder {folder!r} does not exist; create it or choose another path.")
+
+
+def write_report(path: str, page: str) -> int:
+    """Write the HTML report; on failure say so on stderr (the results printed stand) and return 1."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as exc:
+        print(f"dpverify: the results above stand, but the report was not written: {exc}", file=sys.stderr)
+        return 1
+    print(f"report written to {path}", file=sys.stderr)
+    return 0
+
+
+def add_report(parser) -> None:
+    parser.add_argument("--report", metavar="FILE.html",
+                        help="also write one self-contained HTML report (tables, plots, evidence, reproduce "
+                             "commands; no network needed to view it)")

@@ -1,6 +1,8 @@
 """``dpverify audit MODULE:ATTR --pairs MODULE:ATTR``: audit one mechanism on given pairs."""
 from __future__ import annotations
 
+import sys
+
 from .. import audit as _audit
 from ..auditing import DEFAULT_SAMPLES
 from ..claims import PrivacyClaim
@@ -32,13 +34,18 @@ def register(sub):
     p.add_argument("--pairs", metavar="MODULE:ATTR", help="required unless MECHANISM is a registered name")
     p.add_argument("--epsilon", type=float, help="claimed epsilon (default: the mechanism's claim)")
     p.add_argument("--delta", type=float, help="claimed delta (default: the mechanism's claim, or 0 with --epsilon)")
-    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="outputs per direction of each pair")
-    p.add_argument("--seed", type=int, help="seed (default: a fresh one, printed so the run can be repeated)")
+    p.add_argument("--samples", type=_common.count_arg, default=DEFAULT_SAMPLES,
+                   help="outputs per direction of each pair (e.g. 200000 or 2e5)")
+    p.add_argument("--seed", type=_common.seed_arg, help="seed >= 0 (default: a fresh one, printed so the run can be repeated)")
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument("--delta-resolution", type=float, metavar="R",
                    help="choose the samples per direction so the delta lower bound is within about R of the estimate")
     p.add_argument("--plot", metavar="FILE", help="save the loss distribution and delta(eps) plot (needs extra `plot`)")
-    p.add_argument("--progress", action="store_true", help="show a progress bar (needs extra `progress`)")
+    p.add_argument("--progress", action="store_true",
+                   help="show progress on stderr (white-box: a progress bar, needs extra `progress`; black-box: "
+                        "the elapsed time every 5 s)")
+    _common.add_fail_on(p, ("never", "violated"), "never", "violated: the verdict is violated.")
+    _common.add_report(p)
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     return p
 
@@ -67,18 +74,65 @@ def run(args) -> int:
         delta = args.delta if args.delta is not None else (base.delta if base is not None and args.epsilon is None else 0.0)
         claim = PrivacyClaim(eps, delta)
     seed = args.seed if args.seed is not None else _common.new_seed()
+    white_box = callable(getattr(mech, "log_density", None))
+    if args.plot:
+        _check_plot_target(args.plot, white_box)
+    _common.check_report_target(args.report)
     extra = {}
     if args.delta_resolution is not None:
         extra["delta_resolution"] = args.delta_resolution
-    if args.plot:
+    if args.plot or (args.report and white_box):
         extra["profile"] = True
+    heartbeat = None
     if args.progress and not args.json:
-        extra["progress"] = True
-    result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed, **extra)
-    if args.plot:
+        if white_box:
+            extra["progress"] = True
+        else:  # the black-box engine reports no progress: say that it is alive, and for how long
+            heartbeat = _common.Heartbeat(f"black-box audit of {args.mechanism}")
+    if heartbeat is not None:
+        with heartbeat:
+            result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed,
+                            **extra)
+    else:
+        result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed, **extra)
+    code = _common.EXIT_FAIL_ON if args.fail_on == "violated" and result.verdict.value == "violated" else 0
+    code = max(code, _report_now(result, args, claim, seed))
+    if args.report:
+        from ..auditing.result import jsonable
+        from ..report.html import audit_report
+
+        doc = jsonable(result.to_dict())
+        doc.update(seed=seed, mechanism=args.mechanism)
+        command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["audit"] else f"dpverify audit {args.mechanism}"
+        code = max(code, _common.write_report(args.report, audit_report(doc, command=command)))
+    if args.plot:  # after the verdict is printed: a failing plot never throws the verdict away
         from ..report import save_audit_plot
 
-        save_audit_plot(result, args.plot)
+        try:
+            save_audit_plot(result, args.plot)
+        except (OSError, ImportError) as exc:
+            print(f"dpverify audit: the verdict above stands, but the plot was not saved: {exc}", file=sys.stderr)
+            return 1
+    return code
+
+
+def _check_plot_target(path: str, white_box: bool) -> None:
+    """Refuse a --plot that cannot be written before any sample is drawn."""
+    import importlib.util
+    import os
+
+    if not white_box:
+        raise InvalidArgument(f"--plot={path!r}: the loss plot needs a white-box mechanism (with log_density); "
+                              "black-box audits have no loss distribution to plot. Drop --plot.")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidArgument(f"--plot={path!r}: the folder {folder!r} does not exist; create it or choose another path.")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise InvalidArgument(f"--plot={path!r} needs matplotlib, the optional extra `plot`: "
+                              "pip install '/path/to/dpverify[plot]' (or pip install matplotlib).")
+
+
+def _report_now(result, args, claim, seed) -> int:
     if args.json:
         doc = result.to_dict()
         doc["seed"] = seed
@@ -87,7 +141,10 @@ def run(args) -> int:
     else:
         print(result)
         pairs_opt = f" --pairs {args.pairs}" if args.pairs else ""
+        size = (f"--delta-resolution {args.delta_resolution!r}" if args.delta_resolution is not None
+                else f"--samples {args.samples}")
         print(f"reproduce with: dpverify audit {args.mechanism}{pairs_opt} "
-              f"--samples {args.samples} --seed {seed}"
-              + (f" --epsilon {claim.epsilon} --delta {claim.delta}" if claim is not None else ""))
+              f"{size} --seed {seed}"
+              + (f" --epsilon {claim.epsilon} --delta {claim.delta}" if claim is not None else "")
+              + (f" --confidence {args.confidence!r}" if args.confidence != 0.95 else ""))
     return 0

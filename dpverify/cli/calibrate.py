@@ -1,16 +1,22 @@
 """``dpverify calibrate MECHANISM --epsilon E [--delta D --sensitivity S --method M ...] [--json]``.
 
 Prints the noise parameter (rounded UP: a noise parameter must not shrink), the method, the
-provenance (claim, lemmas, steps), the achieved delta(eps) (rounded up), the exact minimum and the
+provenance (claim, lemmas, steps), the verdict of the claim a lemma-derived value rests on (from
+the proof runner, cached; a refuted claim makes the value UNSAFE unless the exact profile
+certifies it), the achieved delta(eps) (rounded up), the exact minimum and the
 tightness. Options that do not apply to the mechanism are rejected, not ignored.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from ..calibrate import CALIBRATORS, Calibration
 from ..errors import InvalidArgument
 from . import _common
+
+if TYPE_CHECKING:  # the calibrators import scipy.optimize: loaded when a calibration runs, not for --help
+    from ..calibrate import Calibration
 
 #: For each mechanism: the options it accepts (argparse dest -> keyword of the calibrator).
 _OPTIONS = {
@@ -37,11 +43,11 @@ def register(sub):
         help="derive a noise parameter (lemma-derived or exact, on the safe side)",
         description=(
             "Derive the noise parameter of a mechanism for a privacy target, with the lemmas that justify "
-            "it and its tightness against the exact minimum. Mechanisms: " + ", ".join(CALIBRATORS) + "."
+            "it and its tightness against the exact minimum. Mechanisms: " + ", ".join(_OPTIONS) + "."
         ),
     )
-    p.add_argument("mechanism", choices=list(CALIBRATORS), metavar="MECHANISM",
-                   help="one of: " + ", ".join(CALIBRATORS))
+    p.add_argument("mechanism", choices=list(_OPTIONS), metavar="MECHANISM",
+                   help="one of: " + ", ".join(_OPTIONS))
     p.add_argument("--epsilon", type=float, required=True,
                    help="target epsilon (in bits for the MI-DP mechanisms mi-additive-noise, mi-random-projection)")
     p.add_argument("--delta", type=float, help="target delta (gaussian, random-projection: required; laplace: default 0)")
@@ -105,12 +111,19 @@ def calibration_from_args(args) -> Calibration:
         raise InvalidArgument("--n-prime and --f2 are required for mi-random-projection.")
     if name == "random-projection" and "k" not in kwargs and "P" not in kwargs:
         raise InvalidArgument("--k is required for random-projection (or --P with --reading fixed).")
+    from ..calibrate import CALIBRATORS
+
     return CALIBRATORS[name](args.epsilon, **kwargs)
 
 
-def render(cal: Calibration) -> str:
+def render(cal: Calibration, premise: dict | None = None) -> str:
     up = lambda x: _common.fmt_upper(x, _DIGITS)  # noqa: E731 - noise parameters and delta bounds round up
     lines = []
+    if premise is not None and premise.get("verdict") == "refuted" and cal.safe is None:
+        lines.append(f"UNSAFE: this value rests on {premise['claim']}, which dpverify prove REFUTES "
+                     f"({premise['source']}); it does not guarantee the target.")
+        evidence = " ".join(premise["evidence"].split()).split(" | ")[0]  # the conclusion's counterexample
+        lines.append(f"  evidence: {evidence}")
     ins = ", ".join(f"{k}={v!r}" if isinstance(v, str) else f"{k}={v:g}" for k, v in cal.inputs)
     lines.append(f"mechanism: {cal.mechanism}   ({ins})")
     lines.append(f"{cal.parameter_name} = {up(cal.value)}   (method: {cal.method.value}; rounded up; "
@@ -126,6 +139,11 @@ def render(cal: Calibration) -> str:
                      f"evaluation error <= {up(cal.tolerance) if cal.tolerance else 0})")
     else:
         lines.append(f"achieved delta(eps): not available -- {cal.achieved_delta_reason}")
+    if premise is not None:
+        verdict = premise.get("verdict") or "not known"
+        lines.append(f"claim {premise['claim']}: {verdict}" + (f" ({premise['source']})" if premise["source"] else ""))
+        if verdict == "refuted" and cal.safe is True:
+            lines.append("  (refuted as stated, but the exact privacy profile certifies this value safe: see tightness)")
     if cal.exact_value is not None:
         br = ""
         if cal.exact_bracket is not None:
@@ -153,9 +171,15 @@ def render(cal: Calibration) -> str:
 
 
 def run(args) -> int:
+    from ..calibrate._check import premise_flag, premise_of
+
     cal = calibration_from_args(args)
+    premise = premise_of(cal, announce=not args.json)
     if args.json:
-        _common.print_json(cal.to_dict())
+        doc = cal.to_dict()
+        doc["premise"] = premise
+        doc["flag"] = premise_flag(cal, premise).value
+        _common.print_json(doc)
     else:
-        print(render(cal))
+        print(render(cal, premise))
     return 0

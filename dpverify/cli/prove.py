@@ -1,55 +1,124 @@
-"""``dpverify prove [PATH ...] [--json]``: run the proof files and print one verdict table."""
+"""``dpverify prove [PATH ...] [--json]``: run the proof files and print one verdict table.
+
+The table streams: each proof file's rows print as soon as that file is done (progress on stderr),
+fitted to the terminal width (``COLUMNS``, else 120 when stdout is not a terminal); the evidence of
+a claim prints in full on a details line under its row.
+"""
 from __future__ import annotations
 
+import io
+import sys
 import time
 
 from . import _common
 
-_MAX_CLAIM = 60
-_MAX_EVIDENCE = 110
+#: (header, minimum width, flexible)
+COLUMNS = [("ID", 24, True), ("claim", 30, True), ("steps", 12, False), ("conclusion", 14, False)]
 
 
 def register(sub):
     p = sub.add_parser("prove", help="check every labelled claim of the source papers (proof files)",
                        description="Run proof files (default: every file of the installed proofs package) and "
-                                   "print ID, claim, verdict of the steps, verdict of the conclusion, evidence.")
+                                   "print ID, claim, verdict of the steps, verdict of the conclusion, evidence. "
+                                   "Rows print as each proof file finishes; progress goes to stderr.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="proof files or folders (default: all shipped proofs)")
+    _common.add_fail_on(p, ("never", "refuted"), "never", "refuted: some claim's conclusion is refuted.")
+    _common.add_report(p)
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     return p
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
+def _verdict(part) -> str:
+    return part.verdict.value if hasattr(part, "verdict") else str(part)
 
 
-def rows_and_text(paths=None):
-    """(rows as dicts, table text) for ``paths`` (None: every shipped proof)."""
-    from ..symbolic import run_proofs
+def _run_module(module):
+    """``claims()`` of one proof module, checked as :func:`dpverify.symbolic.run_proofs` checks it."""
+    from ..errors import DPVerifyError, InvalidArgument
+    from ..symbolic.verdicts import ClaimReport
+
+    fn = getattr(module, "claims", None)
+    if not callable(fn):
+        raise InvalidArgument(f"proof module {module.__name__!r} has no claims() function.")
+    try:
+        out = list(fn())
+    except DPVerifyError:
+        raise
+    except Exception as exc:  # a broken proof file must not pass silently, nor crash with a traceback
+        raise DPVerifyError(f"proof module {module.__name__!r}: claims() raised {type(exc).__name__}: {exc}") from exc
+    for r in out:
+        if not isinstance(r, ClaimReport):
+            raise InvalidArgument(f"{module.__name__}.claims() returned {type(r).__name__}, not ClaimReport.")
+    return out
+
+
+def rows_and_text(paths=None, *, stream: bool = False):
+    """(rows as dicts, table text) for ``paths`` (None: every shipped proof). With ``stream`` the
+    table is printed on stdout as each proof file finishes (and the text returned is None)."""
+    from ..errors import InvalidArgument
+    from ..symbolic.runner import proof_modules
 
     start = time.perf_counter()
-    reports = run_proofs(paths or None)
+    out = sys.stdout if stream else io.StringIO()
+    table = _common.StreamTable(COLUMNS, out=out)
+    table.header()
+    modules = proof_modules(paths or None)
+    reports = []
+    for k, module in enumerate(modules, 1):
+        name = getattr(module, "__file__", None) or module.__name__
+        if stream:
+            _common.progress(f"[{k}/{len(modules)}] proving {name} ...")
+        t = time.perf_counter()
+        got = _run_module(module)
+        for r in got:
+            details = r.evidence + (f" [reason: {r.reason}]" if r.reason else "")
+            table.row([r.id, r.statement, _verdict(r.steps), _verdict(r.conclusion)], details=details)
+        if stream:
+            _common.progress(f"      {len(got)} claims in {time.perf_counter() - t:.1f} s")
+        reports.extend(got)
+    ids = [r.id for r in reports]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise InvalidArgument(f"duplicate claim IDs across proof files: {dup}.")
     seconds = time.perf_counter() - start
     rows = [r.to_dict() for r in reports]
-    body = [[r.id, _short(r.statement, _MAX_CLAIM), r.steps.verdict.value, r.conclusion.verdict.value,
-             _short(r.evidence + (f" [reason: {r.reason}]" if r.reason else ""), _MAX_EVIDENCE)] for r in reports]
-    text = _common.table(["ID", "claim", "steps", "conclusion", "evidence"], body)
     counts: dict[str, int] = {}
     for r in reports:
-        counts[r.conclusion.verdict.value] = counts.get(r.conclusion.verdict.value, 0) + 1
+        v = _verdict(r.conclusion)
+        counts[v] = counts.get(v, 0) + 1
     summary = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items()))
-    text += f"\n\n{len(reports)} claims in {seconds:.1f} s; conclusions: {summary}"
-    return rows, text
+    out.write(f"\n{len(reports)} claims in {seconds:.1f} s; conclusions: {summary}\n")
+    out.flush()
+    return rows, (None if stream else out.getvalue().rstrip("\n"))
+
+
+def _refuted(rows) -> list[str]:
+    out = []
+    for r in rows:
+        c = r.get("conclusion")
+        if (c.get("verdict") if isinstance(c, dict) else c) == "refuted":
+            out.append(r["id"])
+    return out
 
 
 def run(args) -> int:
-    rows, text = rows_and_text(args.paths)
+    _common.check_report_target(args.report)
+    rows, text = rows_and_text(args.paths, stream=not args.json)
+    fails = _refuted(rows) if args.fail_on == "refuted" else []
+    code = 0
+    if args.report:
+        from ..auditing.result import jsonable
+        from ..report.html import prove_report
+
+        command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["prove"] else "dpverify prove"
+        code = _common.write_report(args.report, prove_report(jsonable(rows), command=command))
     if args.json:
-        _common.print_json({"claims": rows})
-    else:
-        print(text)
-    return 0
+        _common.print_json({"claims": rows, "fail_on": {"mode": args.fail_on, "failed": fails}})
+    elif fails:
+        print(f"--fail-on refuted: {len(fails)} refuted claims", file=sys.stderr)
+    return _common.EXIT_FAIL_ON if fails else code
 
 
 def check_section(args):
-    """Builder of the "proofs" section of ``dpverify check``."""
-    return rows_and_text(None)
+    """Builder of the "proofs" section of ``dpverify check`` (streams unless ``--json``)."""
+    return rows_and_text(None, stream=not getattr(args, "json", False))

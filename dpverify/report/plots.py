@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import DPVerifyError, InvalidArgument
 
-__all__ = ["plot_audit", "save_audit_plot"]
+__all__ = ["plot_audit", "save_audit_plot", "delta_axis_floor"]
 
 
 def _pyplot():
@@ -42,6 +42,19 @@ def _profiles(result: Any) -> list:
             "(dpverify.audit(..., profile=True), or `dpverify audit ... --plot FILE`)."
         )
     return out
+
+
+def delta_axis_floor(claim_delta: float, *curves) -> float:
+    """The bottom of a log delta axis: a tenth of the smallest positive value shown (the claim's
+    delta, the estimate, the band); 1e-6 when nothing is positive. A delta = 0 claim no longer drags
+    the axis down to 1e-300."""
+    pos = [float(claim_delta)] if claim_delta > 0 else []
+    for c in curves:
+        c = np.asarray(c, dtype=float)
+        c = c[np.isfinite(c) & (c > 0)]
+        if c.size:
+            pos.append(float(c.min()))
+    return max(min(pos) / 10, 1e-300) if pos else 1e-6
 
 
 def plot_audit(result: Any, *, direction: int | None = None):
@@ -78,7 +91,7 @@ def plot_audit(result: Any, *, direction: int | None = None):
     eps = np.asarray(p["epsilon"])
     est = np.asarray(p["delta_estimate"])
     lo = np.asarray(p["delta_lower"])
-    floor = max(min(claim.delta, est[est > 0].min() if np.any(est > 0) else 1.0) / 100, 1e-300)
+    floor = delta_axis_floor(claim.delta, est, lo, np.asarray(p["delta_upper"]) if p.get("delta_upper") is not None else est)
     ax2.plot(eps, np.maximum(est, floor), color="tab:blue", label="estimate of delta(eps)")
     up = p.get("delta_upper")
     upper = np.maximum(np.asarray(up), floor) if up is not None else np.maximum(est, floor)

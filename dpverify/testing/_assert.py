@@ -39,24 +39,30 @@ def resolve_seed(rng: Any) -> int:
     return integer("rng", rng, minimum=0, fix="Seeds are non-negative integers.")
 
 
+#: Mixed into a check's seed to seed the pair draws, so that they are independent of the audit's
+#: own draws (which use the seed itself).
+_PAIRS_STREAM = 0x5041495253  # "PAIRS"
+
+
 def draw_pairs(strategy: Any, max_pairs: int, seed: int) -> list:
     """Up to ``max_pairs`` distinct pairs drawn from a hypothesis ``strategy``, deterministically
-    from ``seed`` (``hypothesis.seed``; generation phase only, no example database). Fewer when
-    the strategy has fewer distinct values. Each drawn value must be a tuple ``(D, D_prime)``."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hypothesis_seed
+    from ``seed``; fewer when the strategy has fewer distinct values. Each drawn value must be a
+    tuple ``(D, D_prime)``.
+
+    The strategies of :mod:`dpverify.strategies` are drawn from a numpy Generator seeded with
+    ``[seed, _PAIRS_STREAM]`` alone: nothing else (imported modules, the Hypothesis version, test
+    selection) can change the pairs. Any other strategy is drawn by Hypothesis (``hypothesis.seed``,
+    generation phase only, no example database) with its mixing of constants collected from locally
+    imported modules switched off where the installed Hypothesis has that feature (best effort: it
+    is Hypothesis internals; pass a strategy of :mod:`dpverify.strategies` for a guarantee).
+    """
+    from ..strategies import sample_pairs
 
     max_pairs = integer("max_pairs", max_pairs, minimum=1, fix="Draw at least one pair from the strategy.")
-    drawn: list = []
-
-    @hypothesis_seed(seed)
-    @settings(max_examples=max_pairs, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck), derandomize=False, report_multiple_bugs=False)
-    @given(strategy)
-    def collect(pair):
-        drawn.append(pair)
-
-    collect()
+    rng = np.random.default_rng([seed, _PAIRS_STREAM])
+    drawn = sample_pairs(strategy, rng, 20 * max_pairs)
+    if drawn is None:
+        drawn = _hypothesis_draws(strategy, max_pairs, seed)
     pairs, seen = [], set()
     for i, pair in enumerate(drawn):
         if not (isinstance(pair, tuple) and len(pair) == 2):
@@ -73,6 +79,55 @@ def draw_pairs(strategy: Any, max_pairs: int, seed: int) -> list:
     if not pairs:  # pragma: no cover - hypothesis always draws at least one example
         raise InvalidArgument(f"strategy={strategy!r} drew no pair.")
     return pairs
+
+
+def _hypothesis_draws(strategy: Any, max_pairs: int, seed: int) -> list:
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hypothesis_seed
+
+    drawn: list = []
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=max_pairs, database=None, phases=[Phase.generate], deadline=None,
+              suppress_health_check=list(HealthCheck), derandomize=False, report_multiple_bugs=False)
+    @given(strategy)
+    def collect(pair):
+        drawn.append(pair)
+
+    with _no_local_constants():
+        collect()
+    return drawn
+
+
+class _no_local_constants:
+    """Switch off Hypothesis's use of constants found in locally imported modules for the duration:
+    its ``providers._get_local_constants`` returns an empty collection and its ``CONSTANTS_CACHE``
+    is a fresh one (it caches the local constants too). Best effort: these are Hypothesis internals;
+    a no-op when they are absent or have another shape."""
+
+    _NAMES = ("_get_local_constants", "CONSTANTS_CACHE")
+
+    def __enter__(self):
+        self._saved: dict = {}
+        try:
+            from hypothesis.internal.conjecture import providers
+            from sortedcontainers import SortedSet
+
+            empty = providers.Constants(integers=SortedSet(), floats=SortedSet(key=providers.float_to_int),
+                                        bytes=SortedSet(), strings=SortedSet())
+            cache = type(providers.CONSTANTS_CACHE)(1024)
+            saved = {name: getattr(providers, name) for name in self._NAMES}
+        except Exception:  # pragma: no cover - another Hypothesis layout: nothing to switch off
+            return self
+        self._providers, self._saved = providers, saved
+        providers._get_local_constants = lambda: empty
+        providers.CONSTANTS_CACHE = cache
+        return self
+
+    def __exit__(self, *exc):
+        for name, value in self._saved.items():
+            setattr(self._providers, name, value)
+        return False
 
 
 def _show(x: Any, limit: int = 200) -> str:
@@ -164,15 +219,19 @@ def _python_line(mechanism: Any, pairs_or_strategy: Any, claim: Any, samples: in
 
 
 def check_private(mechanism: Any, pairs_or_strategy: Any, claim: PrivacyClaim | None, *, samples: int,
-                  confidence: float, seed: int, max_pairs: int, reproduce: str | None = None) -> AuditResult:
+                  confidence: float, seed: int, max_pairs: int, reproduce: str | None = None,
+                  drawn: list | None = None) -> AuditResult:
     """The work of :func:`assert_private` with an explicit integer ``seed``; ``reproduce`` is the
-    line printed on failure (default: the Python call)."""
+    line printed on failure (default: the Python call); the pairs drawn from a strategy are
+    appended to ``drawn`` when it is a list."""
     __tracebackhide__ = True
     samples = integer("samples", samples, minimum=1, fix="Ask for at least one sample per direction.")
     confidence = open_unit("confidence", confidence, fix="Use e.g. confidence=0.999.")
     strategy = is_strategy(pairs_or_strategy)
     if strategy:
         pairs = draw_pairs(pairs_or_strategy, max_pairs, seed)
+        if drawn is not None:
+            drawn.extend(pairs)
         source = f"{len(pairs)} pairs drawn from {pairs_or_strategy!r} with seed {seed}"
     else:
         pairs = pairs_or_strategy

@@ -9,7 +9,9 @@ Options (group ``dpverify``; each also an ini option, the command line wins):
   (:data:`~dpverify.testing.PROFILES`); default ``ci``.
 * ``--dpverify-alpha A`` (ini ``dpverify_alpha``): the false-alarm budget of the whole run,
   default 1e-3: on correct mechanisms, the probability that *any* privacy test of the run fails
-  is at most ``A``. It is split evenly (Bonferroni) over the N privacy tests collected, and over
+  is at most ``A``. It is split evenly (Bonferroni) over the N privacy tests collected (counted
+  before ``-k`` / ``-m`` deselection, so that a selection runs each check exactly as the full run
+  does), and over
   the ``checks`` a test declares with ``@pytest.mark.dp(checks=k)``: each check runs at
   confidence ``1 - A / (N k)``.
 * ``--dpverify-budget-split N``: split the budget over N tests instead of the number collected
@@ -166,18 +168,26 @@ def _checks(item: pytest.Item) -> int:
     return checks
 
 
+#: Privacy tests collected before -k / -m deselection (the budget is split over these).
+COLLECTED_KEY = pytest.StashKey[int]()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
     for item in items:  # before -m selection, so that `-m dp` selects fixture users too
         if _FIXTURE in getattr(item, "fixturenames", ()) and not _is_privacy_test(item):
             item.add_marker(pytest.mark.dp)
+    # Counted before -k / -m deselect anything: a selection then runs each check at the confidence
+    # of the full run (splitting the budget over more tests than run is conservative), so that a
+    # test gives the same outcome whether it runs in the full suite or under -k.
+    config.stash[COLLECTED_KEY] = sum(1 for item in items if _is_privacy_test(item))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     privacy = [item for item in session.items if _is_privacy_test(item)]
     for item in privacy:
         _checks(item)  # a bad `checks` is a usage error before anything runs
-    session.config.stash[TESTS_KEY] = len(privacy)
+    session.config.stash[TESTS_KEY] = max(len(privacy), session.config.stash.get(COLLECTED_KEY, 0))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -226,6 +236,14 @@ class Auditor:
 
     def __init__(self, config: pytest.Config):
         self._config = config
+        self._last_pairs: tuple | None = None
+
+    @property
+    def last_pairs(self) -> tuple | None:
+        """The pairs the last check drew from a strategy (a tuple of ``(D, D_prime)``), None when
+        its pairs were given explicitly. Pairs depend on the run seed and the test id only
+        (:func:`dpverify.testing._profiles.check_seed`), never on test selection or imports."""
+        return self._last_pairs
 
     @property
     def settings(self) -> RunSettings:
@@ -299,6 +317,8 @@ class Auditor:
             )
         item.stash[CALLS_KEY] = index + 1
         line = self.reproduce_line(item.nodeid)
+        drawn: list = []
+        self._last_pairs = None
         try:
             return check_private(
                 mechanism, pairs_or_strategy, claim,
@@ -307,10 +327,13 @@ class Auditor:
                 seed=check_seed(self.seed, item.nodeid, index),
                 max_pairs=self.max_pairs if max_pairs is None else max_pairs,
                 reproduce=line,
+                drawn=drawn,
             )
         except AssertionError:
             item.stash[REPRODUCE_KEY] = line
             raise
+        finally:
+            self._last_pairs = tuple(drawn) if drawn else None
 
     def __repr__(self) -> str:
         return f"<dpverify Auditor: {_describe(self.settings)}>"

@@ -63,7 +63,7 @@ def test_audit_text_output_says_how_to_reproduce(capsys):
     (["audit", "nosuchmodule:X", "--pairs", f"{__name__}:PAIR"], "cannot import module 'nosuchmodule'"),
     (["audit", f"{__name__}:NOPE", "--pairs", f"{__name__}:PAIR"], "has no attribute 'NOPE'"),
     (["audit", f"{__name__}:LAPLACE", "--pairs", "no-colon"], "MODULE:ATTR"),
-    (["audit", f"{__name__}:LAPLACE", "--pairs", f"{__name__}:PAIR", "--samples", "0"], "samples=0"),
+    (["audit", f"{__name__}:LAPLACE", "--pairs", f"{__name__}:PAIR", "--samples", "0"], "argument --samples: '0' must be a whole number >= 1"),
     (["audit", f"{__name__}:LAPLACE", "--pairs", f"{__name__}:PAIR", "--epsilon", "nan"], "epsilon=nan"),
     (["audit", f"{__name__}:LAPLACE", "--pairs", f"{__name__}:PAIR", "--confidence", "2"], "confidence=2.0"),
     (["check", "--only", "no-such-mechanism"], "not a registered mechanism"),
@@ -71,7 +71,11 @@ def test_audit_text_output_says_how_to_reproduce(capsys):
     (["audit", f"{__name__}:LAPLACE"], "--pairs is required"),
 ], ids=["module", "attr", "spec", "samples", "nan-eps", "confidence", "only", "name", "no-pairs"])
 def test_usage_errors_exit_2_with_one_line(capsys, argv, needle):
-    code, out, err = run(capsys, *argv)
+    try:
+        code, out, err = run(capsys, *argv)
+    except SystemExit as exc:  # argparse's own checks (e.g. --samples) exit from parse_args
+        captured = capsys.readouterr()
+        code, out, err = exc.code, captured.out, captured.err
     assert code == 2
     assert out == ""
     assert needle in err and err.count("\n") == 1

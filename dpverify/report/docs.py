@@ -1,0 +1,159 @@
+"""Generated regions of the documentation: ``python -m dpverify.report.docs [--check] [--cheap]``.
+
+A region sits between two markers in a Markdown file::
+
+    <!-- dpverify:generated NAME -->
+    ... (rewritten by this module) ...
+    <!-- dpverify:end NAME -->
+
+Regions (see :data:`REGIONS`):
+
+* ``controls-registry`` (cheap): the controls of the ``faulty`` section with the verdict each is
+  expected to get (``dpverify check``'s ``expected`` column);
+* ``check-mechanisms`` and ``check-faulty`` (expensive: every audit of ``dpverify check --no-proofs
+  --no-calibrations``, seed 0, default samples, neighbour search on): the two tables, without the
+  per-row seconds (timings vary between runs and machines), and a ``Timing:`` line with the CPU and
+  wall time of the run that wrote them, which ``--check`` does not compare.
+
+Without options every region is rewritten in place; ``--check`` rewrites nothing and exits 1
+listing the regions whose text differs from a fresh run (the test suite runs ``--check --cheap``
+by default and the expensive regions in a slow test); ``--cheap`` restricts to the cheap regions.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+__all__ = ["REGIONS", "Region", "generate", "main"]
+
+ROOT = Path(__file__).resolve().parents[2]
+WIDTH = 120
+_TIMING = "Timing:"
+
+
+@dataclass(frozen=True)
+class Region:
+    name: str
+    path: str  # relative to the repository root
+    cheap: bool
+    produce: Callable[["_Run"], str]
+
+
+class _Run:
+    """Shared expensive work of one generation (the check is run at most once)."""
+
+    def __init__(self):
+        self._check = None
+
+    def check(self) -> tuple[dict, float, float]:
+        if self._check is None:
+            import contextlib
+            import json
+
+            from ..cli import main as cli_main
+
+            buf = io.StringIO()
+            wall, cpu = time.perf_counter(), time.process_time()
+            with contextlib.redirect_stdout(buf):
+                code = cli_main(["check", "--no-proofs", "--no-calibrations", "--seed", "0", "--json"])
+            if code != 0:
+                raise RuntimeError(f"dpverify check exited {code}")
+            self._check = (json.loads(buf.getvalue()), time.perf_counter() - wall, time.process_time() - cpu)
+        return self._check
+
+
+def _table(rows: list[dict]) -> str:
+    from ..cli import _common
+    from ..cli.check import MECHANISM_COLUMNS, _cells, _summary
+
+    cols = [c for c in MECHANISM_COLUMNS if c[0] != "seconds"]
+    out = io.StringIO()
+    t = _common.StreamTable(cols, width=WIDTH, out=out)
+    t.header()
+    for r in rows:
+        t.row(_cells(r)[:-1])
+    summary = _summary(rows)
+    return out.getvalue().rstrip("\n") + (f"\n{summary}" if summary else "")
+
+
+def _check_region(section: str) -> Callable[[_Run], str]:
+    def produce(run: _Run) -> str:
+        doc, wall, cpu = run.check()
+        rows = doc.get(section, [])
+        return ("```\n" + _table(rows) + "\n```\n\n" +
+                f"{_TIMING} the whole `dpverify check --no-proofs --no-calibrations` run that wrote these tables "
+                f"took {wall:.0f} s wall, {cpu:.0f} s CPU ({len(doc.get('mechanisms', []))} + "
+                f"{sum(len(v) for k, v in doc.items() if isinstance(v, list) and k != 'mechanisms')} audits; "
+                "seed 0, default samples, neighbour search on).")
+    return produce
+
+
+def _controls_registry(run: _Run) -> str:
+    from ..cli._common import table
+    from ..cli.check import expected_verdict
+    from ..registry import load_entries
+
+    rows = [[e.name, e.paper, e.description or "-", expected_verdict(e) or "-"]
+            for e in load_entries() if e.section == "faulty"]
+    text = table(["control", "reference", "kind", "expected verdict"], rows)
+    return "```\n" + "\n".join(line.rstrip() for line in text.splitlines()) + "\n```"
+
+
+REGIONS: tuple[Region, ...] = (
+    Region("controls-registry", "docs/faulty.md", True, _controls_registry),
+    Region("check-mechanisms", "docs/mechanisms.md", False, _check_region("mechanisms")),
+    Region("check-faulty", "docs/mechanisms.md", False, _check_region("faulty")),
+)
+
+
+def _pattern(name: str) -> re.Pattern:
+    return re.compile(rf"(<!-- dpverify:generated {re.escape(name)} -->\n)(.*?)(<!-- dpverify:end {re.escape(name)} -->)",
+                      re.S)
+
+
+def _comparable(text: str) -> str:
+    return "\n".join(line for line in text.strip().splitlines() if not line.startswith(_TIMING))
+
+
+def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT) -> list[str]:
+    """Rewrite (or, with ``check``, compare) the regions; returns the names of regions that differ."""
+    run = _Run()
+    drift = []
+    for region in REGIONS:
+        if cheap_only and not region.cheap:
+            continue
+        path = root / region.path
+        text = path.read_text()
+        m = _pattern(region.name).search(text)
+        if m is None:
+            raise RuntimeError(f"{region.path} has no markers for region {region.name!r}")
+        fresh = region.produce(run).strip() + "\n"
+        if _comparable(m.group(2)) != _comparable(fresh):
+            drift.append(region.name)
+        if not check:
+            text = text[:m.start(2)] + fresh + text[m.end(2):]
+            path.write_text(text)
+    return drift
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m dpverify.report.docs", description=__doc__.splitlines()[0])
+    p.add_argument("--check", action="store_true", help="compare only; exit 1 when a region drifted")
+    p.add_argument("--cheap", action="store_true", help="only the cheap regions")
+    args = p.parse_args(argv)
+    drift = generate(check=args.check, cheap_only=args.cheap)
+    if args.check and drift:
+        print("generated regions out of date: " + ", ".join(drift) + " (run python -m dpverify.report.docs)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,362 @@
+"""A self-contained HTML report of ``dpverify check`` (and of one ``dpverify audit``).
+
+One file, no network: inline CSS, inline SVG plots drawn here (no matplotlib, no JavaScript).
+Built from public documents only -- the JSON of ``dpverify check --json`` and
+``AuditResult.to_dict()`` -- and tolerant of fields it does not know (they are ignored) or that are
+missing (the section says so).
+
+Plots:
+
+* **epsilon found vs claimed**: for every audited mechanism, the lower confidence bound eps_lower
+  against the claimed eps (a bar past the claim line is a violation at the audit's confidence);
+* **delta(eps)** of each white-box audit that kept its profile: the estimate with its pointwise
+  confidence band, the claim's point; the log axis starts a decade below the smallest positive value
+  shown, so a delta = 0 claim does not drag it to 1e-300;
+* **privacy-loss distribution**, only when the audit drew plain samples from M(D) (an
+  importance-sampled histogram is not the loss distribution; its weights are the engine's business,
+  so such a histogram is not drawn, and the report says why).
+"""
+from __future__ import annotations
+
+import html
+import math
+from typing import Any, Iterable
+
+__all__ = ["check_report", "audit_report", "prove_report", "svg_delta_curve", "svg_bars"]
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;color:#1b1b1b;max-width:1200px}
+h1{font-size:22px} h2{font-size:18px;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px}
+h3{font-size:15px;margin-bottom:4px}
+table{border-collapse:collapse;font-size:13px;margin:8px 0 16px}
+th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#f3f3f3} td.num{text-align:right;font-variant-numeric:tabular-nums}
+.violated,.NO,.refuted,.UNSAFE{color:#b00020;font-weight:600} .ok,.proved,.certified,.safe{color:#1b6e20}
+.inconclusive,.tested,.unknown{color:#8a6d00}
+code,.cmd{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;background:#f6f6f6;padding:1px 3px}
+.evidence{font-size:12px;color:#333;max-width:620px} .note{font-size:12px;color:#555}
+.plots{display:flex;flex-wrap:wrap;gap:16px} figure{margin:0} figcaption{font-size:12px;color:#444;max-width:460px}
+svg text{font-family:system-ui,Helvetica,Arial,sans-serif}
+"""
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _num(x: Any, digits: int = 4) -> str:
+    if x is None:
+        return "-"
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return _e(x)
+    if math.isinf(f):
+        return "inf" if f > 0 else "-inf"
+    return f"{f:.{digits}g}"
+
+
+def _cls(text: Any) -> str:
+    word = str(text).split(" ")[0]
+    return _e(word.replace("(", "").replace(")", ""))
+
+
+def _table(headers: list[str], rows: Iterable[list[str]], raw: bool = False) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(c if raw else f"<td>{_e(c)}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+# -- SVG ---------------------------------------------------------------------------------------
+
+
+def _fmt_tick(v: float) -> str:
+    return f"{v:.3g}"
+
+
+def svg_bars(labels: list[str], values: list[float], references: list[float], *, title: str,
+             xlabel: str) -> str:
+    """Horizontal bars (``values``, inf drawn to the edge with an arrow) with a reference tick per bar
+    (``references``); the x axis is linear from 0 to the largest finite value shown x 1.1."""
+    n = len(labels)
+    if n == 0:
+        return "<p class='note'>no rows</p>"
+    finite = [v for v in values + references if v is not None and math.isfinite(v)]
+    top = max(finite + [1e-9]) * 1.1
+    left, right, row_h, top_pad = 230, 30, 18, 28
+    width, height = 760, top_pad + n * row_h + 40
+    plot_w = width - left - right
+    x = lambda v: left + plot_w * min(v, top) / top  # noqa: E731
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
+             f"aria-label='{_e(title)}'>",
+             f"<rect x='0' y='0' width='{width}' height='{height}' fill='white'/>",
+             f"<text x='{left}' y='16' font-size='13' font-weight='600'>{_e(title)}</text>"]
+    for i, (lab, v, r) in enumerate(zip(labels, values, references)):
+        y = top_pad + i * row_h
+        parts.append(f"<text x='{left - 6}' y='{y + 12}' font-size='11' text-anchor='end'>{_e(lab)}</text>")
+        if v is not None and v > 0:
+            inf = not math.isfinite(v)
+            w = x(top if inf else v) - left
+            color = "#b00020" if (r is not None and v > r) else "#3a6ea5"
+            parts.append(f"<rect x='{left}' y='{y + 3}' width='{w:.1f}' height='{row_h - 6}' fill='{color}'/>")
+            if inf:
+                parts.append(f"<text x='{left + w - 4}' y='{y + 12}' font-size='10' fill='white' "
+                             "text-anchor='end'>inf &#8594;</text>")
+        if r is not None and math.isfinite(r):
+            parts.append(f"<line x1='{x(r):.1f}' x2='{x(r):.1f}' y1='{y + 1}' y2='{y + row_h - 1}' "
+                         "stroke='black' stroke-width='2'/>")
+    y0 = top_pad + n * row_h
+    parts.append(f"<line x1='{left}' x2='{left + plot_w}' y1='{y0}' y2='{y0}' stroke='#444'/>")
+    for k in range(6):
+        v = top * k / 5
+        parts.append(f"<text x='{x(v):.1f}' y='{y0 + 14}' font-size='10' text-anchor='middle'>{_fmt_tick(v)}</text>")
+    parts.append(f"<text x='{left + plot_w / 2}' y='{y0 + 32}' font-size='11' text-anchor='middle'>{_e(xlabel)}</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _log_ticks(lo: float, hi: float) -> list[float]:
+    a, b = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    step = max(1, (b - a) // 6)
+    return [10.0 ** k for k in range(a, b + 1, step)]
+
+
+def svg_delta_curve(profile: dict, claim_epsilon: float, claim_delta: float, *, title: str) -> str:
+    """delta(eps): the estimate, its pointwise band, and the claim's point, on a log axis whose bottom is
+    a decade below the smallest positive value shown (see :func:`dpverify.report.plots.delta_axis_floor`)."""
+    from .plots import delta_axis_floor
+
+    eps = [float(e) for e in profile.get("epsilon", [])]
+    est = [float(d) for d in profile.get("delta_estimate", [])]
+    lo = [float(d) for d in profile.get("delta_lower", [])]
+    up = profile.get("delta_upper")
+    up = [float(d) for d in up] if up is not None else est
+    if not eps or len(est) != len(eps):
+        return "<p class='note'>no delta(eps) profile in this result</p>"
+    floor = delta_axis_floor(claim_delta, est, lo, up)
+    ceil = max([v for v in est + up + [claim_delta] if math.isfinite(v)] + [floor * 100])
+    ceil = min(max(ceil * 2, floor * 100), 1.0) if ceil <= 1 else ceil * 2
+    left, right, top_pad, bottom = 60, 20, 26, 40
+    width, height = 460, 280
+    pw, ph = width - left - right, height - top_pad - bottom
+    x0, x1 = min(eps), max(max(eps), claim_epsilon * 1.05)
+    lf, lc = math.log10(floor), math.log10(ceil)
+    X = lambda v: left + pw * (v - x0) / ((x1 - x0) or 1)  # noqa: E731
+    Y = lambda d: top_pad + ph * (1 - (math.log10(max(d, floor)) - lf) / ((lc - lf) or 1))  # noqa: E731
+    band = " ".join(f"{X(e):.1f},{Y(u):.1f}" for e, u in zip(eps, up)) + " " + \
+        " ".join(f"{X(e):.1f},{Y(l):.1f}" for e, l in reversed(list(zip(eps, lo))))
+    line = " ".join(f"{X(e):.1f},{Y(d):.1f}" for e, d in zip(eps, est))
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
+             f"aria-label='{_e(title)}'>",
+             f"<rect x='0' y='0' width='{width}' height='{height}' fill='white'/>",
+             f"<text x='{left}' y='16' font-size='12' font-weight='600'>{_e(title)}</text>",
+             f"<polygon points='{band}' fill='#3a6ea5' fill-opacity='0.25' stroke='none'/>",
+             f"<polyline points='{line}' fill='none' stroke='#3a6ea5' stroke-width='2'/>"]
+    cy = Y(claim_delta) if claim_delta > 0 else top_pad + ph
+    parts.append(f"<circle cx='{X(claim_epsilon):.1f}' cy='{cy:.1f}' r='5' fill='#b00020'/>")
+    parts.append(f"<text x='{X(claim_epsilon) + 7:.1f}' y='{cy - 6:.1f}' font-size='10' fill='#b00020'>claim "
+                 f"({_num(claim_epsilon)}, {_num(claim_delta)})</text>")
+    parts.append(f"<line x1='{left}' x2='{left}' y1='{top_pad}' y2='{top_pad + ph}' stroke='#444'/>")
+    parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{top_pad + ph}' y2='{top_pad + ph}' stroke='#444'/>")
+    for t in _log_ticks(floor, ceil):
+        if floor <= t <= ceil:
+            parts.append(f"<text x='{left - 4}' y='{Y(t) + 3:.1f}' font-size='9' text-anchor='end'>{t:.0e}</text>")
+    for k in range(5):
+        v = x0 + (x1 - x0) * k / 4
+        parts.append(f"<text x='{X(v):.1f}' y='{top_pad + ph + 13}' font-size='9' text-anchor='middle'>{_fmt_tick(v)}</text>")
+    parts.append(f"<text x='{left + pw / 2}' y='{height - 6}' font-size='11' text-anchor='middle'>eps</text>")
+    parts.append(f"<text x='12' y='{top_pad + ph / 2}' font-size='11' transform='rotate(-90 12 {top_pad + ph / 2})' "
+                 "text-anchor='middle'>delta(eps), log scale</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _svg_histogram(profile: dict, claim_epsilon: float, *, title: str) -> str | None:
+    """The loss histogram of plain draws; None when it is importance-weighted (not the distribution)."""
+    note = str(profile.get("histogram_note", ""))
+    if "importance" in note:
+        return None
+    counts = [float(c) for c in profile.get("histogram_counts", [])]
+    edges = [float(e) for e in profile.get("histogram_edges", [])]
+    total = float(profile.get("histogram_total") or 0)
+    if not counts or len(edges) != len(counts) + 1 or total <= 0:
+        return None
+    frac = [c / total for c in counts]
+    left, right, top_pad, bottom = 50, 20, 26, 40
+    width, height = 460, 280
+    pw, ph = width - left - right, height - top_pad - bottom
+    x0, x1 = min(edges[0], 0.0), max(edges[-1], claim_epsilon * 1.05)
+    top = max(frac) * 1.1 or 1.0
+    X = lambda v: left + pw * (v - x0) / ((x1 - x0) or 1)  # noqa: E731
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
+             f"aria-label='{_e(title)}'>",
+             f"<rect x='0' y='0' width='{width}' height='{height}' fill='white'/>",
+             f"<text x='{left}' y='16' font-size='12' font-weight='600'>{_e(title)}</text>"]
+    for f, a, b in zip(frac, edges[:-1], edges[1:]):
+        h = ph * f / top
+        parts.append(f"<rect x='{X(a):.1f}' y='{top_pad + ph - h:.1f}' width='{max(X(b) - X(a), 0.5):.1f}' "
+                     f"height='{h:.1f}' fill='#3a6ea5'/>")
+    parts.append(f"<line x1='{X(claim_epsilon):.1f}' x2='{X(claim_epsilon):.1f}' y1='{top_pad}' y2='{top_pad + ph}' "
+                 "stroke='#b00020' stroke-dasharray='4 3' stroke-width='2'/>")
+    parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{top_pad + ph}' y2='{top_pad + ph}' stroke='#444'/>")
+    for k in range(5):
+        v = x0 + (x1 - x0) * k / 4
+        parts.append(f"<text x='{X(v):.1f}' y='{top_pad + ph + 13}' font-size='9' text-anchor='middle'>{_fmt_tick(v)}</text>")
+    parts.append(f"<text x='{left + pw / 2}' y='{height - 6}' font-size='11' text-anchor='middle'>privacy loss L "
+                 f"(claimed eps dashed; {_e(note)})</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# -- sections ----------------------------------------------------------------------------------
+
+
+def _audit_plots(name: str, audit: dict) -> str:
+    """The plots of one audit document (``AuditResult.to_dict()``), or a note saying why there are none."""
+    claim = audit.get("claim") or {}
+    ce, cd = float(claim.get("epsilon", 0.0)), float(claim.get("delta", 0.0))
+    dirs = [d for d in audit.get("directions", []) if isinstance(d, dict) and isinstance(d.get("profile"), dict)]
+    if not dirs:
+        method = str(audit.get("method", ""))
+        if method.startswith("black-box"):
+            counts = [(d.get("pair_index"), d.get("direction"), d.get("event"), d.get("delta_estimate"))
+                      for d in audit.get("directions", []) if isinstance(d, dict)]
+            rows = [[str(p), str(dr), str(ev) if ev is not None else "-", _num(de)] for p, dr, ev, de in counts]
+            return ("<p class='note'>black-box audit: no loss distribution; the event each direction tested and "
+                    "its estimated delta at the claimed eps:</p>" +
+                    _table(["pair", "direction", "event", "delta estimate"], rows))
+        return "<p class='note'>no profile kept for this audit (white-box audits keep one with profile=True)</p>"
+    head = next((d for d in dirs if d.get("pair_index") == audit.get("pair_index")
+                 and d.get("direction") == audit.get("direction")), dirs[0])
+    p = head["profile"]
+    where = f"pair {head.get('pair_index')} {head.get('direction')}"
+    curve = svg_delta_curve(p, ce, cd, title=f"{name}: delta(eps), {where}")
+    figs = [f"<figure>{curve}<figcaption>estimate and pointwise band (level {_num(p.get('band_level'))}); "
+            "red: the claim.</figcaption></figure>"]
+    hist = _svg_histogram(p, ce, title=f"{name}: privacy-loss distribution")
+    if hist is not None:
+        figs.append(f"<figure>{hist}<figcaption>plain draws from M(D): fraction of outputs per loss bin.</figcaption>"
+                    "</figure>")
+    else:
+        figs.append("<p class='note'>loss histogram not drawn: this audit importance-sampled its outputs, so a "
+                    "histogram of its losses is not the privacy-loss distribution.</p>")
+    return f"<div class='plots'>{''.join(figs)}</div>"
+
+
+def _mechanism_section(title: str, rows: list[dict]) -> str:
+    if not rows:
+        return f"<h2>{_e(title)}</h2><p class='note'>no rows</p>"
+    labels = [r.get("name", "?") for r in rows]
+    eps_low = [r.get("epsilon_lower") for r in rows]
+    claims = [(r.get("claim") or {}).get("epsilon") for r in rows]
+    chart = svg_bars(labels, [float(v) if v is not None else None for v in eps_low],
+                     [float(c) if c is not None else None for c in claims],
+                     title="eps_lower found (bars, red: above the claim) vs claimed eps (ticks)",
+                     xlabel="epsilon")
+    body = []
+    for r in rows:
+        exp = r.get("expected")
+        ok = r.get("as_expected")
+        claim = r.get("claim") or {}
+        body.append([
+            f"<td>{_e(r.get('name'))}<br><span class='note'>{_e(r.get('paper', ''))}</span></td>",
+            f"<td>({_num(claim.get('epsilon'))}, {_num(claim.get('delta'))})</td>",
+            f"<td class='{_cls(r.get('verdict'))}'>{_e(r.get('verdict'))}</td>",
+            f"<td>{_e(exp) if exp else '-'}</td>",
+            f"<td class='{'ok' if ok else 'NO' if ok is False else ''}'>{'ok' if ok else 'NO' if ok is False else ''}</td>",
+            f"<td class='num'>{_num(r.get('epsilon_lower'))}</td>",
+            f"<td class='num'>{_num(r.get('delta_lower'))}</td>",
+            f"<td class='num'>{_e(r.get('samples', '-'))}</td>",
+            f"<td><code>{_e(r.get('reproduce', ''))}</code></td>",
+        ])
+    summary = ""
+    judged = [r for r in rows if r.get("as_expected") is not None]
+    if judged:
+        good = sum(1 for r in judged if r["as_expected"])
+        summary = f"<p><b>{good}/{len(judged)} as expected</b></p>"
+    table = _table(["mechanism / paper claim", "claim (eps, delta)", "verdict", "expected", "ok", "eps lower",
+                    "delta lower", "samples", "reproduce"], body, raw=True)
+    details = "".join(f"<h3>{_e(r.get('name'))}: evidence</h3>{_audit_plots(str(r.get('name')), r['audit'])}"
+                      for r in rows if isinstance(r.get("audit"), dict))
+    return f"<h2>{_e(title)}</h2>{summary}{chart}{table}{details}"
+
+
+def _proofs_section(rows: list[dict]) -> str:
+    def verdict(x):
+        return x.get("verdict") if isinstance(x, dict) else x
+
+    body = [[f"<td><code>{_e(r.get('id'))}</code></td>", f"<td>{_e(r.get('statement', ''))}</td>",
+             f"<td class='{_cls(verdict(r.get('steps')))}'>{_e(verdict(r.get('steps')))}</td>",
+             f"<td class='{_cls(verdict(r.get('conclusion')))}'>{_e(verdict(r.get('conclusion')))}</td>",
+             f"<td class='evidence'>{_e(r.get('evidence', ''))}</td>"] for r in rows]
+    counts: dict[str, int] = {}
+    for r in rows:
+        v = str(verdict(r.get("conclusion")))
+        counts[v] = counts.get(v, 0) + 1
+    summary = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items()))
+    return (f"<h2>Proofs of the source papers' claims</h2><p>{len(rows)} claims; conclusions: {_e(summary)}. "
+            "Reproduce: <code>dpverify prove</code></p>" +
+            _table(["ID", "claim", "steps", "conclusion", "evidence"], body, raw=True))
+
+
+def _calibrations_section(rows: list[dict]) -> str:
+    body = []
+    for r in rows:
+        prem = r.get("premise") or {}
+        body.append([f"<td><code>{_e(r.get('claim'))}</code><br><span class='note'>{_e(r.get('parameters', ''))}</span></td>",
+                     f"<td>{_e(prem.get('verdict') or '-')}</td>",
+                     f"<td>{_e(r.get('parameter', ''))}</td>",
+                     f"<td class='num'>{_num(r.get('lemma_value'))}</td>",
+                     f"<td class='num'>{_num(r.get('exact_value'))}</td>",
+                     f"<td class='num'>{_num(r.get('tightness'))}</td>",
+                     f"<td class='{_cls(r.get('flag'))}'>{_e(r.get('flag'))}</td>"])
+    return ("<h2>Calibrations: the papers' noise vs the exact minimum</h2>"
+            "<p class='note'>premise: the verdict of the claim a lemma-derived value rests on (dpverify prove). "
+            "Reproduce: <code>dpverify calibrate ...</code> (see docs/calibration.md)</p>" +
+            _table(["claim / parameters", "premise", "param", "lemma-derived", "exact minimum", "tightness", "flag"],
+                   body, raw=True))
+
+
+def _page(title: str, sections: list[str], header: str) -> str:
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
+            f"<h1>{_e(title)}</h1>{header}{''.join(sections)}</body></html>\n")
+
+
+def check_report(doc: dict, *, command: str = "dpverify check") -> str:
+    """The HTML page of a ``dpverify check --json`` document."""
+    sections = []
+    known = {"seed", "fail_on", "proofs", "calibrations", "mechanisms"}
+    sections.append(_mechanism_section("Mechanisms of the source papers", doc.get("mechanisms", [])))
+    for key, rows in doc.items():
+        if key in known or not isinstance(rows, list):
+            continue
+        sections.append(_mechanism_section(f"Section: {key}", rows))
+    if isinstance(doc.get("proofs"), list):
+        sections.append(_proofs_section(doc["proofs"]))
+    if isinstance(doc.get("calibrations"), list):
+        sections.append(_calibrations_section(doc["calibrations"]))
+    fail = doc.get("fail_on") or {}
+    header = (f"<p>Command: <code>{_e(command)}</code>; seed {_e(doc.get('seed'))}; audit verdicts at confidence "
+              f"0.95 per mechanism. --fail-on {_e(fail.get('mode', 'never'))}: "
+              f"{_e(', '.join(fail.get('failed', [])) or 'nothing')}.</p>")
+    return _page("dpverify check report", sections, header)
+
+
+def audit_report(doc: dict, *, command: str) -> str:
+    """The HTML page of one audit (``AuditResult.to_dict()`` plus ``mechanism`` and ``seed``)."""
+    claim = doc.get("claim") or {}
+    name = str(doc.get("mechanism", "mechanism"))
+    rows = [[f"<td>{_e(name)}</td>", f"<td>({_num(claim.get('epsilon'))}, {_num(claim.get('delta'))})</td>",
+             f"<td class='{_cls(doc.get('verdict'))}'>{_e(doc.get('verdict'))}</td>",
+             f"<td class='num'>{_num(doc.get('epsilon_lower'))}</td>", f"<td class='num'>{_num(doc.get('delta_lower'))}</td>",
+             f"<td class='num'>{_e(doc.get('samples'))}</td>", f"<td>{_e(doc.get('method'))}</td>"]]
+    section = ("<h2>Verdict</h2>" + _table(["mechanism", "claim (eps, delta)", "verdict", "eps lower", "delta lower",
+                                             "samples", "method"], rows, raw=True) +
+               f"<h2>Evidence</h2>{_audit_plots(name, doc)}")
+    return _page("dpverify audit report", [section], f"<p>Reproduce: <code>{_e(command)}</code></p>")
+
+
+def prove_report(rows: list[dict], *, command: str = "dpverify prove") -> str:
+    """The HTML page of ``dpverify prove`` (its claim rows)."""
+    return _page("dpverify prove report", [_proofs_section(rows)], f"<p>Command: <code>{_e(command)}</code></p>")

@@ -1,0 +1,111 @@
+"""A calibration knows the verdict of the claim it rests on (issue 13, point 2).
+
+The verdict is looked up from the proof runner (dpverify prove), never written down: these tests
+replace the runner by one that reports a mutated verdict and check that the output follows it --
+a refuted premise makes a value with no exact profile UNSAFE, a proved one does not, and an exact
+profile that certifies the value safe wins over a refuted lemma.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dpverify.calibrate import _check, gaussian, mi_additive_noise, wishart
+from dpverify.cli import main
+
+
+@pytest.fixture
+def runner(monkeypatch, tmp_path):
+    """A fake proof runner: ``runner.verdicts[claim_id] = verdict``; counts its runs."""
+    monkeypatch.setenv("DPVERIFY_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(_check, "_MEMO", {})
+
+    class Runner:
+        verdicts: dict = {}
+        runs = 0
+
+        def __call__(self, paper):
+            self.runs += 1
+            return [{"id": cid, "conclusion": v, "evidence": f"mutated verdict {v} for {cid}"}
+                    for cid, v in self.verdicts.items() if cid.startswith(paper + "/")]
+
+    r = Runner()
+    r.verdicts = {}
+    monkeypatch.setattr(_check, "_run_paper", r)
+    return r
+
+
+def _calibrate(capsys, *argv):
+    code = main(["calibrate", *argv])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    return out.out
+
+
+def test_refuted_premise_makes_wishart_unsafe_and_a_proved_one_does_not(runner, capsys):
+    runner.verdicts = {"jiang-wishart/algorithm-2": "refuted"}
+    out = _calibrate(capsys, "wishart", "--epsilon", "1", "--n", "1000")
+    assert out.startswith("UNSAFE: this value rests on jiang-wishart/algorithm-2, which dpverify prove REFUTES")
+    doc = json.loads(_calibrate(capsys, "wishart", "--epsilon", "1", "--n", "1000", "--json"))
+    assert doc["premise"]["verdict"] == "refuted" and doc["flag"] == _check.REFUTED_PREMISE.value
+
+    _check._MEMO.clear()
+    runner.verdicts = {"jiang-wishart/algorithm-2": "proved"}
+    _check._write_cache("jiang-wishart", "stale", {})  # a cache of other sources is not used
+    out = _calibrate(capsys, "wishart", "--epsilon", "1", "--n", "1000")
+    assert "UNSAFE" not in out and "claim jiang-wishart/algorithm-2: proved" in out
+
+
+def test_a_refuted_premise_of_another_paper_flags_it_too(runner):
+    runner.verdicts = {mi_additive_noise(0.5).provenance.claim: "refuted"}
+    cal = mi_additive_noise(0.5)
+    premise = _check.premise_of(cal)
+    assert premise["verdict"] == "refuted"
+    assert _check.premise_flag(cal, premise) is _check.REFUTED_PREMISE
+
+
+def test_exact_profile_that_certifies_safe_wins_over_a_refuted_lemma(runner):
+    cal = gaussian(1.0, 1e-5, 1.0, method="classical")  # lecture21-dp/lemma-6: safe at eps = 1 (exact profile)
+    runner.verdicts = {cal.provenance.claim: "refuted"}
+    assert cal.safe is True
+    assert _check.premise_flag(cal, _check.premise_of(cal)) is _check.SAFE
+    unsafe = gaussian(10.0, 1e-5, 1.0, method="classical")  # below the exact minimum anyway
+    assert _check.premise_flag(unsafe, _check.premise_of(unsafe)) is _check.UNSAFE  # the stronger evidence
+
+
+def test_verdicts_are_cached_on_disk_and_rerun_when_the_sources_change(runner, monkeypatch):
+    runner.verdicts = {"jiang-wishart/algorithm-2": "refuted"}
+    cal = wishart(1.0, n=1000)
+    assert _check.premise_of(cal)["verdict"] == "refuted" and runner.runs == 1
+    _check._MEMO.clear()
+    got = _check.premise_of(cal)
+    assert runner.runs == 1 and got["verdict"] == "refuted" and "cached" in got["source"]
+    _check._MEMO.clear()
+    monkeypatch.setattr(_check, "_SOURCES_DIGEST", "another version of the sources")
+    runner.verdicts = {"jiang-wishart/algorithm-2": "proved"}
+    assert _check.premise_of(cal)["verdict"] == "proved" and runner.runs == 2
+
+
+def test_exact_calibrations_have_no_premise_and_no_cache_means_no_run(runner):
+    assert _check.premise_of(gaussian(1.0, 1e-5, 1.0)) is None  # method exact: a privacy profile, no lemma
+    got = _check.premise_of(wishart(1.0, n=10), run=False)
+    assert got["verdict"] is None and runner.runs == 0 and "run dpverify prove" in got["source"]
+
+
+def test_check_calibration_table_flags_the_wishart_row(runner):
+    runner.verdicts = {"jiang-wishart/algorithm-2": "refuted"}
+    spec = next(s for s in _check.CALIBRATION_ROWS if s.registry == ("jiang-wishart",))
+    row = _check._row(spec)
+    assert row["flag"] == _check.REFUTED_PREMISE.value and row["premise"]["verdict"] == "refuted"
+    text = _check._text([row])  # the cell wraps: "jiang-wishart/algorithm-2" then "[refuted]"
+    assert "jiang-wishart/algorithm-2" in text and "[refuted]" in text and "UNSAFE (rests" in text
+
+
+@pytest.mark.slow
+def test_real_proof_runner_refutes_the_wishart_premise(monkeypatch, tmp_path, capsys):
+    """No fake: the shipped proof file of jiang-wishart is run (~15 s) and refutes Algorithm 2."""
+    monkeypatch.setenv("DPVERIFY_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(_check, "_MEMO", {})
+    out = _calibrate(capsys, "wishart", "--epsilon", "1", "--n", "1000")
+    assert out.startswith("UNSAFE: this value rests on jiang-wishart/algorithm-2")
