@@ -55,6 +55,9 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
         raise InvalidArgument(
             f"claim={_runner.describe(claim)} must be a dpverify.PrivacyClaim, e.g. PrivacyClaim(1.0, 1e-5)."
         )
+    if claim.is_curve:  # zCDP / Renyi / profile claims: audited at several points (auditing/curve.py)
+        from .curve import audit_curve
+        return audit_curve(mechanism, pairs, claim=claim, **{k: v for k, v in locals().items() if k in audit.__kwdefaults__ and k != "claim"})
     if not callable(getattr(mechanism, "sample", None)):
         raise InvalidArgument(
             f"mechanism={_runner.describe(mechanism)} has no sample(data, size, rng) method; it does not "
