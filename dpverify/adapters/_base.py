@@ -76,6 +76,17 @@ def as_outputs(values: list) -> Any:
     return list(values)
 
 
+class _NeighbourCheck:
+    """``check_neighbours(D, D')``: InvalidArgument unless the pair is neighbouring under the library's
+    stated unit (padding records marked ``absent`` are dropped first)."""
+
+    def __init__(self, check: Callable[[Any, Any], None], absent: Any):
+        self.check, self.absent = check, absent
+
+    def __call__(self, data: Any, data_prime: Any) -> None:
+        self.check(absent_records(data, self.absent), absent_records(data_prime, self.absent))
+
+
 class LibraryMechanism:
     """A dpverify mechanism around a library object, rebuilt from a picklable recipe in each process.
 
@@ -95,7 +106,8 @@ class LibraryMechanism:
         self._recipe = recipe
         self.claim = claim
         self.absent = absent
-        self._check = check
+        if check is not None:  # only a mechanism that states its neighbourhood offers the check
+            self.check_neighbours = _NeighbourCheck(check, absent)
         self.version = library_version(self.distribution)
         self._obj = None
         self._pid = None
@@ -130,11 +142,6 @@ class LibraryMechanism:
     def sample(self, data: Any, size: int, rng: np.random.Generator) -> Any:
         data = absent_records(data, self.absent)
         return self._sample(self.library_object(), data, int(size), rng)
-
-    def check_neighbours(self, data: Any, data_prime: Any) -> None:
-        """InvalidArgument when the pair is not neighbouring under the library's stated unit (when it states one)."""
-        if self._check is not None:
-            self._check(absent_records(data, self.absent), absent_records(data_prime, self.absent))
 
     def __repr__(self) -> str:
         return f"{self.library}.{self.name}"
