@@ -121,7 +121,7 @@ def mechanism(cls: Any, *, relation: NeighbourRelation | None = None, **kwargs: 
     claim = PrivacyClaim(eps, delta, relation_of(relation, NeighbourRelation.REPLACE_ONE))
     args = ", ".join(f"{k}={val!r}" for k, val in kwargs.items())
     return PyDPMechanism(name=f"{cls.__name__}({args})", recipe=("mechanism", _Ref(cls), kwargs), claim=claim,
-                         check=_Sensitivity(float(obj.sensitivity)))
+                         check=_Sensitivity(float(getattr(obj, "sensitivity", None) or obj.l2_sensitivity)))
 
 
 def algorithm(cls: Any, *, relation: NeighbourRelation | None = None, absent: Any = None,
