@@ -144,3 +144,109 @@ def install_opendp(monkeypatch):
                       deserialize=deserialize, enable_features=enable_features)
     mod = _module(monkeypatch, "opendp.mod", GLOBAL_FEATURES=GLOBAL_FEATURES)
     return _module(monkeypatch, "opendp", prelude=prelude, mod=mod)
+
+
+# -- PyDP -----------------------------------------------------------------------------------------
+
+class NumericalMechanism:
+    pass
+
+
+class PyDPLaplace(NumericalMechanism):
+    """pydp LaplaceMechanism's interface (epsilon, sensitivity, add_noise); draws its own randomness."""
+
+    def __init__(self, epsilon, sensitivity):
+        self.epsilon, self.sensitivity = epsilon, sensitivity
+        self.draws = 0
+
+    def add_noise(self, x):
+        self.draws += 1
+        return float(x + np.random.default_rng().laplace(0, self.sensitivity / self.epsilon))
+
+    def __reduce__(self):
+        raise TypeError("cannot pickle 'pydp._pydp._mechanisms.LaplaceMechanism' object")
+
+
+class BoundedSum:
+    def __init__(self, epsilon, lower_bound, upper_bound, dtype, delta=0.0):
+        self.epsilon, self.lo, self.hi = epsilon, lower_bound, upper_bound
+
+    def quick_result(self, records):
+        s = float(np.clip(np.asarray(records, float), self.lo, self.hi).sum())
+        return s + np.random.default_rng().laplace(0, max(abs(self.lo), abs(self.hi)) / self.epsilon)
+
+
+PyDPLaplace.__name__ = "LaplaceMechanism"
+
+
+def install_pydp(monkeypatch):
+    nm = _module(monkeypatch, "pydp.algorithms.numerical_mechanisms", NumericalMechanism=NumericalMechanism,
+                 LaplaceMechanism=PyDPLaplace)
+    PyDPLaplace.__module__ = "pydp"  # as pybind11 reports it: not importable by that name
+    lap = _module(monkeypatch, "pydp.algorithms.laplacian", BoundedSum=BoundedSum)
+    ps = _module(monkeypatch, "pydp.algorithms.partition_selection")
+    alg = _module(monkeypatch, "pydp.algorithms", numerical_mechanisms=nm, laplacian=lap, partition_selection=ps)
+    return _module(monkeypatch, "pydp", algorithms=alg)
+
+
+# -- Tumult Core ----------------------------------------------------------------------------------
+
+class PureDP:
+    pass
+
+
+class ApproxDP:
+    pass
+
+
+class RhoZCDP:
+    pass
+
+
+class AbsoluteDifference:
+    pass
+
+
+class NumpyIntegerDomain:
+    pass
+
+
+class Exact:
+    """An exact number (like tmlt's ExactNumber): to_float(round_up) rounds in the asked direction."""
+
+    def __init__(self, num, den):
+        self.num, self.den = num, den
+
+    def to_float(self, round_up):
+        x = self.num / self.den
+        from fractions import Fraction
+
+        if round_up and Fraction(x) < Fraction(self.num, self.den):
+            x = float(np.nextafter(x, np.inf))
+        return x
+
+
+class TmltMeasurement:
+    pass
+
+
+class AddGeometricNoise(TmltMeasurement):
+    def __init__(self, alpha_num, alpha_den=1, zcdp=False):
+        self.alpha = (alpha_num, alpha_den)
+        self.input_domain, self.input_metric = NumpyIntegerDomain(), AbsoluteDifference()
+        self.output_measure = RhoZCDP() if zcdp else PureDP()
+
+    def privacy_function(self, d_in):
+        # epsilon = d_in / alpha, as an exact fraction
+        return Exact(d_in * self.alpha[1], self.alpha[0])
+
+    def __call__(self, x):
+        return np.int64(x + np.random.default_rng().geometric(0.5) - np.random.default_rng().geometric(0.5))
+
+
+def install_tmlt(monkeypatch):
+    measures = _module(monkeypatch, "tmlt.core.measures", PureDP=PureDP, ApproxDP=ApproxDP, RhoZCDP=RhoZCDP)
+    base = _module(monkeypatch, "tmlt.core.measurements.base", Measurement=TmltMeasurement)
+    measurements = _module(monkeypatch, "tmlt.core.measurements", base=base)
+    core = _module(monkeypatch, "tmlt.core", measures=measures, measurements=measurements)
+    return _module(monkeypatch, "tmlt", core=core)

@@ -150,3 +150,37 @@ def test_opendp_zcdp_claim_audited_on_its_curve(monkeypatch):
     gau = A.measurement(dp.prelude.Measurement({"kind": "gaussian", "scale": 1.0}), 1.0)
     r = dpverify.audit(gau, (0.0, 1.0), samples=2_000, rng=4)
     assert len(r.points) == 5 and r.verdict != "violated"
+
+
+# -- PyDP -----------------------------------------------------------------------------------------
+
+def test_pydp_rebuilds_from_class_reference_and_drains_once_per_process(monkeypatch):
+    fp = fakes.install_pydp(monkeypatch)
+    A = fakes.fresh_adapter(monkeypatch, "pydp")
+    m = A.mechanism(fp.algorithms.numerical_mechanisms.LaplaceMechanism, epsilon=2.0, sensitivity=1.0)
+    assert m.claim == PrivacyClaim(2.0) and not m.honours_rng
+    clone = pickle.loads(pickle.dumps(m))  # the fake object refuses pickling, as pybind11's does
+    assert clone.sample(0.0, 4, None).shape == (4,)
+    with pytest.raises(InvalidArgument, match="sensitivity"):
+        m.check_neighbours(0.0, 3.0)
+    s = A.algorithm(fp.algorithms.laplacian.BoundedSum, epsilon=1.0, lower_bound=0, upper_bound=1, dtype="float")
+    assert s.claim.relation is NeighbourRelation.ADD_REMOVE_ONE
+    assert s.sample([1.0, 1.0], 3, None).dtype == float
+    with pytest.raises(InvalidArgument, match="numerical mechanism"):
+        A.mechanism(object)
+
+
+# -- Tumult ---------------------------------------------------------------------------------------
+
+def test_tmlt_claim_rounds_exact_numbers_up(monkeypatch):
+    ft = fakes.install_tmlt(monkeypatch)
+    A = fakes.fresh_adapter(monkeypatch, "tmlt")
+    m = A.measurement(fakes.AddGeometricNoise(3, 1), d_in=1)  # eps = 1/3 exactly
+    from fractions import Fraction
+
+    assert Fraction(m.claim.epsilon) >= Fraction(1, 3) and m.claim.epsilon == pytest.approx(1 / 3)
+    z = A.measurement(fakes.AddGeometricNoise(2, 1, zcdp=True), d_in=1)
+    assert z.claim == PrivacyClaim.zcdp(0.5)
+    assert pickle.loads(pickle.dumps(m)).sample(3, 5, None).dtype.kind == "i"
+    with pytest.raises(InvalidArgument, match="d_in"):
+        m.check_neighbours(0, 2)
