@@ -13,9 +13,9 @@ the seed), and returns outputs of whatever type the library returns. See ``docs/
 """
 from __future__ import annotations
 
-from ._base import LibraryMechanism, absent_records, library_version, require
+from ._base import LibraryMechanism, absent_records, bound_pairs, library_version, require
 
-__all__ = ["LibraryMechanism", "absent_records", "library_version", "require", "ADAPTERS"]
+__all__ = ["LibraryMechanism", "absent_records", "bound_pairs", "library_version", "require", "ADAPTERS"]
 
 #: Adapter modules and the PyPI distributions they need (also the names of the pyproject extras).
 ADAPTERS = {

@@ -11,7 +11,8 @@ import numpy as np
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
 
-__all__ = ["require", "library_version", "LibraryMechanism", "absent_records", "as_outputs", "relation_of"]
+__all__ = ["require", "library_version", "LibraryMechanism", "absent_records", "as_outputs", "relation_of",
+           "bound_pairs"]
 
 
 def require(module: str, distribution: str, extra: str) -> Any:
@@ -57,6 +58,38 @@ def absent_records(data: Any, absent: Any) -> Any:
         keep = arr != absent if arr.ndim == 1 else ~np.all(arr.reshape(len(arr), -1) == absent, axis=1)
     kept = arr[keep]
     return kept.tolist() if isinstance(data, list) else kept
+
+
+def bound_pairs(data: Any, lower: float, upper: float, relation: NeighbourRelation) -> list:
+    """Neighbours of ``data`` (a list or 1-D array of records) whose changed record sits at a clamping bound.
+
+    Add/remove: D with ``upper`` added, with ``lower`` added, and D without its first record.
+    Replace-one: D with its first record replaced by ``upper``, and by ``lower``. These are where a
+    clamped aggregation's sensitivity is reached. Pairs with D = D' are left out; the result is a
+    list of ``(D, D')`` tuples ready for ``dpverify.audit``.
+    """
+    from .. import _validate as v
+
+    lo = v.real("lower", lower)
+    hi = v.real("upper", upper)
+    if not lo <= hi:
+        raise InvalidArgument(f"lower={lower!r} must be <= upper={upper!r}.")
+    if not isinstance(relation, NeighbourRelation):
+        raise InvalidArgument(f"relation={relation!r} must be a dpverify.NeighbourRelation.")
+    as_array = isinstance(data, np.ndarray)
+    recs = list(np.asarray(data).tolist()) if as_array else list(data)
+    wrap = (lambda r: np.asarray(r)) if as_array else list
+    out = []
+    if relation is NeighbourRelation.ADD_REMOVE_ONE:
+        cands = [recs + [hi], recs + [lo]] + ([recs[1:]] if recs else [])
+    else:
+        if not recs:
+            raise InvalidArgument("data=[] has no record to replace; give at least one record.")
+        cands = [[hi] + recs[1:], [lo] + recs[1:]]
+    for c in cands:
+        if sorted(map(repr, c)) != sorted(map(repr, recs)):
+            out.append((wrap(recs), wrap(c)))
+    return out
 
 
 def as_outputs(values: list) -> Any:

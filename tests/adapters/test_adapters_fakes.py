@@ -184,3 +184,28 @@ def test_tmlt_claim_rounds_exact_numbers_up(monkeypatch):
     assert pickle.loads(pickle.dumps(m)).sample(3, 5, None).dtype.kind == "i"
     with pytest.raises(InvalidArgument, match="d_in"):
         m.check_neighbours(0, 2)
+
+
+def test_bound_pairs_put_the_changed_record_at_a_bound():
+    from dpverify.adapters import bound_pairs
+
+    ar = bound_pairs([0.5, 1.0], 0.0, 1.0, NeighbourRelation.ADD_REMOVE_ONE)
+    assert ar == [([0.5, 1.0], [0.5, 1.0, 1.0]), ([0.5, 1.0], [0.5, 1.0, 0.0]), ([0.5, 1.0], [1.0])]
+    ro = bound_pairs([1.0, 0.5], 0.0, 1.0, NeighbourRelation.REPLACE_ONE)
+    assert ro == [([1.0, 0.5], [0.0, 0.5])]  # replacing 1.0 by the upper bound 1.0 changes nothing: left out
+    arr = bound_pairs(np.array([0.2]), -1.0, 1.0, NeighbourRelation.REPLACE_ONE)
+    assert all(isinstance(d, np.ndarray) for pair in arr for d in pair)
+    with pytest.raises(InvalidArgument, match="lower"):
+        bound_pairs([1.0], 2.0, 1.0, NeighbourRelation.REPLACE_ONE)
+    with pytest.raises(InvalidArgument, match="upper"):
+        bound_pairs([1.0], 0.0, float("nan"), NeighbourRelation.REPLACE_ONE)
+
+
+def test_bound_pairs_feed_an_audit_of_the_truncated_sum(monkeypatch):
+    dl = fakes.install_diffprivlib(monkeypatch)
+    A = fakes.fresh_adapter(monkeypatch, "diffprivlib")
+    from dpverify.adapters import bound_pairs
+
+    s = A.tool(dl.tools.sum, epsilon=1.0, bounds=(0.0, 1.0), relation=NeighbourRelation.ADD_REMOVE_ONE)
+    r = dpverify.audit(s, bound_pairs([1.0, 1.0], 0.0, 1.0, NeighbourRelation.ADD_REMOVE_ONE), samples=3_000, rng=5)
+    assert r.verdict == "violated"
