@@ -427,20 +427,22 @@ def write_markdown(rows, status, findings, total, scale, argv) -> str:
         "",
         "Black-box audits at confidence 0.95 (the lower bounds hold simultaneously over both directions "
         "with that probability). `samples` is per direction; a zCDP claim is audited at `points` points of "
-        "its (eps, delta(eps)) curve with the confidence split between them (Bonferroni). "
+        "its (eps, delta(eps)) curve with the confidence split between them (Bonferroni). `seeded`: the "
+        "library draws from the audit's seed (the row reproduces from it). "
         "`eps_lower` is a lower confidence bound on the epsilon the pair shows at the claim's delta; "
         "`delta_lower` on delta at the claim's epsilon. `not-violated` and `inconclusive` both mean no "
         "evidence of a violation at this sample size; neither is a proof of privacy.",
         "",
         "| library | version | mechanism | claim | relation | scope | pair | verdict | eps_lower | delta_lower "
-        "| samples | points | seconds |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| samples | points | seeded | seconds |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         pair = r["pair"].replace("|", "\\|")
         lines.append(f"| {r['library']} | {r['version']} | {r['mechanism']} | {r['claim']} | {r['relation']} | "
                      f"{r['scope']} | `{pair}` | **{r['verdict']}** | {fmt(r['epsilon_lower'])} | "
-                     f"{fmt(r['delta_lower'])} | {r['samples']} | {r['points']} | {r['seconds']:.1f} |")
+                     f"{fmt(r['delta_lower'])} | {r['samples']} | {r['points']} | {'yes' if r['reproducible'] else 'no'} | "
+                     f"{r['seconds']:.1f} |")
     errs = [r for r in rows if r["verdict"] == "error"]
     viol = [r for r in rows if r["verdict"] == "violated"]
     if viol or errs:
@@ -543,7 +545,9 @@ ApproxDP, RhoZCDP; exact numbers rounded up), diffprivlib's and PyDP's (epsilon,
 Renyi or profile claim is audited at five points of its (eps, delta(eps)) curve
 (`PrivacyClaim.zcdp/.renyi/.profile`, `delta_at`, see docs/api.md). Aggregations take datasets of
 records; add/remove pairs may differ in length by one record (or mark the absent record with
-`absent=float("nan")`, dropped before the library runs).
+`absent=float("nan")`, dropped before the library runs), and
+`dpverify.adapters.bound_pairs(data, lower, upper, relation)` lists the neighbours whose changed
+record sits at a clamping bound (the pairs below are of that kind).
 
 Each adapter is picklable (it keeps how to rebuild the library object: OpenDP's `serialize`,
 PyDP's class and arguments, ...) and rebuilds it in each worker process. Scalar OpenDP noise
