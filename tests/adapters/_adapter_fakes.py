@@ -20,13 +20,26 @@ def _module(monkeypatch, name, **attrs):
 
 
 def fresh_adapter(monkeypatch, name):
-    """Import dpverify.adapters.<name> again (against whatever is in sys.modules now)."""
+    """Import dpverify.adapters.<name> again (against whatever is in sys.modules now).
+
+    Both the sys.modules entry and the package attribute are recorded first, so that teardown puts
+    back exactly what was there (or nothing): a fake-bound adapter never leaks into later tests.
+    """
     import importlib
 
-    monkeypatch.delitem(sys.modules, f"dpverify.adapters.{name}", raising=False)
-    mod = importlib.import_module(f"dpverify.adapters.{name}")
-    monkeypatch.setitem(sys.modules, f"dpverify.adapters.{name}", mod)
-    return mod
+    import dpverify.adapters as pkg
+
+    key = f"dpverify.adapters.{name}"
+    monkeypatch.setitem(sys.modules, key, None)
+    del sys.modules[key]
+    monkeypatch.setattr(pkg, name, None, raising=False)
+    delattr(pkg, name)
+    try:
+        return importlib.import_module(key)
+    except BaseException:  # leave entries for teardown to remove
+        setattr(pkg, name, None)
+        sys.modules[key] = None
+        raise
 
 
 # -- diffprivlib ----------------------------------------------------------------------------------
