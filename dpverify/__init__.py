@@ -15,7 +15,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .auditing import AuditResult, audit
-from .claims import NeighbourRelation, PrivacyClaim, Verdict
+from .claims import ClaimForm, NeighbourRelation, PrivacyClaim, Verdict
 from .errors import DPVerifyError, InvalidArgument, MechanismError, NumericalError, UnsupportedEvent
 from .mechanism import Mechanism, WhiteBoxMechanism, is_white_box
 
@@ -31,6 +31,7 @@ _LAZY = {
     "calibrate": ("dpverify.calibrate", None),
     "Accountant": ("dpverify.accounting", "Accountant"),
     "audit_mutual_information": ("dpverify.auditing.mutual_information", "audit_mutual_information"),
+    "audit_curve": ("dpverify.auditing.curve", "audit_curve"),
 }
 
 
@@ -52,6 +53,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "Accountant",
     "AuditResult",
+    "ClaimForm",
     "DPVerifyError",
     "InvalidArgument",
     "Mechanism",
@@ -63,6 +65,7 @@ __all__ = [
     "Verdict",
     "WhiteBoxMechanism",
     "audit",
+    "audit_curve",
     "audit_mutual_information",
     "calibrate",
     "is_white_box",

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from . import _validate as v
 
-__all__ = ["NeighbourRelation", "PrivacyClaim", "Verdict"]
+__all__ = ["ClaimForm", "NeighbourRelation", "PrivacyClaim", "PrivacyCurve", "Verdict"]
 
 
 class NeighbourRelation(enum.Enum):
@@ -40,13 +42,27 @@ class PrivacyClaim:
     """The promise "(epsilon, delta)-DP under ``relation``", validated at construction.
 
     ``epsilon`` must be finite and >= 0, ``delta`` in [0, 1); NaN is rejected.
+
+    Libraries also state their promise as a *curve*; build those claims with
+    :meth:`zcdp` (rho-zCDP), :meth:`renyi` (Renyi DP at orders alpha) and :meth:`profile` (a privacy
+    profile delta(eps)). A curve claim keeps ``epsilon``/``delta`` as one point of its curve (the
+    headline point, where delta is :data:`HEADLINE_DELTA` or the smallest delta the curve reaches),
+    carries the curve in ``curve``, and :func:`dpverify.audit` tests several points of the whole
+    curve (:mod:`dpverify.auditing.curve`). Every form answers :meth:`delta_at`, the delta it
+    implies at any epsilon, on the safe side (never smaller than what the claim truly implies).
     """
 
     epsilon: float
     delta: float = 0.0
     relation: NeighbourRelation = NeighbourRelation.REPLACE_ONE
+    #: The curve of a zCDP / Renyi / profile claim; None for a plain (epsilon, delta) claim.
+    curve: "PrivacyCurve | None" = None
 
     def __post_init__(self) -> None:
+        if self.curve is not None and not isinstance(self.curve, PrivacyCurve):
+            raise v.InvalidArgument(
+                f"curve={self.curve!r} must be built by PrivacyClaim.zcdp/.renyi/.profile, not passed "
+                "by hand.")
         eps = v.nonnegative("epsilon", self.epsilon, fix="A privacy claim needs a finite epsilon >= 0.")
         delta = v.probability("delta", self.delta, fix="A privacy claim needs 0 <= delta < 1.")
         if not isinstance(self.relation, NeighbourRelation):
@@ -59,7 +75,369 @@ class PrivacyClaim:
 
     def __repr__(self) -> str:
         extra = "" if self.relation is NeighbourRelation.REPLACE_ONE else f", relation={self.relation}"
+        if self.curve is not None:
+            return f"PrivacyClaim.{self.curve.describe()[:-1]}{extra})"
         return f"PrivacyClaim(epsilon={self.epsilon!r}, delta={self.delta!r}{extra})"
 
     def to_dict(self) -> dict:
-        return {"epsilon": self.epsilon, "delta": self.delta, "relation": self.relation.value}
+        d = {"epsilon": self.epsilon, "delta": self.delta, "relation": self.relation.value}
+        if self.curve is not None:
+            d["form"] = self.curve.form.value
+            d["curve"] = self.curve.to_dict()
+        return d
+
+    # -- claim forms ------------------------------------------------------------------------
+
+    @property
+    def form(self) -> "ClaimForm":
+        """How the claim was stated: ``PURE``, ``APPROXIMATE``, ``ZCDP``, ``RENYI`` or ``PROFILE``."""
+        if self.curve is not None:
+            return self.curve.form
+        return ClaimForm.PURE if self.delta == 0 else ClaimForm.APPROXIMATE
+
+    @property
+    def is_curve(self) -> bool:
+        """True for zCDP, Renyi and profile claims: the audit tests several points of the curve."""
+        return self.curve is not None
+
+    def delta_at(self, epsilon: float) -> float:
+        """The delta this claim implies at ``epsilon``, on the safe side (an upper bound on the true one).
+
+        Plain (eps0, delta0): delta0 for epsilon >= eps0; below eps0 the exact profile of the
+        dominating (eps0, delta0) mechanism, delta0 + (1 - delta0)(e^eps0 - e^eps)/(1 + e^eps0)
+        (Kairouz, Oh & Viswanath 2015, Theorem 2.1). Curves: see :class:`PrivacyCurve`.
+        """
+        eps = v.nonnegative("epsilon", epsilon, fix="delta_at needs a finite epsilon >= 0.")
+        if self.curve is not None:
+            return self.curve.delta_at(eps)
+        return _dominating_delta(eps, self.epsilon, self.delta)
+
+    def audit_points(self, count: int = 5) -> tuple[tuple[float, float], ...]:
+        """The (epsilon, delta) points an audit tests: the claim itself, or ``count`` points of a curve.
+
+        For a curve the points are where :meth:`delta_at` falls to the targets
+        :data:`CURVE_DELTA_TARGETS` (those below delta_at(0)), since a Monte Carlo audit has power
+        where delta is not tiny; a profile given as points uses (up to ``count`` of) its own points.
+        Each point's delta is ``delta_at`` at its epsilon, so a violation at any point is a
+        violation of the claim.
+        """
+        count = v.integer("count", count, minimum=1)
+        if self.curve is None:
+            return ((self.epsilon, self.delta),)
+        return self.curve.audit_points(count)
+
+    @classmethod
+    def zcdp(cls, rho: float, relation: NeighbourRelation = NeighbourRelation.REPLACE_ONE) -> "PrivacyClaim":
+        """rho-zero-concentrated DP (Bun & Steinke 2016): D_alpha(M(D)||M(D')) <= alpha rho for all alpha > 1."""
+        return cls._from_curve(ZCDPCurve(v.nonnegative("rho", rho, fix="A zCDP claim needs a finite rho >= 0.")),
+                               relation)
+
+    @classmethod
+    def renyi(cls, orders: Any, epsilons: Any = None,
+              relation: NeighbourRelation = NeighbourRelation.REPLACE_ONE) -> "PrivacyClaim":
+        """Renyi DP (Mironov 2017): ``renyi([2, 4, 8], [0.1, 0.3, 0.9])``, or ``renyi(fn)`` with fn(alpha) -> eps(alpha).
+
+        Orders must be > 1; values finite and >= 0. A callable is evaluated at
+        :data:`RENYI_ORDERS` (and must give finite values >= 0 there).
+        """
+        return cls._from_curve(RenyiCurve.build(orders, epsilons), relation)
+
+    @classmethod
+    def profile(cls, points: Any, relation: NeighbourRelation = NeighbourRelation.REPLACE_ONE) -> "PrivacyClaim":
+        """A privacy profile: (eps, delta(eps)) points ``[(0.5, 1e-3), (1.0, 1e-6)]`` or a callable eps -> delta.
+
+        A callable is trusted at every epsilon the audit asks about (its values must lie in
+        [0, 1]); points each state (eps_i, delta_i)-DP.
+        """
+        return cls._from_curve(ProfileCurve.build(points), relation)
+
+    @classmethod
+    def _from_curve(cls, curve: "PrivacyCurve", relation: NeighbourRelation) -> "PrivacyClaim":
+        eps, delta = curve.headline()
+        return cls(eps, delta, relation, curve)
+
+
+class ClaimForm(str, enum.Enum):
+    """The form in which a privacy claim was stated."""
+
+    PURE = "pure"                #: epsilon-DP
+    APPROXIMATE = "approximate"  #: (epsilon, delta)-DP
+    ZCDP = "zcdp"                #: rho-zCDP
+    RENYI = "renyi"              #: (alpha, eps(alpha))-RDP
+    PROFILE = "profile"          #: delta(eps) for every eps
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: delta of the headline point of a curve claim (its ``epsilon``/``delta`` fields).
+HEADLINE_DELTA = 1e-6
+#: Where an audit tests a curve: the epsilons at which delta_at falls to these deltas.
+CURVE_DELTA_TARGETS = (0.3, 0.1, 0.03, 0.01, 1e-3)
+#: Orders at which a Renyi claim given as a callable is evaluated (and zCDP optimised from).
+RENYI_ORDERS = tuple([1.0 + x for x in (0.01, 0.05, 0.1, 0.25, 0.5, 0.75)]
+                     + [2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0, 20.0, 24.0, 32.0, 48.0, 64.0,
+                        128.0, 256.0, 512.0, 1024.0])
+#: Relative margin added to computed deltas so float64 round-off never lands on the unsafe side.
+_SAFETY = 1e-12
+
+
+def _dominating_delta(eps: float, eps0: float, delta0: float) -> float:
+    """delta(eps) of the (eps0, delta0) mechanism that dominates every (eps0, delta0)-DP one."""
+    if eps >= eps0:
+        return delta0
+    # delta0 + (1 - delta0) (e^eps0 - e^eps) / (1 + e^eps0), written to avoid overflow for large eps0
+    frac = -math.expm1(eps - eps0) / (1.0 + math.exp(-eps0))
+    return min(1.0, (delta0 + (1.0 - delta0) * frac) * (1 + _SAFETY))
+
+
+def _log_delta_rdp(alpha: float, eps_alpha: float, eps: float) -> float:
+    """log delta from (alpha, eps_alpha)-RDP at eps (Canonne, Kamath & Steinke 2020, Proposition 12).
+
+    delta = exp((alpha - 1)(eps_alpha - eps)) / alpha * (1 - 1/alpha)^(alpha - 1), valid for every
+    alpha > 1 and eps >= 0; it is never worse than Mironov's exp((alpha - 1)(eps_alpha - eps)).
+    """
+    return (alpha - 1.0) * (eps_alpha - eps + math.log1p(-1.0 / alpha)) - math.log(alpha)
+
+
+def _invert(delta_at: Callable[[float], float], target: float, hi: float = 1.0) -> float | None:
+    """The smallest eps (to 1e-9 relative) with delta_at(eps) <= target, or None beyond eps = 1e6."""
+    if delta_at(0.0) <= target:
+        return 0.0
+    while delta_at(hi) > target:
+        hi *= 2.0
+        if hi > 1e6:
+            return None
+    lo = 0.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if delta_at(mid) <= target:
+            hi = mid
+        else:
+            lo = mid
+        if hi - lo <= 1e-9 * max(1.0, hi):
+            break
+    return hi  # delta_at(hi) <= target holds: the returned eps is on the safe side
+
+
+class PrivacyCurve:
+    """A claim stated as a curve; subclasses implement ``delta_at`` on the safe side."""
+
+    form: ClaimForm
+
+    def delta_at(self, eps: float) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def describe(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def headline(self) -> tuple[float, float]:
+        """(eps, delta_at(eps)) where delta first reaches HEADLINE_DELTA (or the curve's smallest delta)."""
+        eps = _invert(self.delta_at, HEADLINE_DELTA)
+        if eps is None:
+            eps = 1e6
+        return eps, min(self.delta_at(eps), 1.0 - 1e-12)
+
+    def audit_points(self, count: int) -> tuple[tuple[float, float], ...]:
+        top = self.delta_at(0.0)
+        eps_list = []
+        for target in CURVE_DELTA_TARGETS:
+            if target < top:
+                e = _invert(self.delta_at, target)
+                if e is not None:
+                    eps_list.append(e)
+        if not eps_list:
+            eps_list = [0.0]
+        if len(eps_list) > count:  # keep the ends and spread the rest
+            idx = sorted({round(i * (len(eps_list) - 1) / (count - 1)) for i in range(count)}) if count > 1 else [0]
+            eps_list = [eps_list[i] for i in idx]
+        return tuple((e, min(self.delta_at(e), 1.0 - 1e-12)) for e in eps_list)
+
+
+class ZCDPCurve(PrivacyCurve):
+    """rho-zCDP. delta_at(eps) = min over alpha > 1 of the Canonne-Kamath-Steinke conversion with
+    eps_alpha = alpha rho (their Proposition 12 / Corollary 13), minimised numerically over alpha.
+    Every alpha gives a valid bound, so the minimiser's accuracy affects only tightness, never safety.
+    It is below Bun & Steinke's exp(-(eps - rho)^2 / (4 rho)) (2016, Proposition 1.3) everywhere.
+    At eps = 0 it is also capped by total variation <= sqrt(1 - e^-rho) (Bretagnolle-Huber, KL <= rho).
+    """
+
+    form = ClaimForm.ZCDP
+
+    def __init__(self, rho: float):
+        self.rho = rho
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ZCDPCurve) and other.rho == self.rho
+
+    def __hash__(self) -> int:
+        return hash(("zcdp", self.rho))
+
+    def describe(self) -> str:
+        return f"zcdp(rho={self.rho!r})"
+
+    def to_dict(self) -> dict:
+        return {"rho": self.rho}
+
+    def delta_at(self, eps: float) -> float:
+        rho = self.rho
+        if rho == 0:
+            return 0.0
+        tv = math.sqrt(-math.expm1(-rho))  # delta(eps) <= delta(0) = TV
+        # f(alpha) = log delta is convex in alpha; golden-section search on a bracket, then take
+        # the best alpha evaluated (any alpha > 1 is a valid bound).
+        def f(a: float) -> float:
+            return _log_delta_rdp(a, a * rho, eps)
+        a_star = 1.0 + max(eps - rho, 0.0) / (2.0 * rho)  # minimiser of the Mironov form, a good start
+        lo, hi = 1.0 + 1e-9, max(4.0 * a_star, 2.0)
+        g = (math.sqrt(5) - 1) / 2
+        c, d = hi - g * (hi - lo), lo + g * (hi - lo)
+        fc, fd = f(c), f(d)
+        best = min(fc, fd, f(a_star) if a_star > 1 else fc)
+        for _ in range(200):
+            if fc < fd:
+                hi, d, fd = d, c, fc
+                c = hi - g * (hi - lo)
+                fc = f(c)
+            else:
+                lo, c, fc = c, d, fd
+                d = lo + g * (hi - lo)
+                fd = f(d)
+            best = min(best, fc, fd)
+            if hi - lo < 1e-10 * hi:
+                break
+        delta = math.exp(best) if best < 700 else math.inf
+        return min(1.0, tv, delta * (1 + _SAFETY))
+
+
+class RenyiCurve(PrivacyCurve):
+    """(alpha, eps(alpha))-RDP at finitely many orders. delta_at(eps) = min over the orders of the
+    Canonne-Kamath-Steinke conversion (Proposition 12); each order gives a valid bound."""
+
+    form = ClaimForm.RENYI
+
+    def __init__(self, orders: tuple, values: tuple, function: Callable | None):
+        self.orders, self.values, self.function = orders, values, function
+
+    @classmethod
+    def build(cls, orders: Any, epsilons: Any) -> "RenyiCurve":
+        function = None
+        if callable(orders):
+            if epsilons is not None:
+                raise v.InvalidArgument(
+                    f"epsilons={epsilons!r} must be None when orders is a callable alpha -> eps(alpha).")
+            function = orders
+            orders = RENYI_ORDERS
+            values = []
+            for a in orders:
+                try:
+                    val = function(a)
+                except Exception as exc:
+                    raise v.InvalidArgument(
+                        f"orders={function!r} raised {type(exc).__name__} at alpha={a}: {exc}; a Renyi "
+                        "claim given as a callable must accept every order alpha > 1.") from None
+                values.append(v.nonnegative(f"orders({a})", val,
+                                            fix="A Renyi claim needs eps(alpha) finite and >= 0."))
+        else:
+            if epsilons is None:
+                raise v.InvalidArgument(
+                    f"orders={orders!r} needs epsilons (one eps(alpha) per order), or pass a callable.")
+            orders, values = list(orders), list(epsilons)
+            if not orders or len(orders) != len(values):
+                raise v.InvalidArgument(
+                    f"orders (length {len(orders)}) and epsilons (length {len(values)}) must be non-empty "
+                    "and of the same length.")
+            orders = [v.real(f"orders[{i}]", a, fix="Renyi orders must be finite.") for i, a in enumerate(orders)]
+            for i, a in enumerate(orders):
+                if not a > 1:
+                    raise v.InvalidArgument(f"orders[{i}]={a!r} must be > 1 (Renyi DP is stated at alpha > 1).")
+            values = [v.nonnegative(f"epsilons[{i}]", e, fix="A Renyi claim needs eps(alpha) finite and >= 0.")
+                      for i, e in enumerate(values)]
+        return cls(tuple(float(a) for a in orders), tuple(values), function)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, RenyiCurve) and (other.orders, other.values, other.function)
+                == (self.orders, self.values, self.function))
+
+    def __hash__(self) -> int:
+        return hash(("renyi", self.orders, self.values))
+
+    def describe(self) -> str:
+        if self.function is not None:
+            return f"renyi({getattr(self.function, '__name__', repr(self.function))})"
+        return f"renyi(orders={list(self.orders)!r}, epsilons={list(self.values)!r})"
+
+    def to_dict(self) -> dict:
+        return {"orders": list(self.orders), "epsilons": list(self.values),
+                "function": None if self.function is None else repr(self.function)}
+
+    def delta_at(self, eps: float) -> float:
+        best = min(_log_delta_rdp(a, e, eps) for a, e in zip(self.orders, self.values))
+        return min(1.0, math.exp(best) * (1 + _SAFETY)) if best < 700 else 1.0
+
+
+class ProfileCurve(PrivacyCurve):
+    """A privacy profile. Points: delta_at(eps) = min over the points (eps_i, delta_i) of the profile
+    of the mechanism dominating (eps_i, delta_i)-DP (so delta_i for eps >= eps_i). A callable is
+    trusted as the claim itself: delta_at(eps) = fn(eps)."""
+
+    form = ClaimForm.PROFILE
+
+    def __init__(self, points: tuple, function: Callable | None):
+        self.points, self.function = points, function
+
+    @classmethod
+    def build(cls, points: Any) -> "ProfileCurve":
+        if callable(points):
+            fn = points
+            for e in (0.0, 0.5, 1.0, 4.0):  # fail early on a callable that cannot be a profile
+                cls(( ), fn).delta_at(e)
+            return cls((), fn)
+        pts = list(points)
+        if not pts:
+            raise v.InvalidArgument("points=[] is empty; a privacy profile needs at least one (eps, delta).")
+        out = []
+        for i, p in enumerate(pts):
+            if not (isinstance(p, (tuple, list)) and len(p) == 2):
+                raise v.InvalidArgument(f"points[{i}]={p!r} must be a pair (eps, delta).")
+            out.append((v.nonnegative(f"points[{i}][0]", p[0], fix="A profile's eps must be finite and >= 0."),
+                        v.probability(f"points[{i}][1]", p[1], fix="A profile's delta must lie in [0, 1).")))
+        return cls(tuple(sorted(out)), None)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ProfileCurve) and (other.points, other.function) == (self.points, self.function)
+
+    def __hash__(self) -> int:
+        return hash(("profile", self.points))
+
+    def describe(self) -> str:
+        if self.function is not None:
+            return f"profile({getattr(self.function, '__name__', repr(self.function))})"
+        return f"profile({[tuple(p) for p in self.points]!r})"
+
+    def to_dict(self) -> dict:
+        return {"points": [list(p) for p in self.points],
+                "function": None if self.function is None else repr(self.function)}
+
+    def delta_at(self, eps: float) -> float:
+        if self.function is not None:
+            try:
+                val = self.function(eps)
+            except Exception as exc:
+                raise v.InvalidArgument(f"profile={self.function!r} raised {type(exc).__name__} at "
+                                        f"eps={eps}: {exc}.") from None
+            return v.probability(f"profile({eps})", val, high_open=False,
+                                 fix="A privacy profile's delta(eps) must lie in [0, 1].")
+        return min(_dominating_delta(eps, e0, d0) for e0, d0 in self.points)
+
+    def audit_points(self, count: int) -> tuple[tuple[float, float], ...]:
+        if self.function is not None:
+            return super().audit_points(count)
+        pts = [p for p in self.points if p[1] > 0] or list(self.points)
+        if len(pts) > count:
+            idx = sorted({round(i * (len(pts) - 1) / (count - 1)) for i in range(count)}) if count > 1 else [0]
+            pts = [pts[i] for i in idx]
+        return tuple((e, min(self.delta_at(e), 1.0 - 1e-12)) for e, _ in pts)

@@ -8,6 +8,7 @@ from ..claims import PrivacyClaim
 from ..errors import InvalidArgument
 from ..mechanism import is_white_box
 from . import _runner
+from .pairs import UNCHECKED, check_pairs
 from .result import AuditResult, DirectionResult
 
 __all__ = ["audit", "AuditResult", "DirectionResult", "DEFAULT_SAMPLES"]
@@ -55,6 +56,9 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
         raise InvalidArgument(
             f"claim={_runner.describe(claim)} must be a dpverify.PrivacyClaim, e.g. PrivacyClaim(1.0, 1e-5)."
         )
+    if claim.is_curve:  # zCDP / Renyi / profile claims: audited at several points (auditing/curve.py)
+        from .curve import audit_curve
+        return audit_curve(mechanism, pairs, claim=claim, **{k: v for k, v in locals().items() if k in audit.__kwdefaults__ and k != "claim"})
     if not callable(getattr(mechanism, "sample", None)):
         raise InvalidArgument(
             f"mechanism={_runner.describe(mechanism)} has no sample(data, size, rng) method; it does not "
@@ -70,12 +74,18 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     from .neighbours import resolve_pairs
 
     pair_list, rng, search = resolve_pairs(pairs, mechanism, claim, rng)
+    if search is None:
+        checks = check_pairs(pair_list, mechanism, claim.relation)
+    else:
+        checks = tuple(f"generator space: {search['space']['relation']} {search['space']['unit']}"
+                       if isinstance(search.get("space"), dict) else "generator space" for _ in pair_list)
     if is_white_box(mechanism):
         from .whitebox import audit_white_box
 
-        return audit_white_box(mechanism, pair_list, claim=claim, samples=samples,
-                               confidence=confidence, rng=rng, executor=executor, search=search,
-                               **white_box)
+        result = audit_white_box(mechanism, pair_list, claim=claim, samples=samples,
+                                 confidence=confidence, rng=rng, executor=executor, search=search,
+                                 **white_box)
+        return _with_checks(result, checks)
     if white_box:
         raise InvalidArgument(
             f"{', '.join(f'{k}={v!r}' for k, v in white_box.items())}: these options apply to white-box "
@@ -83,5 +93,18 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
         )
     from .blackbox import audit_black_box
 
-    return audit_black_box(mechanism, pair_list, claim=claim, samples=samples, confidence=confidence,
-                           rng=rng, executor=executor, search=search)
+    result = audit_black_box(mechanism, pair_list, claim=claim, samples=samples, confidence=confidence,
+                             rng=rng, executor=executor, search=search)
+    return _with_checks(result, checks)
+
+
+def _with_checks(result: AuditResult, checks: tuple) -> AuditResult:
+    """The result with how each pair's neighbourhood was checked (and a note for unchecked pairs)."""
+    import dataclasses
+
+    notes = result.notes
+    unchecked = [i for i, c in enumerate(checks) if c == UNCHECKED]
+    if unchecked:
+        notes = notes + (f"pairs {unchecked} unchecked: neither their records nor a neighbourhood stated by the "
+                         "mechanism could confirm they are neighbours; the bounds hold for these pairs as given",)
+    return dataclasses.replace(result, neighbour_checks=checks, notes=notes)

@@ -37,36 +37,12 @@ def describe(obj: Any, limit: int = 80) -> str:
 def normalise_pairs(pairs: Any) -> list[tuple[Any, Any]]:
     """One pair (a tuple ``(D, D')``) or an iterable of such tuples, as a non-empty list.
 
-    Raises InvalidArgument for a non-pair, an empty list, or datasets of different shapes.
+    See :func:`dpverify.auditing.pairs.normalise_pairs` (datasets of different lengths are
+    allowed here; the neighbour relation is checked by :func:`~dpverify.auditing.pairs.check_pair`).
     """
-    if isinstance(pairs, tuple):
-        items = [pairs]
-    elif isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
-        raise InvalidArgument(
-            f"pairs={describe(pairs)} must be one pair written as a tuple (D, D_prime), or a list of "
-            "such tuples."
-        )
-    else:
-        items = list(pairs)
-    if not items:
-        raise InvalidArgument("pairs=[] is empty; give at least one neighbouring pair (D, D_prime).")
-    out = []
-    for i, pair in enumerate(items):
-        if not isinstance(pair, tuple) or len(pair) != 2:
-            raise InvalidArgument(
-                f"pairs[{i}]={describe(pair)} must be a tuple (D, D_prime) of two datasets. "
-                "Write one pair as a tuple and several as a list of tuples."
-            )
-        a, b = pair
-        sa, sb = np.shape(a), np.shape(b)
-        if sa != sb:
-            raise InvalidArgument(
-                f"pairs[{i}] has datasets of different shapes {sa} and {sb}; neighbouring datasets "
-                "must have the same shape (for add/remove-one neighbours, mark the absent record "
-                "inside a fixed-shape dataset)."
-            )
-        out.append((a, b))
-    return out
+    from .pairs import normalise_pairs as _normalise
+
+    return _normalise(pairs)
 
 
 def root_seed(rng: Any) -> np.random.SeedSequence:

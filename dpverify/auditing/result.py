@@ -97,6 +97,9 @@ class AuditResult:
     search: dict | None = None
     #: Black-box audits: the best certified event in words (with its certification counts).
     event: str | None = None
+    #: How each pair was confirmed to be neighbouring (see :mod:`dpverify.auditing.pairs`), one
+    #: entry per pair; ``"unchecked"`` when nothing could confirm it.
+    neighbour_checks: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return jsonable({
@@ -116,6 +119,7 @@ class AuditResult:
             "notes": list(self.notes),
             "search": self.search,
             "event": self.event,
+            "neighbour_checks": list(self.neighbour_checks),
         })
 
     def __str__(self) -> str:

@@ -83,6 +83,20 @@ class ControlBase:
 
     claim: Any
 
+    #: Every query answer may move by at most this much between neighbours (None: not stated).
+    query_sensitivity: float | None = None
+
+    def neighbour_space(self):
+        """Neighbours as dpverify checks them: ``data`` is the vector of query answers, and each
+        answer moves by at most the queries' sensitivity (l-infinity ball; the all-differ
+        patterns of StatDP). None when the control states no query sensitivity."""
+        sens = getattr(self, "sensitivity", None) or self.query_sensitivity
+        if sens is None:
+            return None
+        from dpverify.auditing.neighbours import NeighbourSpace, Norm, Unit
+
+        return NeighbourSpace(Unit.WHOLE, Norm.LINF, float(sens), self.claim.relation)
+
     def _size(self, size: Any) -> int:
         return v.integer("size", size, minimum=1)
 

@@ -9,6 +9,7 @@ by 1 (the claim's relation is ADD_REMOVE_ONE). Output: float array (size, bins).
 """
 from __future__ import annotations
 
+import numpy as np
 
 from dpverify import NeighbourRelation, PrivacyClaim
 from dpverify import _validate as v
@@ -25,6 +26,26 @@ class _Histogram(ControlBase):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(epsilon={self.epsilon!r})"
+
+    def neighbour_space(self):
+        return None  # counts, not an l-inf ball: see check_neighbours
+
+    def check_neighbours(self, data, data_prime) -> None:
+        """InvalidArgument unless the count vectors differ in one bin by exactly 1 (one record added
+        or removed)."""
+        from dpverify import InvalidArgument
+
+        a, b = queries(data), queries(data_prime)
+        if a.shape != b.shape:
+            raise InvalidArgument(f"count vectors of shapes {a.shape} and {b.shape} have different numbers of "
+                                  "bins; neighbours share the bins.")
+        diff = b - a
+        moved = np.flatnonzero(diff != 0)
+        if moved.size != 1 or abs(float(diff[moved[0]])) != 1.0:
+            raise InvalidArgument(
+                f"the count vectors differ by {diff.tolist()}; adding or removing one record changes one "
+                "count by exactly 1."
+            )
 
     def sample(self, data, size, rng):
         q = queries(data)

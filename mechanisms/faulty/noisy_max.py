@@ -32,6 +32,8 @@ class Noise(enum.Enum):
 
 
 class _NoisyMax(ControlBase):
+    query_sensitivity = 1.0  # every answer may move by 1 (module docstring)
+
     def __init__(self, epsilon: float, noise: Noise = Noise.LAPLACE):
         self.epsilon = v.positive("epsilon", epsilon, fix="Report noisy max needs eps > 0.")
         if not isinstance(noise, Noise):

@@ -177,7 +177,12 @@ def test_bad_audit_arguments(kwargs, exc, needle):
 
 
 BAD_PAIRS = [
-    ("different-shapes", (np.zeros(2), np.zeros(3)), "different shapes"),
+    # Query answers (the mechanism's neighbour space is WHOLE) of different shapes are not neighbours
+    # (datasets of records may differ in length under ADD_REMOVE_ONE: tests/audit/test_pairs.py).
+    ("different-shapes", (np.zeros(2), np.zeros(3)), "are not neighbours"),
+    ("equal", (0.5, 0.5), "D = D'"),
+    ("too-far", (0.0, 5.0), "norm 5 > bound=1"),
+    ("tuple-of-tuples", ((0.0, 1.0), (1.0, 0.0)), "ambiguous"),
     ("empty-list", [], "empty"),
     ("not-a-pair", [(0.0, 1.0, 2.0)], r"pairs\[0\]"),
     ("list-not-tuple", [[0.0, 1.0]], r"pairs\[0\]"),

@@ -176,7 +176,7 @@ class ReturnsNaNInTuple(ReturnsNaN):
 ], ids=["wrong-count", "raises", "nan", "nan-in-tuple"])
 def test_bad_mechanism_reported(mech, words):
     with pytest.raises(MechanismError) as info:
-        audit(mech, [(0, 0), (0, 1)], samples=200, rng=0)
+        audit(mech, [(0, 2), (0, 1)], samples=200, rng=0)
     msg = str(info.value)
     assert words in msg
     assert repr(mech) in msg

@@ -1,0 +1,180 @@
+"""Shared pieces of the library adapters (internal): lazy import, rebuild-on-unpickle, output shaping."""
+from __future__ import annotations
+
+import importlib
+import os
+from importlib import metadata
+from typing import Any, Callable
+
+import numpy as np
+
+from ..claims import NeighbourRelation, PrivacyClaim
+from ..errors import InvalidArgument
+
+__all__ = ["require", "library_version", "LibraryMechanism", "absent_records", "as_outputs", "relation_of",
+           "bound_pairs"]
+
+
+def require(module: str, distribution: str, extra: str) -> Any:
+    """Import ``module`` or raise ImportError with one line saying how to install it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(
+            f"dpverify.adapters.{extra} needs {distribution} ({exc.__class__.__name__}: {exc}); install it with "
+            f"`pip install \"dpverify[{extra}]\"` (or `pip install {distribution}`)."
+        ) from None
+
+
+def library_version(distribution: str) -> str:
+    """The installed version of ``distribution``, or ``"not installed"``."""
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def relation_of(relation: Any, default: NeighbourRelation) -> NeighbourRelation:
+    if relation is None:
+        return default
+    if not isinstance(relation, NeighbourRelation):
+        raise InvalidArgument(f"relation={relation!r} must be a dpverify.NeighbourRelation, e.g. "
+                              "NeighbourRelation.ADD_REMOVE_ONE.")
+    return relation
+
+
+def absent_records(data: Any, absent: Any) -> Any:
+    """``data`` without the records equal to ``absent`` (NaN matches NaN); ``absent=None`` keeps all.
+
+    This is how an add/remove pair is written with both datasets of one size: the record that is
+    missing from one dataset is ``absent`` there, and the adapter drops it before calling the library.
+    """
+    if absent is None:
+        return data
+    arr = np.asarray(data)
+    if arr.dtype.kind == "f" and isinstance(absent, float) and np.isnan(absent):
+        keep = ~np.isnan(arr) if arr.ndim == 1 else ~np.all(np.isnan(arr.reshape(len(arr), -1)), axis=1)
+    else:
+        keep = arr != absent if arr.ndim == 1 else ~np.all(arr.reshape(len(arr), -1) == absent, axis=1)
+    kept = arr[keep]
+    return kept.tolist() if isinstance(data, list) else kept
+
+
+def bound_pairs(data: Any, lower: float, upper: float, relation: NeighbourRelation) -> list:
+    """Neighbours of ``data`` (a list or 1-D array of records) whose changed record sits at a clamping bound.
+
+    Add/remove: D with ``upper`` added, with ``lower`` added, and D without its first record.
+    Replace-one: D with its first record replaced by ``upper``, and by ``lower``. These are where a
+    clamped aggregation's sensitivity is reached. Pairs with D = D' are left out; the result is a
+    list of ``(D, D')`` tuples ready for ``dpverify.audit``.
+    """
+    from .. import _validate as v
+
+    lo = v.real("lower", lower)
+    hi = v.real("upper", upper)
+    if not lo <= hi:
+        raise InvalidArgument(f"lower={lower!r} must be <= upper={upper!r}.")
+    if not isinstance(relation, NeighbourRelation):
+        raise InvalidArgument(f"relation={relation!r} must be a dpverify.NeighbourRelation.")
+    as_array = isinstance(data, np.ndarray)
+    recs = list(np.asarray(data).tolist()) if as_array else list(data)
+    wrap = (lambda r: np.asarray(r)) if as_array else list
+    out = []
+    if relation is NeighbourRelation.ADD_REMOVE_ONE:
+        cands = [recs + [hi], recs + [lo]] + ([recs[1:]] if recs else [])
+    else:
+        if not recs:
+            raise InvalidArgument("data=[] has no record to replace; give at least one record.")
+        cands = [[hi] + recs[1:], [lo] + recs[1:]]
+    for c in cands:
+        if sorted(map(repr, c)) != sorted(map(repr, recs)):
+            out.append((wrap(recs), wrap(c)))
+    return out
+
+
+def as_outputs(values: list) -> Any:
+    """Library outputs as dpverify expects them: a float/int/bool array when every output is a plain
+    number of one kind, otherwise a list of the outputs as they came (tuples, strings, dicts ...)."""
+    if not values:
+        return np.asarray(values, dtype=float)
+    kinds = {type(x) for x in values}
+    if kinds <= {float, np.float64, np.float32}:
+        return np.asarray(values, dtype=float)
+    if kinds <= {int, np.int64, np.int32}:
+        return np.asarray(values, dtype=np.int64)
+    if kinds <= {bool, np.bool_}:
+        return np.asarray(values, dtype=bool)
+    if kinds <= {np.ndarray} and len({v.shape for v in values}) == 1 and values[0].dtype.kind in "biuf":
+        return np.stack(values)
+    return list(values)
+
+
+class _NeighbourCheck:
+    """``check_neighbours(D, D')``: InvalidArgument unless the pair is neighbouring under the library's
+    stated unit (padding records marked ``absent`` are dropped first)."""
+
+    def __init__(self, check: Callable[[Any, Any], None], absent: Any):
+        self.check, self.absent = check, absent
+
+    def __call__(self, data: Any, data_prime: Any) -> None:
+        self.check(absent_records(data, self.absent), absent_records(data_prime, self.absent))
+
+
+class LibraryMechanism:
+    """A dpverify mechanism around a library object, rebuilt from a picklable recipe in each process.
+
+    Subclasses set :attr:`library` / :attr:`distribution` and implement ``_build()`` (make the library
+    object from ``self._recipe``) and ``_sample(obj, data, size, rng)``. ``honours_rng`` is False when
+    the library draws its own randomness (then equal seeds do not give equal outputs, and the audit
+    result cannot be reproduced from its seed); ``reproducible`` says the same for results.
+    """
+
+    library = "?"
+    distribution = "?"
+    honours_rng = False
+
+    def __init__(self, *, name: str, recipe: Any, claim: PrivacyClaim, absent: Any = None,
+                 check: Callable[[Any, Any], None] | None = None):
+        self.name = name
+        self._recipe = recipe
+        self.claim = claim
+        self.absent = absent
+        if check is not None:  # only a mechanism that states its neighbourhood offers the check
+            self.check_neighbours = _NeighbourCheck(check, absent)
+        self.version = library_version(self.distribution)
+        self._obj = None
+        self._pid = None
+
+    @property
+    def reproducible(self) -> bool:
+        return self.honours_rng
+
+    # -- pickling: keep the recipe, never the library object ---------------------------------
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_obj"], state["_pid"] = None, None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
+    def library_object(self) -> Any:
+        """The library object, built once per process (a forked copy rebuilds its own)."""
+        if self._obj is None or self._pid != os.getpid():
+            self._obj = self._build()
+            self._pid = os.getpid()
+        return self._obj
+
+    def _build(self) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _sample(self, obj: Any, data: Any, size: int, rng: np.random.Generator) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    # -- the dpverify Mechanism protocol -------------------------------------------------------
+    def sample(self, data: Any, size: int, rng: np.random.Generator) -> Any:
+        data = absent_records(data, self.absent)
+        return self._sample(self.library_object(), data, int(size), rng)
+
+    def __repr__(self) -> str:
+        return f"{self.library}.{self.name}"

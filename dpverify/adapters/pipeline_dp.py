@@ -1,0 +1,187 @@
+"""pipeline-dp (Google / OpenMined) as dpverify mechanisms.
+
+* ``aggregate(metrics, epsilon=..., delta=..., public_partitions=None, **params)``: one
+  ``DPEngine.aggregate`` run on the local backend per output, over records ``(privacy_id,
+  partition, value)``; ``metrics`` are ``pipeline_dp.Metrics`` (``COUNT``, ``SUM``, ``MEAN``,
+  ``VARIANCE``, ``PRIVACY_ID_COUNT``, ``PERCENTILE(50)``) and ``params`` the other
+  ``AggregateParams`` fields (``max_partitions_contributed``, ``max_contributions_per_partition``,
+  ``min_value``, ``max_value``, ``noise_kind``). The output is a tuple of ``(partition, (metric
+  values...))`` sorted by partition -- with private partition selection, which partitions appear is
+  itself part of the output. Claim: the accountant's total (epsilon, delta) under add/remove one
+  privacy id (pipeline-dp's unit).
+* ``select_partitions(epsilon, delta, max_partitions_contributed=1)``: the released set of partitions.
+* ``laplace(epsilon, sensitivity)``: ``dp_computations.LaplaceMechanism.add_noise`` on a number.
+* ``exponential(epsilon, sensitivity=1.0, monotonic=False)``: ``dp_computations.ExponentialMechanism``;
+  ``data`` is the list of candidate scores, the output the index chosen. Claim epsilon under
+  replace-one (scores move by at most ``sensitivity``).
+
+pipeline-dp draws its own randomness (PyDP's secure generator for noise, a fresh
+``numpy.random.default_rng()`` in the exponential mechanism), so ``honours_rng`` is False; the
+inherited PyDP buffer is drained in each new process as in :mod:`dpverify.adapters.pydp`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import _validate as v
+from ..claims import NeighbourRelation, PrivacyClaim
+from ..errors import InvalidArgument
+from ._base import LibraryMechanism, as_outputs, relation_of, require
+
+_pdp = require("pipeline_dp", "pipeline-dp", "pipeline_dp")
+
+__all__ = ["aggregate", "select_partitions", "laplace", "exponential", "PipelineDPMechanism"]
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, tuple):
+        return tuple(_plain(y) for y in x)
+    if isinstance(x, list):
+        return tuple(_plain(y) for y in x)
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+def _id(r):
+    return r[0]
+
+
+def _partition(r):
+    return r[1]
+
+
+def _value(r):
+    return r[2]
+
+
+def _scoring(scores, sensitivity, monotonic):
+    base = _pdp.dp_computations.ExponentialMechanism.ScoringFunction
+
+    class Scoring(base):
+        def score(self, k):
+            return scores[k]
+
+        @property
+        def global_sensitivity(self):
+            return sensitivity
+
+        @property
+        def is_monotonic(self):
+            return monotonic
+
+    return Scoring()
+
+
+class _MaxGap:
+    def __init__(self, sensitivity: float):
+        self.sensitivity = sensitivity
+
+    def __call__(self, a, b):
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        if a.shape != b.shape:
+            raise InvalidArgument(f"score lists of lengths {a.shape} and {b.shape}: neighbours score the same candidates.")
+        gap = float(np.max(np.abs(a - b))) if a.size else 0.0
+        if not gap <= self.sensitivity * (1 + 1e-12):
+            raise InvalidArgument(f"scores move by {gap!r} > sensitivity={self.sensitivity!r}; not neighbouring.")
+
+
+class _Sensitivity(_MaxGap):
+    def __call__(self, a, b):
+        gap = abs(float(a) - float(b))
+        if not gap <= self.sensitivity * (1 + 1e-12):
+            raise InvalidArgument(f"|data - data_prime| = {gap!r} > sensitivity={self.sensitivity!r}; not neighbouring.")
+
+
+class PipelineDPMechanism(LibraryMechanism):
+    library = "pipeline_dp"
+    distribution = "pipeline-dp"
+    honours_rng = False
+
+    def _build(self):
+        try:
+            from . import pydp as _pydp_adapter
+
+            _pydp_adapter.drain()
+        except ImportError:  # pragma: no cover - pipeline-dp depends on python-dp
+            pass
+        return None
+
+    def _sample(self, obj, data, size, rng):
+        kind, spec = self._recipe
+        if kind == "laplace":
+            mech = _pdp.dp_computations.LaplaceMechanism.create_from_epsilon(spec["epsilon"], spec["sensitivity"])
+            x = float(data)
+            return as_outputs([float(mech.add_noise(x)) for _ in range(size)])
+        if kind == "exponential":
+            mech = _pdp.dp_computations.ExponentialMechanism(_scoring(list(data), spec["sensitivity"], spec["monotonic"]))
+            cands = list(range(len(data)))
+            return as_outputs([int(mech.apply(spec["epsilon"], cands)) for _ in range(size)])
+        records = [tuple(r) for r in data]
+        return as_outputs([self._run(kind, spec, records) for _ in range(size)])
+
+    @staticmethod
+    def _run(kind, spec, records):
+        acc = _pdp.NaiveBudgetAccountant(total_epsilon=spec["epsilon"], total_delta=spec["delta"])
+        engine = _pdp.DPEngine(acc, _pdp.LocalBackend())
+        extract = _pdp.DataExtractors(privacy_id_extractor=_id, partition_extractor=_partition,
+                                      value_extractor=_value)
+        if kind == "aggregate":
+            params = _pdp.AggregateParams(metrics=list(spec["metrics"]), **spec["params"])
+            res = engine.aggregate(records, params, extract, public_partitions=spec["public_partitions"])
+        else:
+            params = _pdp.SelectPartitionsParams(max_partitions_contributed=spec["max_partitions_contributed"])
+            res = engine.select_partitions(records, params, extract)
+        acc.compute_budgets()
+        out = [_plain(tuple(r)) if isinstance(r, tuple) else _plain(r) for r in res]
+        return tuple(sorted(out, key=repr))
+
+
+def aggregate(metrics: Any, *, epsilon: float, delta: float = 0.0, public_partitions: Any = None,
+              relation: NeighbourRelation | None = None, absent: Any = None, **params: Any) -> PipelineDPMechanism:
+    """``DPEngine.aggregate`` with ``AggregateParams(metrics=metrics, **params)``; data: (id, partition, value) records."""
+    eps = v.positive("epsilon", epsilon, fix="pipeline-dp needs a total epsilon > 0.")
+    delta = v.probability("delta", delta)
+    metrics = list(metrics)
+    _pdp.AggregateParams(metrics=metrics, **params)  # fail here on bad parameters, not in a worker
+    spec = {"metrics": metrics, "params": params, "epsilon": eps, "delta": delta,
+            "public_partitions": None if public_partitions is None else list(public_partitions)}
+    claim = PrivacyClaim(eps, delta, relation_of(relation, NeighbourRelation.ADD_REMOVE_ONE))
+    name = f"aggregate({', '.join(str(m) for m in metrics)}, {', '.join(f'{k}={x!r}' for k, x in params.items())})"
+    return PipelineDPMechanism(name=name, recipe=("aggregate", spec), claim=claim, absent=absent)
+
+
+def select_partitions(epsilon: float, delta: float, max_partitions_contributed: int = 1, *,
+                      relation: NeighbourRelation | None = None) -> PipelineDPMechanism:
+    """``DPEngine.select_partitions``: the partitions released from (id, partition, value) records."""
+    spec = {"epsilon": v.positive("epsilon", epsilon), "delta": v.open_unit("delta", delta),
+            "max_partitions_contributed": v.integer("max_partitions_contributed", max_partitions_contributed, minimum=1)}
+    claim = PrivacyClaim(spec["epsilon"], spec["delta"], relation_of(relation, NeighbourRelation.ADD_REMOVE_ONE))
+    return PipelineDPMechanism(name=f"select_partitions(max_partitions_contributed={max_partitions_contributed})",
+                               recipe=("select", spec), claim=claim)
+
+
+def laplace(epsilon: float, sensitivity: float = 1.0) -> PipelineDPMechanism:
+    """``dp_computations.LaplaceMechanism.create_from_epsilon(epsilon, sensitivity).add_noise(data)``."""
+    spec = {"epsilon": v.positive("epsilon", epsilon), "sensitivity": v.positive("sensitivity", sensitivity)}
+    return PipelineDPMechanism(name=f"LaplaceMechanism(epsilon={epsilon!r}, sensitivity={sensitivity!r})",
+                               recipe=("laplace", spec), claim=PrivacyClaim(spec["epsilon"]),
+                               check=_Sensitivity(spec["sensitivity"]))
+
+
+def exponential(epsilon: float, sensitivity: float = 1.0, monotonic: bool = False) -> PipelineDPMechanism:
+    """``dp_computations.ExponentialMechanism`` choosing an index; ``data`` is the list of scores."""
+    spec = {"epsilon": v.positive("epsilon", epsilon), "sensitivity": v.positive("sensitivity", sensitivity),
+            "monotonic": bool(monotonic)}
+    return PipelineDPMechanism(name=f"ExponentialMechanism(epsilon={epsilon!r}, sensitivity={sensitivity!r}, "
+                                    f"monotonic={monotonic!r})",
+                               recipe=("exponential", spec), claim=PrivacyClaim(spec["epsilon"]),
+                               check=_MaxGap(spec["sensitivity"]))
+
+
+#: The largest score * epsilon / (sensitivity * (1 if monotonic else 2)) numpy's exp handles: beyond
+#: it, pipeline-dp's ExponentialMechanism computes inf / inf = NaN probabilities and raises.
+EXP_OVERFLOW = math.log(np.finfo(float).max)

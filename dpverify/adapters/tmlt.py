@@ -1,0 +1,112 @@
+"""Tumult Core (``tmlt.core``) measurements as dpverify mechanisms: ``measurement(meas, d_in)``.
+
+The claim is Tumult's own ``privacy_function(d_in)`` in the measurement's output measure:
+``PureDP`` -> ``PrivacyClaim(eps)``, ``ApproxDP`` -> ``(eps, delta)``, ``RhoZCDP`` ->
+``PrivacyClaim.zcdp(rho)``. Tumult computes them as exact numbers; they are rounded *up* to
+floats (a larger claim is the safe side for an audit). The relation follows the input metric:
+``SymmetricDifference`` at d_in=1 is add/remove one record, ``HammingDistance`` replace-one; on
+``AbsoluteDifference`` (a number) pairs further apart than d_in are refused.
+
+Data: a number for the noise mechanisms (``AddLaplaceNoise``, ``AddGeometricNoise``,
+``AddDiscreteGaussianNoise``, ``AddGaussianNoise``), a list or array for measurements on a
+``PandasSeriesDomain`` (e.g. ``pandas_measurements.series.NoisyQuantile``), converted to the
+domain's element type. Tumult's Spark aggregations (``measurements.aggregations``) need a Spark
+session per call and are not adapted here (seconds per draw).
+
+Tumult measurements pickle as they are, so the adapter keeps the object. Tumult draws from its
+own generator (``tmlt.core.random.rng``, re-created when the process id changes), so
+``honours_rng`` is False. Tumult Core 0.20 pins numpy < 2 and pandas < 2: install it in its own
+environment (docs/libraries.md).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..claims import NeighbourRelation, PrivacyClaim
+from ..errors import InvalidArgument
+from ._base import LibraryMechanism, as_outputs, relation_of, require
+
+_core = require("tmlt.core", "tmlt.core", "tmlt")
+_measures = require("tmlt.core.measures", "tmlt.core", "tmlt")
+_base = require("tmlt.core.measurements.base", "tmlt.core", "tmlt")
+
+__all__ = ["measurement", "TumultMechanism"]
+
+
+def _up(x: Any) -> float:
+    """An ExactNumber (or number) as the smallest float >= it."""
+    to_float = getattr(x, "to_float", None)
+    if to_float is not None:
+        return float(to_float(round_up=True))
+    return float(x)
+
+
+def _claim(meas: Any, d_in: Any, relation: NeighbourRelation) -> PrivacyClaim:
+    measure = meas.output_measure
+    loss = meas.privacy_function(d_in)
+    if isinstance(measure, _measures.PureDP):
+        return PrivacyClaim(_up(loss), 0.0, relation)
+    if isinstance(measure, _measures.ApproxDP):
+        eps, delta = loss
+        return PrivacyClaim(_up(eps), _up(delta), relation)
+    if isinstance(measure, _measures.RhoZCDP):
+        return PrivacyClaim.zcdp(_up(loss), relation)
+    raise InvalidArgument(f"meas has output measure {measure!r}, which dpverify cannot read as a claim; pass claim=.")
+
+
+class _Distance:
+    def __init__(self, d_in: float):
+        self.d_in = d_in
+
+    def __call__(self, a, b):
+        gap = abs(float(a) - float(b))
+        if not gap <= self.d_in * (1 + 1e-12):
+            raise InvalidArgument(f"|data - data_prime| = {gap!r} > d_in={self.d_in!r}; not neighbouring for the claim.")
+
+
+class TumultMechanism(LibraryMechanism):
+    library = "tmlt"
+    distribution = "tmlt.core"
+    honours_rng = False
+
+    def _build(self):
+        return self._recipe
+
+    def _sample(self, meas, data, size, rng):
+        dom = meas.input_domain
+        name = type(dom).__name__
+        if name == "PandasSeriesDomain":
+            import pandas as pd
+
+            dtype = getattr(getattr(dom, "element_domain", None), "carrier_type", None)
+            series = pd.Series(list(data), dtype=dtype)
+            return as_outputs([_plain(meas(series)) for _ in range(size)])
+        if name == "NumpyIntegerDomain":
+            x = np.int64(data)
+        elif name == "NumpyFloatDomain":
+            x = np.float64(data)
+        else:
+            x = data
+        return as_outputs([_plain(meas(x)) for _ in range(size)])
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+def measurement(meas: Any, d_in: Any = 1, *, relation: NeighbourRelation | None = None,
+                absent: Any = None) -> TumultMechanism:
+    """A Tumult ``Measurement`` as a dpverify mechanism claiming ``meas.privacy_function(d_in)``."""
+    if not isinstance(meas, _base.Measurement):
+        raise InvalidArgument(f"meas={meas!r} must be a tmlt.core Measurement, e.g. AddGeometricNoise(alpha=1).")
+    metric = type(meas.input_metric).__name__
+    default = (NeighbourRelation.ADD_REMOVE_ONE if metric == "SymmetricDifference" and d_in == 1
+               else NeighbourRelation.REPLACE_ONE)
+    claim = _claim(meas, d_in, relation_of(relation, default))
+    check = _Distance(float(d_in)) if metric == "AbsoluteDifference" else None
+    return TumultMechanism(name=f"{type(meas).__name__}(d_in={d_in!r})", recipe=meas, claim=claim,
+                           absent=absent, check=check)
