@@ -77,7 +77,7 @@ from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument, MechanismError
 from . import _runner
 from .bounds import clopper_pearson_lower, clopper_pearson_upper
-from .events import OutputTable, to_table, with_errors
+from .events import OutputTable, ScoreAbove, to_table, with_errors
 from .result import AuditResult, DirectionResult
 from .scores import select_both, slots
 from .sequential import cs_lower, cs_upper
@@ -95,7 +95,7 @@ MIN_SAMPLES = 20
 BATCH_OUTPUTS = 1 << 16
 STRUCTURED_BATCH_OUTPUTS = 1 << 14
 #: Selection outputs kept per dataset at most (the rest of the budget certifies).
-SELECTION_CAP = 200_000
+SELECTION_CAP = 100_000
 #: Early stopping: pilot selection size, pilot certification looks, shares of alpha.
 PILOT_SELECTION = 2_000
 PILOT_LOOKS = (1_000, 1_000, 2_000, 4_000)
@@ -210,7 +210,18 @@ def _counts(mechanism, data, size, seed, where, structured, names, float_bits, e
     t = _table(mechanism, data, size, seed, where, structured, names, float_bits)
     if structured:
         t = _conform_names(t, names)
-    return np.array([np.count_nonzero(ev.contains(t)) for ev in events], dtype=np.int64)
+    cache: dict[int, np.ndarray] = {}  # each learned score is evaluated once per batch
+    out = np.empty(len(events), dtype=np.int64)
+    for i, ev in enumerate(events):
+        if isinstance(ev, ScoreAbove):
+            key = id(ev.score)
+            if key not in cache:
+                cache[key] = ev.score(t)
+            x = cache[key]
+            out[i] = np.count_nonzero(x >= ev.threshold if ev.upper else x <= ev.threshold)
+        else:
+            out[i] = np.count_nonzero(ev.contains(t))
+    return out
 
 
 def _merge(tables: list[OutputTable]) -> OutputTable:

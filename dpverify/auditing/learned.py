@@ -36,7 +36,7 @@ from .events import OutputTable
 __all__ = ["CountScore", "LogisticScore", "fit_scores", "FIT_ROWS"]
 
 #: Rows per dataset used to fit the logistic regression (the first ones; draws are i.i.d.).
-FIT_ROWS = 60_000
+FIT_ROWS = 25_000
 #: L2 penalty of the logistic regression (on standardised features).
 PENALTY = 1e-4
 #: Exact values counted across coordinates when they make at least this share of the entries.
@@ -149,7 +149,7 @@ def _fit_logistic(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
         grad_w = X.T @ s / n + PENALTY * w
         return val, np.concatenate([grad_w, [s.mean()]])
 
-    res = optimize.minimize(loss, np.zeros(p + 1), jac=True, method="L-BFGS-B", options={"maxiter": 200})
+    res = optimize.minimize(loss, np.zeros(p + 1), jac=True, method="L-BFGS-B", options={"maxiter": 100})
     return res.x[:p], float(res.x[p])
 
 
