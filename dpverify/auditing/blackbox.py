@@ -504,7 +504,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     all_events = [r for v in table.values() for r in v]
     best_e = max([float(_eps(np.array(r.p1), np.array(r.p2), claim.delta)) for r in all_events] or [0.0])
     top = max(2.0 * claim.epsilon, 1.0, 1.25 * best_e if math.isfinite(best_e) else 0.0)
-    grid = np.linspace(0.0, min(top, 50.0), CURVE_POINTS)
+    grid = np.union1d(np.linspace(0.0, min(top, 50.0), CURVE_POINTS), [claim.epsilon])
 
     def curve(evs):
         if not evs:
