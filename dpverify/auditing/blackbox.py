@@ -269,7 +269,10 @@ def _probe(mechanism, data, seed, where, float_bits):
         return None
     arr = np.asarray(outputs)
     numeric = arr.dtype.kind in "biuf"
-    names = to_table(arr, where, structured=False, float_bits=float_bits).names if numeric else None
+    try:
+        names = to_table(arr, where, structured=False, float_bits=float_bits).names if numeric else None
+    except MechanismError as exc:
+        raise MechanismError(f"{_runner.describe(mechanism)}.sample returned a bad output: {exc}") from None
     return numeric, (arr.shape[1:] if numeric else None), max(1, int(arr[0].size) if arr.ndim > 1 else 1), names
 
 
