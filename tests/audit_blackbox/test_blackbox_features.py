@@ -239,6 +239,7 @@ def test_delta_zero_claim_with_slack_is_not_inconclusive():
 
 # -- learned events ------------------------------------------------------------------------------
 
+@pytest.mark.slow  # two audits of 20-dimensional outputs at 10^5 samples: ~20 s on a quiet core
 def test_learned_events_add_power_on_parallel_laplace():
     from dpverify_mechanisms.faulty import LaplaceParallel
 
