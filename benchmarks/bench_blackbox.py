@@ -1,6 +1,14 @@
 """Black-box audit on the faulty and correct controls: power, ratio to the true epsilon, time.
 
-Usage: python benchmarks/bench_blackbox.py [--samples N] [--seed S] [--only NAME ...]
+Usage: python benchmarks/bench_blackbox.py [--samples N] [--seed S] [--only NAME ...] [--issue17]
+       python benchmarks/bench_blackbox.py --issue17 [--samples N] [--seeds K] [--pool]
+
+``--issue17`` prints the tables of docs/performance.md "Black-box power on vectors, float bits,
+early stopping": the multi-dimensional controls (ratio to the true epsilon and to the best
+certified bound of the *oracle* event - the count of coordinates past the midpoint, known in
+advance, certified alone on all the samples at confidence 0.95, computed exactly from binomial
+laws: a ceiling no certified method reaches at this budget), the 53-bit float Laplace and the
+safe samplers with ``float_bits=True``, and early stopping on a halved-noise Laplace.
 
 For every control of ``mechanisms/faulty/registry.py``: the true epsilon (``true_epsilon(k)``,
 ``inf`` when not eps-DP for any eps), the certified ``epsilon_lower`` at confidence 0.95, the
@@ -23,12 +31,115 @@ from dpverify.auditing.blackbox import InlineExecutor
 from dpverify_mechanisms.faulty.registry import REGISTRY, TRUTH
 
 
+def _oracle_count_ceiling(k: int, shift_eps: float, n: int, alpha: float = 0.05) -> float:
+    """Best certified eps of the events {count of coordinates past the midpoint >= j} (or <= j),
+    known in advance, each certified alone on n samples at level alpha/2 per side, evaluated at the
+    expected counts: a ceiling for Laplace noise of per-coordinate loss ``shift_eps`` (shift 1)."""
+    from scipy import special, stats
+
+    b = 1.0 / shift_eps
+    p1 = 1 - 0.5 * math.exp(-0.5 / b)
+    p2 = 0.5 * math.exp(-0.5 / b)
+    best = 0.0
+    for j in range(k + 1):
+        for a1, a2 in ((stats.binom.sf(j - 1, k, p1), stats.binom.sf(j - 1, k, p2)),
+                       (stats.binom.cdf(j, k, p2), stats.binom.cdf(j, k, p1))):
+            lo = special.betaincinv(n * a1, n - n * a1 + 1, alpha / 2)
+            up = special.betaincinv(n * a2 + 1, n - n * a2, 1 - alpha / 2)
+            if lo > 0 and up > 0:
+                best = max(best, math.log(lo / up))
+    return best
+
+
+class _HalfLaplace:
+    """A Laplace mechanism with half the noise its claim needs (true eps 2, claim 1)."""
+
+    def __init__(self):
+        from dpverify import PrivacyClaim
+
+        self.claim = PrivacyClaim(1.0)
+
+    def sample(self, data, size, rng):
+        return data + rng.laplace(0.0, 0.5, size)
+
+
+def issue17(args) -> None:
+    from dpverify_mechanisms.faulty import NaiveFloatLaplace
+    from dpverify_mechanisms.registry import ENTRIES
+
+    ex = None if args.pool else InlineExecutor()
+    where = "2 worker processes" if args.pool else "ONE core (InlineExecutor)"
+    print(f"### Multi-dimensional controls ({args.samples} samples per dataset and pair, seed {args.seed}, {where})\n")
+    print("| control | pairs | true eps | eps_lower | ratio | oracle-event ceiling (ratio) | verdict | best event family | seconds | sampling-only s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    ceilings = {"laplace-parallel": (20, 0.1 / 20), "prefix-sum": (10, 1.0 / 10)}
+    for name in ("laplace-parallel", "numerical-svt", "prefix-sum", "svt-alg3-roth-vector"):
+        if args.only and name not in args.only:
+            continue
+        faulty, k, factory, pairs = TRUTH[name]
+        m = factory()
+        true = m.true_epsilon(k)
+        t0 = time.perf_counter()
+        for d, dp in pairs():
+            for data in (d, dp):
+                m.sample(data, args.samples, np.random.default_rng(1))
+        t_ref = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        r = audit(m, pairs(), samples=args.samples, rng=args.seed, executor=ex)
+        secs = time.perf_counter() - t0
+        if name in ceilings:
+            c = _oracle_count_ceiling(*ceilings[name], args.samples)
+            ceil = f"{c:.4f} ({c / true:.3f})"
+        else:
+            ceil = "-"
+        ratio = f"{r.epsilon_lower / true:.3f}" if math.isfinite(true) else f"{r.epsilon_lower / m.claim.epsilon:.2f} x claim"
+        fam = (r.event or "").split(":")[0]
+        print(f"| {name} | {len(pairs())} | {true:.4g} | {r.epsilon_lower:.4f} | {ratio} | {ceil} | {r.verdict.value} | "
+              f"{fam} | {secs:.1f} | {t_ref:.1f} |", flush=True)
+    print(f"\n### Float bits (`float_bits=True`, confidence 0.95, {args.float_samples} samples, {args.seeds} seeds)\n")
+    print("| mechanism | claim eps | violated (of seeds) | median eps_lower | seconds per audit |")
+    print("|---|---|---|---|---|")
+    cases = [("laplace-float-naive-53bit", NaiveFloatLaplace(1.0), [(0.0, 1.0)])]
+    for e in ENTRIES:
+        if e.name in ("discrete-laplace-cks", "discrete-gaussian-cks", "snapping-mironov"):
+            cases.append((e.name, e.factory(), e.pairs()))
+    for name, m, pairs in cases:
+        if args.only and name not in args.only:
+            continue
+        t0 = time.perf_counter()
+        rs = [audit(m, pairs, samples=args.float_samples, rng=s, float_bits=True, executor=ex) for s in range(args.seeds)]
+        secs = (time.perf_counter() - t0) / args.seeds
+        bad = sum(r.verdict.value == "violated" for r in rs)
+        med = float(np.median([r.epsilon_lower for r in rs]))
+        print(f"| {name} | {m.claim.epsilon:.6g} | {bad} / {args.seeds} | {med:.3f} | {secs:.2f} |", flush=True)
+    print(f"\n### Early stopping (`stop_early=True`, budget 10^6 per dataset, {args.seeds} seeds)\n")
+    print("| mechanism | violated (of seeds) | max samples used | median samples used | median seconds |")
+    print("|---|---|---|---|---|")
+    m = _HalfLaplace()
+    used, secs, bad = [], [], 0
+    for s in range(args.seeds):
+        t0 = time.perf_counter()
+        r = audit(m, (0.0, 1.0), samples=1_000_000, rng=s, stop_early=True, executor=ex)
+        secs.append(time.perf_counter() - t0)
+        used.append(r.samples)
+        bad += r.verdict.value == "violated"
+    print(f"| Laplace, half the noise (true eps 2, claim 1) | {bad} / {args.seeds} | {max(used)} | "
+          f"{int(np.median(used))} | {np.median(secs):.2f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--issue17", action="store_true")
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--float-samples", type=int, default=50_000)
+    ap.add_argument("--pool", action="store_true", help="default executor (2 workers) instead of one core")
     args = ap.parse_args()
+    if args.issue17:
+        issue17(args)
+        return
     print("| control | kind | claim eps | true eps | eps_lower | ratio / target | verdict | samples | seconds (1 core) | sampling-only s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for e in REGISTRY:

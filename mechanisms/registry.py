@@ -15,6 +15,7 @@ _MODULES = (
     "jiang_wishart_registry",
     "zhou_registry",
     "faulty.registry",
+    "exact_samplers_registry",
 )
 
 ENTRIES = []

@@ -23,7 +23,7 @@ _WHITE_BOX_DEFAULTS = {"proposal": "auto", "delta_resolution": None, "max_sample
 def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samples: int = DEFAULT_SAMPLES,
           confidence: float = 0.95, rng: Any = None, executor: Any = None, proposal: Any = "auto",
           delta_resolution: float | None = None, max_samples: int | None = None, progress: Any = None,
-          precision: Any = None, profile: bool = False) -> AuditResult:
+          precision: Any = None, profile: bool = False, **black_box: Any) -> AuditResult:
     """Test whether ``mechanism`` keeps ``claim`` (default: ``mechanism.claim``) on ``pairs``.
 
     ``pairs`` is one pair ``(D, D_prime)`` (a tuple), a list of such tuples, or a neighbour
@@ -33,7 +33,8 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     The white-box options ``proposal``, ``delta_resolution``, ``max_samples``, ``progress``,
     ``precision`` and ``profile`` are described at :func:`dpverify.auditing.whitebox.audit_white_box`
     (``max_samples=None`` means its default). ``rng`` is a ``numpy.random.Generator``, an int seed,
-    or None;
+    or None; ``black_box`` options (``stop_early``, ``float_bits``, ``learned``, ``selection_fraction``) go to
+    :func:`dpverify.auditing.blackbox.audit_black_box`;
     ``executor`` an optional ``concurrent.futures.Executor`` over which batches are spread (the
     result depends only on the seed, not on the executor).
 
@@ -74,6 +75,9 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     from .neighbours import resolve_pairs
 
     pair_list, rng, search = resolve_pairs(pairs, mechanism, claim, rng)
+    if is_white_box(mechanism) and black_box:
+        raise InvalidArgument(f"{', '.join(f'{k}={v!r}' for k, v in black_box.items())}: these options apply to "
+                              "black-box audits only, and the mechanism has log_density. Drop them.")
     if search is None:
         checks = check_pairs(pair_list, mechanism, claim.relation)
     else:
@@ -94,7 +98,7 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     from .blackbox import audit_black_box
 
     result = audit_black_box(mechanism, pair_list, claim=claim, samples=samples, confidence=confidence,
-                             rng=rng, executor=executor, search=search)
+                             rng=rng, executor=executor, search=search, **black_box)
     return _with_checks(result, checks)
 
 

@@ -12,14 +12,17 @@ into a :class:`OutputTable`:
   output (up to :data:`MAX_COORDINATES`), and their sum, maximum and minimum; for structured
   outputs the numbers found in it, in reading order ("number[0]" is the first number), their sum
   and how many there are. Missing numbers are ``-inf``.
+  With ``float_bits``, float outputs also get the feature ``granularity`` (the exponent of the
+  lowest set bit, min over coordinates: :mod:`dpverify.auditing.floatbits`); vectors get the
+  consecutive differences of their first coordinates.
 * ``skeleton`` - for structured outputs, the code of the output with every number masked (which
   branch the mechanism took; ``0`` for plain numeric outputs).
 
 **Outcomes of their own.** Structured outputs (an object array) may hold ``None``, booleans,
 integers, floats, strings, tuples/lists/arrays of these, and *exception instances*: an exception
 returned as an output is the outcome ``error:<TypeName>`` (its message is ignored, as messages
-often carry addresses or timings). A mechanism whose ``sample`` *raises* is a broken mechanism,
-not an outcome: the audit stops with :class:`~dpverify.errors.MechanismError`. NaN anywhere in
+often carry addresses or timings). A ``sample`` that *raises* is handled by the black-box audit
+the same way: each output whose draw raised is the outcome ``error:<TypeName>``. NaN anywhere in
 an output is a MechanismError too (a NaN is never a valid release); infinities are outcomes.
 
 Events (:class:`HalfLine`, :class:`OutcomeSet`, :class:`ScoreAbove`) are immutable and say in
@@ -36,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import MechanismError
+from .floatbits import granularity
 
 __all__ = ["OutputTable", "to_table", "HalfLine", "OutcomeSet", "ScoreAbove", "MAX_COORDINATES"]
 
@@ -231,7 +235,7 @@ def _structured(outputs: np.ndarray, where: str) -> OutputTable:
     return OutputTable("structured", codes, skel, feats, names, examples)
 
 
-def to_table(outputs: Any, where: str, *, structured: bool | None = None) -> OutputTable:
+def to_table(outputs: Any, where: str, *, structured: bool | None = None, float_bits: bool = False) -> OutputTable:
     """The :class:`OutputTable` of ``outputs`` (already checked to have ``size`` rows).
 
     ``structured`` forces the structured path (used when the two datasets' outputs differ in
@@ -269,6 +273,15 @@ def to_table(outputs: Any, where: str, *, structured: bool | None = None) -> Out
             s = np.where(np.isnan(s), 0.0, s)
         cols += [s, flat.max(axis=1), flat.min(axis=1)]
         names += ["sum of the coordinates", "max of the coordinates", "min of the coordinates"]
+        k = min(d, MAX_COORDINATES)
+        with np.errstate(invalid="ignore"):
+            diff = flat[:, 1:k] - flat[:, : k - 1]
+        diff = np.where(np.isnan(diff), 0.0, diff)  # inf - inf: no difference to speak of
+        cols += [diff[:, j] for j in range(k - 1)]
+        names += [f"difference {names[j + 1]} - {names[j]}" for j in range(k - 1)]
+    if float_bits and arr.dtype.kind == "f":
+        cols.append(granularity(flat))
+        names.append("granularity")
     feats = np.stack(cols, axis=1) if cols else np.zeros((n, 0))
     uniq, first = np.unique(codes[: min(n, 4096)], return_index=True)
     examples = {int(c): _short(np.array2string(arr[i], separator=", ", threshold=8).replace("\n", "")
@@ -330,3 +343,36 @@ class ScoreAbove:
 
     def describe(self) -> str:
         return f"{self.score.describe()} {'>=' if self.upper else '<='} {self.threshold:.6g}"
+
+
+def error_code(type_name: str) -> int:
+    """The outcome code of an output whose draw raised ``type_name`` (same for every batch)."""
+    return _text_code(f"error:{type_name}")
+
+
+def with_errors(good: OutputTable | None, errors: list[str | None], names: tuple[str, ...]) -> OutputTable:
+    """The table of a batch in which some draws raised: ``errors[i]`` is the exception type name of
+    output i, or None when ``good`` holds it (in order). Error rows get the code of
+    ``error:<TypeName>`` as outcome and skeleton, and ``-inf`` features (any function of the
+    outcome is a valid event, so this only decides which half-lines contain them)."""
+    n = len(errors)
+    width = len(names)
+    codes = np.empty(n, dtype=np.uint64)
+    skel = np.empty(n, dtype=np.uint64)
+    feats = np.full((n, width), -np.inf)
+    ok = np.array([e is None for e in errors], dtype=bool)
+    examples: dict = {}
+    if good is not None and ok.any():
+        codes[ok], skel[ok] = good.codes, good.skeleton
+        w = min(width, good.features.shape[1])
+        feats[ok, :w] = good.features[:, :w]
+        examples.update(good.examples)
+        kind = good.kind
+    else:
+        kind = "numeric"
+    for i in np.flatnonzero(~ok):
+        c = np.uint64(error_code(errors[i]))
+        codes[i] = skel[i] = c
+        if len(examples) < 64:
+            examples.setdefault(int(c), f"<sample raised {errors[i]}>")
+    return OutputTable(kind, codes, skel, feats, names, examples)

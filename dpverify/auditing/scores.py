@@ -33,7 +33,7 @@ from scipy import special
 
 from .events import HalfLine, OutcomeSet, OutputTable, ScoreAbove
 
-__all__ = ["Candidate", "scan", "predicted", "NaiveBayesScore", "select_events"]
+__all__ = ["Candidate", "scan", "scan_both", "predicted", "NaiveBayesScore", "select_events", "select_both", "slots"]
 
 #: Candidates per scan re-ranked with exact Clopper-Pearson quantiles.
 EXACT_RERANK = 48
@@ -199,29 +199,112 @@ def _outcome_candidates(family, keys1, keys2, examples, sizes, alpha, delta, eps
     return out
 
 
-def select_events(t1: OutputTable, t2: OutputTable, sizes, alpha: float, delta: float, eps: float) -> list[Candidate]:
-    """Candidates (one per family and goal) for the events favouring D (outputs ``t1``) over D'."""
-    cands: list[Candidate] = []
-    best = {}
+def _counts(s1: np.ndarray, s2: np.ndarray):
+    """Distinct values of the pooled scores and, per value, the counts of ``>= v`` and ``<= v``."""
+    v = np.unique(np.concatenate([s1, s2]))
+    a1, a2 = np.sort(s1), np.sort(s2)
+    up1 = s1.size - np.searchsorted(a1, v, side="left")
+    up2 = s2.size - np.searchsorted(a2, v, side="left")
+    lo1 = np.searchsorted(a1, v, side="right")
+    lo2 = np.searchsorted(a2, v, side="right")
+    return v, up1, up2, lo1, lo2
+
+
+def _best(v, a, b, sizes, alpha, delta, eps):
+    """((t_eps, eps_pred), (t_delta, delta_pred)) for events with counts a (favoured side) and b."""
+    n1, n2, m1, m2 = sizes
+    e, d = predicted(a, b, n1, n2, m1, m2, alpha, delta, eps, exact=False)
+    out = []
+    for arr, is_e in ((e, True), (d, False)):
+        k = min(EXACT_RERANK, arr.size)
+        top = np.argpartition(-arr, k - 1)[:k] if arr.size > k else np.arange(arr.size)
+        ee, dd = predicted(a[top], b[top], n1, n2, m1, m2, alpha, delta, eps, exact=True)
+        best = ee if is_e else dd
+        i = int(np.argmax(best))
+        out.append((float(v[top[i]]), float(best[i])))
+    return out[0], out[1]
+
+
+def scan_both(s1, s2, sizes, alpha, delta, eps):
+    """Best thresholds for both directions and both tails, from one sort of each sample.
+
+    Returns ``{(direction, upper): ((t_eps, eps_pred), (t_delta, delta_pred))}`` where direction 0
+    favours the first sample (sizes ``(n1, n2, m1, m2)``) and 1 the second.
+    """
+    n1, n2, m1, m2 = sizes
+    v, up1, up2, lo1, lo2 = _counts(s1, s2)
+    out = {}
+    for upper, c1, c2 in ((True, up1, up2), (False, lo1, lo2)):
+        out[(0, upper)] = _best(v, c1, c2, (n1, n2, m1, m2), alpha, delta, eps)
+        out[(1, upper)] = _best(v, c2, c1, (n2, n1, m2, m1), alpha, delta, eps)
+    return out
+
+
+def slots(kind: str, names: tuple[str, ...], learned: bool = True) -> int:
+    """How many candidate events :func:`select_both` can return per direction for a table of this
+    layout (fixed before any selection draw, so the multiplicity correction is set in advance)."""
+    from .learned import _groups
+
+    n = 2 + 2  # half-line, exact outcome
+    if kind == "structured":
+        n += 2 + 2  # outcome branch, naive Bayes
+        return n
+    coords, diffs, _, _ = _groups(names)
+    if coords:
+        n += 2  # naive Bayes
+    if learned and kind == "numeric" and len(names) >= 2:
+        n += 2 * ((len(coords) > 1) + (len(diffs) > 1) + 1)
+    return n
+
+
+def select_both(t1: OutputTable, t2: OutputTable, sizes, alpha: float, delta: float, eps: float,
+                learned: bool = True) -> tuple[list[Candidate], list[Candidate]]:
+    """Candidates for the events favouring D (``t1``) and those favouring D' (``t2``).
+
+    At most :func:`slots` candidates per direction: per family, one event for the epsilon goal
+    and one for the delta goal. ``sizes`` = (n1, n2, m1, m2) as in :func:`scan`.
+    """
+    n1, n2, m1, m2 = sizes
+    rev = (n2, n1, m2, m1)
+    out: tuple[list, list] = ([], [])
+    best: list[dict] = [{}, {}]
     for j, name in enumerate(t1.names):
-        for upper in (True, False):
-            (te, pe), (td, pd) = scan(t1.features[:, j], t2.features[:, j], sizes, alpha, delta, eps, upper)
+        res = scan_both(t1.features[:, j], t2.features[:, j], sizes, alpha, delta, eps)
+        for (d, upper), ((te, pe), (td, pd)) in res.items():
             for goal, t, p in (("epsilon", te, pe), ("delta", td, pd)):
-                if goal not in best or p > best[goal].predicted:
-                    best[goal] = Candidate("half-line", HalfLine(j, name, t, upper), goal, p)
-    cands += list(best.values())
-    examples = {**t2.examples, **t1.examples}
-    cands += _outcome_candidates("exact outcome", t1.codes, t2.codes, examples, sizes, alpha, delta, eps, False)
+                if goal not in best[d] or p > best[d][goal].predicted:
+                    best[d][goal] = Candidate("half-line", HalfLine(j, name, t, upper), goal, p)
+    for d in (0, 1):
+        out[d].extend(best[d].values())
+    ex = {**t2.examples, **t1.examples}
+    out[0].extend(_outcome_candidates("exact outcome", t1.codes, t2.codes, ex, sizes, alpha, delta, eps, False))
+    out[1].extend(_outcome_candidates("exact outcome", t2.codes, t1.codes, ex, rev, alpha, delta, eps, False))
     if t1.kind == "structured":
-        cands += _outcome_candidates("outcome branch", t1.skeleton, t2.skeleton, {}, sizes, alpha, delta, eps, True)
-    if t1.kind == "structured":
+        out[0].extend(_outcome_candidates("outcome branch", t1.skeleton, t2.skeleton, {}, sizes, alpha, delta, eps, True))
+        out[1].extend(_outcome_candidates("outcome branch", t2.skeleton, t1.skeleton, {}, rev, alpha, delta, eps, True))
         feats = [j for j, nm in enumerate(t1.names) if nm.startswith("number[")]
     else:
         feats = [j for j, nm in enumerate(t1.names) if nm.startswith("output")]
+    scores: list[tuple[str, object, bool]] = []  # (family, score, oriented towards D)
     if feats or t1.kind == "structured":
-        score = NaiveBayesScore(t1, t2, feats)
-        s1, s2 = score(t1), score(t2)
-        (te, pe), (td, pd) = scan(s1, s2, sizes, alpha, delta, eps, upper=True)
-        cands.append(Candidate("learned score", ScoreAbove(score, te, True), "epsilon", pe))
-        cands.append(Candidate("learned score", ScoreAbove(score, td, True), "delta", pd))
-    return cands
+        scores.append(("learned score", NaiveBayesScore(t1, t2, feats), True))
+    if learned:
+        from .learned import CountScore, fit_scores
+
+        for fam, sc in fit_scores(t1, t2):
+            scores.append((fam, sc, not isinstance(sc, CountScore)))
+    for fam, sc, oriented in scores:
+        s1, s2 = sc(t1), sc(t2)
+        res = scan_both(s1, s2, sizes, alpha, delta, eps)
+        for d in (0, 1):
+            # oriented scores: large favours D, so D's events are upper tails and D''s lower tails
+            tails = ((d == 0),) if oriented else (True, False)
+            for goal, gi in (("epsilon", 0), ("delta", 1)):
+                t, p, up = max(((res[(d, u)][gi][0], res[(d, u)][gi][1], u) for u in tails), key=lambda r: r[1])
+                out[d].append(Candidate(fam, ScoreAbove(sc, t, up), goal, p))
+    return out
+
+
+def select_events(t1: OutputTable, t2: OutputTable, sizes, alpha: float, delta: float, eps: float) -> list[Candidate]:
+    """Candidates (one per family and goal) for the events favouring D (outputs ``t1``) over D'."""
+    return select_both(t1, t2, sizes, alpha, delta, eps)[0]

@@ -9,6 +9,7 @@ from ._common import Pattern, query_pairs
 from .float_laplace import DiscreteLaplace, NaiveFloatLaplace
 from .histogram import HistogramScaleEpsilon, LaplaceHistogram
 from .noisy_max import Noise, NoisyMaxArgmax, NoisyMaxValue
+from .multidim import LaplaceParallel, NumericalSVT, PrefixSum, SVTRothVector
 from .svt import SVTChen, SVTDworkRoth, SVTLeeClifton, SVTLyu, SVTRoth, SVTStoddard
 
 __all__ = [
@@ -17,4 +18,5 @@ __all__ = [
     "Noise", "NoisyMaxArgmax", "NoisyMaxValue",
     "LaplaceHistogram", "HistogramScaleEpsilon",
     "NaiveFloatLaplace", "DiscreteLaplace",
+    "LaplaceParallel", "NumericalSVT", "PrefixSum", "SVTRothVector",
 ]

@@ -12,6 +12,7 @@ from ._common import Pattern, query_pairs
 from .float_laplace import DiscreteLaplace, NaiveFloatLaplace
 from .histogram import HistogramScaleEpsilon, LaplaceHistogram
 from .noisy_max import Noise, NoisyMaxArgmax, NoisyMaxValue
+from .multidim import LaplaceParallel, NumericalSVT, PrefixSum, SVTRothVector
 from .svt import SVTChen, SVTDworkRoth, SVTLeeClifton, SVTLyu, SVTRoth, SVTStoddard
 
 SVT_QUERIES = 10
@@ -32,6 +33,22 @@ def _max_pairs():
 
 def _hist_pairs():
     return query_pairs(BINS, _HIST_PAIRS)
+
+
+PARALLEL_QUERIES = 20
+PREFIX_QUERIES = 10
+
+
+def _parallel_pairs():
+    return query_pairs(PARALLEL_QUERIES, (Pattern.ALL_BELOW,))
+
+
+def _prefix_pairs():
+    return query_pairs(PREFIX_QUERIES, tuple(Pattern))
+
+
+def _numerical_svt_pairs():
+    return query_pairs(SVT_QUERIES, (Pattern.ONE_BELOW_REST_ABOVE,))
 
 
 def _float_pairs():
@@ -70,6 +87,14 @@ _SPECS = [
      "statdp/histogram-scale-eps", "eps=0.5, Lap(eps), 5 bins", True, BINS),
     ("laplace-float-naive", lambda: NaiveFloatLaplace(1.0, uniform_bits=20), _float_pairs, 500_000,
      "mironov-lsb/naive-laplace", "eps=1, float64, 20-bit uniform", True, 1),
+    ("laplace-parallel", lambda: LaplaceParallel(0.1), _parallel_pairs, 200_000,
+     "dp-sniper/laplace-parallel", "eps=0.1, 20 x Lap(200), all-differ", False, PARALLEL_QUERIES),
+    ("numerical-svt", lambda: NumericalSVT(0.1, threshold=0.5, cutoff=1), _numerical_svt_pairs, 200_000,
+     "lyu-svt/algorithm-7", "eps=0.1, T=0.5, c=1, 10 queries", False, SVT_QUERIES),
+    ("prefix-sum", lambda: PrefixSum(1.0), _prefix_pairs, 200_000,
+     "statdp/prefix-sum", "eps=1, 10 x Lap(10), prefix sums, 8 patterns", False, PREFIX_QUERIES),
+    ("svt-alg3-roth-vector", lambda: SVTRothVector(1.0, threshold=0.5, cutoff=1), _svt_pairs, 200_000,
+     "lyu-svt/algorithm-3", "eps=1, T=0.5, c=1, 10 queries, float vector", True, SVT_QUERIES),
     ("laplace-discrete", lambda: DiscreteLaplace(1.0), _int_pairs, 200_000,
      "ghosh-geometric/discrete-laplace", "eps=1, integers", False, 1),
 ]
