@@ -138,12 +138,13 @@ def _own_pools():
 
 def stop_executor(executor: Any) -> None:
     """Cancel what is pending; terminate the workers of a pool started here (never a user's)."""
+    procs = list((getattr(executor, "_processes", None) or {}).values()) if executor in _own_pools() else []
     try:
         executor.shutdown(wait=False, cancel_futures=True)
     except Exception:  # pragma: no cover - exotic executors
         pass
-    if executor in _own_pools():
-        for proc in list(getattr(executor, "_processes", {}).values()):
+    if procs:
+        for proc in procs:
             try:
                 proc.terminate()
             except Exception:  # pragma: no cover

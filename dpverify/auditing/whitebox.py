@@ -650,7 +650,9 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         notes.append(f"{imprecise} losses kept float64 safe-side rounding above the precision tolerance "
                      "(no log_density_mp, or over the per-batch limit)")
     if any(r.extra.get("capped_at_max_samples") for r in results):
-        notes.append(f"the requested delta_resolution needed more than max_samples={max_samples}; capped")
+        notes.append(f"the requested delta_resolution needed more than max_samples={max_samples}; capped"
+                     if delta_resolution is not None else
+                     f"samples={samples} is above max_samples={max_samples}; capped (raise max_samples to draw more)")
     return AuditResult(
         verdict=verdict,
         epsilon_lower=best.epsilon_lower,

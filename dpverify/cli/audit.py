@@ -1,6 +1,8 @@
 """``dpverify audit MODULE:ATTR --pairs MODULE:ATTR``: audit one mechanism on given pairs."""
 from __future__ import annotations
 
+import sys
+
 from .. import audit as _audit
 from ..auditing import DEFAULT_SAMPLES
 from ..claims import PrivacyClaim
@@ -39,6 +41,8 @@ def register(sub):
                    help="choose the samples per direction so the delta lower bound is within about R of the estimate")
     p.add_argument("--plot", metavar="FILE", help="save the loss distribution and delta(eps) plot (needs extra `plot`)")
     p.add_argument("--progress", action="store_true", help="show a progress bar (needs extra `progress`)")
+    p.add_argument("--time-budget", type=float, metavar="SECONDS",
+                   help="stop drawing after SECONDS and report the bounds reached so far (white-box audits)")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     return p
 
@@ -74,7 +78,14 @@ def run(args) -> int:
         extra["profile"] = True
     if args.progress and not args.json:
         extra["progress"] = True
-    result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed, **extra)
+    if args.time_budget is not None:
+        extra["time_budget"] = args.time_budget
+    try:
+        result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed,
+                        **extra)
+    except KeyboardInterrupt:  # Ctrl-C: the workers are already stopped (dpverify.auditing._runner)
+        print(f"dpverify audit: interrupted (Ctrl-C); no result. Repeat with --seed {seed}.", file=sys.stderr)
+        return 130
     if args.plot:
         from ..report import save_audit_plot
 
