@@ -142,3 +142,10 @@ def test_time_budget_stops_with_the_bounds_so_far():
     assert r.verdict in (Verdict.NOT_VIOLATED, Verdict.INCONCLUSIVE)
     with pytest.raises(dpverify.InvalidArgument, match="time_budget"):
         dpverify.audit(ScalarLaplace(1.0), (0.0, 1.0), samples=100, time_budget=0)
+
+
+def test_assert_private_fails_on_an_inconsistent_mechanism():
+    from dpverify.testing import assert_private
+
+    with pytest.raises(AssertionError, match="inconsistent with sample"):
+        assert_private(_Laplace(0.0, 1.0), (0.0, 1.0), samples=20_000, rng=0)
