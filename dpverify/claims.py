@@ -32,6 +32,9 @@ class Verdict(str, enum.Enum):
     NOT_VIOLATED = "not-violated"
     #: The point estimate exceeds the claim, but not significantly at the stated confidence.
     INCONCLUSIVE = "inconclusive"
+    #: The mechanism's ``log_density`` does not describe its ``sample`` (white-box audits): no
+    #: privacy verdict is given, since the bounds would rest on a density the sampler does not follow.
+    INCONSISTENT = "inconsistent"
 
     def __str__(self) -> str:  # "violated", not "Verdict.VIOLATED"
         return self.value

@@ -1,6 +1,8 @@
 """Empirical privacy testers: :func:`audit` dispatches to the white-box or black-box tester."""
 from __future__ import annotations
 
+import os
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from .._validate import open_unit
@@ -23,7 +25,8 @@ _WHITE_BOX_DEFAULTS = {"proposal": "auto", "delta_resolution": None, "max_sample
 def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samples: int = DEFAULT_SAMPLES,
           confidence: float = 0.95, rng: Any = None, executor: Any = None, proposal: Any = "auto",
           delta_resolution: float | None = None, max_samples: int | None = None, progress: Any = None,
-          precision: Any = None, profile: bool = False, **black_box: Any) -> AuditResult:
+          precision: Any = None, profile: bool = False, time_budget: float | None = None,
+          consistency: bool = True, **black_box: Any) -> AuditResult:
     """Test whether ``mechanism`` keeps ``claim`` (default: ``mechanism.claim``) on ``pairs``.
 
     ``pairs`` is one pair ``(D, D_prime)`` (a tuple), a list of such tuples, or a neighbour
@@ -37,6 +40,17 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     :func:`dpverify.auditing.blackbox.audit_black_box`;
     ``executor`` an optional ``concurrent.futures.Executor`` over which batches are spread (the
     result depends only on the seed, not on the executor).
+
+    ``time_budget`` (seconds, white-box): stop drawing when it is spent and report the bounds
+    reached so far (``result.stopped_early``). ``consistency`` (white-box, default True): check
+    ``log_density`` against ``sample``; an inconsistent mechanism gets the verdict
+    ``inconsistent``, never a privacy verdict (:mod:`dpverify.auditing.consistency`).
+
+    **Randomness.** Before sampling, the audit checks that the sampler honours ``rng`` (same
+    seed, same outputs); ``result.reproducible`` says so. A sampler that ignores it is still
+    audited, but never on workers that could repeat one another's draws: pools started by the
+    audit reseed every worker (and spawn fresh interpreters for such samplers), and a
+    caller's process pool is not used for them (the run is serial, and a note says why).
 
     White-box when the mechanism has ``log_density`` (see :mod:`dpverify.auditing.whitebox` for the
     estimator and the inequality behind each bound); black-box otherwise.
@@ -66,6 +80,12 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
             "follow the dpverify.Mechanism protocol."
         )
     samples = _runner.validate_samples(samples)
+    if time_budget is not None:
+        from .._validate import positive
+
+        time_budget = positive("time_budget", time_budget, fix="Give the seconds the audit may take, e.g. time_budget=60.")
+    if not isinstance(consistency, bool):
+        raise InvalidArgument(f"consistency={consistency!r} must be True or False.")
     confidence = open_unit("confidence", confidence, fix="Use e.g. confidence=0.95.")
     # White-box options that differ from their defaults (black-box audits refuse them).
     white_box = {k: v for k, v in (("proposal", proposal), ("delta_resolution", delta_resolution),
@@ -83,32 +103,60 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     else:
         checks = tuple(f"generator space: {search['space']['relation']} {search['space']['unit']}"
                        if isinstance(search.get("space"), dict) else "generator space" for _ in pair_list)
+    honest = _runner.honours_rng(mechanism, pair_list[0][0])
+    notes: list[str] = []
+    if honest is False:
+        notes.append("the sampler ignores rng (two generators from one seed gave different outputs): this run "
+                     "cannot be repeated from its seed; it never ran on workers sharing a generator state")
+        if isinstance(executor, ProcessPoolExecutor):
+            executor = None
+            notes.append("ran serially instead of on the given process pool: its workers could repeat one "
+                         "another's draws of a sampler that ignores rng")
     if is_white_box(mechanism):
         from .whitebox import audit_white_box
 
         result = audit_white_box(mechanism, pair_list, claim=claim, samples=samples,
                                  confidence=confidence, rng=rng, executor=executor, search=search,
-                                 **white_box)
-        return _with_checks(result, checks)
-    if white_box:
+                                 time_budget=time_budget, consistency=consistency, **white_box)
+        return _with_checks(result, checks, honest, notes)
+    if white_box or time_budget is not None or consistency is not True:
+        given = dict(white_box, **({"time_budget": time_budget} if time_budget is not None else {}),
+                     **({"consistency": consistency} if consistency is not True else {}))
         raise InvalidArgument(
-            f"{', '.join(f'{k}={v!r}' for k, v in white_box.items())}: these options apply to white-box "
+            f"{', '.join(f'{k}={v!r}' for k, v in given.items())}: these options apply to white-box "
             f"audits only, and mechanism={_runner.describe(mechanism)} has no log_density. Drop them."
         )
-    from .blackbox import audit_black_box
+    from .blackbox import AUTO_POOL_MIN_OUTPUTS, audit_black_box
 
-    result = audit_black_box(mechanism, pair_list, claim=claim, samples=samples, confidence=confidence,
-                             rng=rng, executor=executor, search=search, **black_box)
-    return _with_checks(result, checks)
+    own = None
+    if executor is None and 2 * samples * len(pair_list) >= AUTO_POOL_MIN_OUTPUTS and (os.cpu_count() or 1) >= 2:
+        own, why = _runner.auto_executor(mechanism, pair_list, min(2, os.cpu_count() or 1), bool(honest))
+        executor = own
+        if why:
+            notes.append(why)
+    try:
+        result = audit_black_box(mechanism, pair_list, claim=claim, samples=samples, confidence=confidence,
+                                 rng=rng, executor=executor, search=search, **black_box)
+    except KeyboardInterrupt:
+        if own is not None:
+            _runner.stop_executor(own)
+            own = None
+        raise
+    finally:
+        if own is not None:
+            own.shutdown()
+    return _with_checks(result, checks, honest, notes)
 
 
-def _with_checks(result: AuditResult, checks: tuple) -> AuditResult:
-    """The result with how each pair's neighbourhood was checked (and a note for unchecked pairs)."""
+def _with_checks(result: AuditResult, checks: tuple, honest: bool | None = None,
+                 extra_notes: list | None = None) -> AuditResult:
+    """The result with how each pair's neighbourhood was checked (and a note for unchecked pairs),
+    whether the sampler honours rng, and the entry point's notes."""
     import dataclasses
 
-    notes = result.notes
+    notes = result.notes + tuple(extra_notes or ())
     unchecked = [i for i, c in enumerate(checks) if c == UNCHECKED]
     if unchecked:
         notes = notes + (f"pairs {unchecked} unchecked: neither their records nor a neighbourhood stated by the "
                          "mechanism could confirm they are neighbours; the bounds hold for these pairs as given",)
-    return dataclasses.replace(result, neighbour_checks=checks, notes=notes)
+    return dataclasses.replace(result, neighbour_checks=checks, notes=notes, reproducible=honest)

@@ -100,7 +100,12 @@ def call_sampler(mechanism: Any, sample: Callable[[], Any], where: str, *, what:
 
 
 def run_batches(func: Callable, tasks: Sequence[tuple], executor: Executor | None) -> list:
-    """``[func(*task) for task in tasks]``, through ``executor.map`` when one is given (order kept)."""
+    """``[func(*task) for task in tasks]``, through ``executor.map`` when one is given (order kept).
+
+    On Ctrl-C (KeyboardInterrupt) the pending batches are cancelled and, for a pool this module
+    started (:func:`auto_executor`), its workers are terminated at once; then the interrupt is
+    raised again, so an audit ends within a batch's time.
+    """
     if executor is None:
         return [func(*t) for t in tasks]
     if not isinstance(executor, Executor):
@@ -108,7 +113,97 @@ def run_batches(func: Callable, tasks: Sequence[tuple], executor: Executor | Non
             f"executor={describe(executor)} must be a concurrent.futures.Executor or None "
             "(e.g. concurrent.futures.ProcessPoolExecutor(2))."
         )
-    return list(executor.map(func, *zip(*tasks)))
+    if not tasks:
+        return []
+    try:
+        return list(executor.map(func, *zip(*tasks)))
+    except KeyboardInterrupt:
+        stop_executor(executor)
+        raise
+
+
+# -- randomness honesty and worker pools -----------------------------------------------------------
+
+_OWN_POOLS: "weakref.WeakSet" = None  # type: ignore[assignment]
+
+
+def _own_pools():
+    global _OWN_POOLS
+    if _OWN_POOLS is None:
+        import weakref
+
+        _OWN_POOLS = weakref.WeakSet()
+    return _OWN_POOLS
+
+
+def stop_executor(executor: Any) -> None:
+    """Cancel what is pending; terminate the workers of a pool started here (never a user's)."""
+    procs = list((getattr(executor, "_processes", None) or {}).values()) if executor in _own_pools() else []
+    try:
+        executor.shutdown(wait=False, cancel_futures=True)
+    except Exception:  # pragma: no cover - exotic executors
+        pass
+    if procs:
+        for proc in procs:
+            try:
+                proc.terminate()
+            except Exception:  # pragma: no cover
+                pass
+
+
+def _worker_init() -> None:
+    """Runs first in every worker this module starts: the worker ignores Ctrl-C (the parent stops
+    it) and reseeds the global generators (numpy's legacy ``np.random``, ``random``) from fresh
+    OS entropy, so no two workers share a generator state even when a sampler ignores ``rng``."""
+    import os
+    import random
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    np.random.seed(int.from_bytes(os.urandom(4), "little"))
+    random.seed(os.urandom(16))
+
+
+def honours_rng(mechanism: Any, data: Any, size: int = 32) -> bool | None:
+    """Whether ``mechanism.sample`` honours its ``rng``: two calls with generators from the same
+    seed give the same outputs. False means the sampler draws from some other state (global
+    ``np.random``, ``scipy.stats`` without ``random_state``, a library's own generator): its
+    runs cannot be repeated from a seed, and forked workers could repeat each other's draws.
+    None when the probe itself fails (the audit then reports the sampler's error)."""
+    try:
+        a = mechanism.sample(data, size, np.random.default_rng(20261123))
+        b = mechanism.sample(data, size, np.random.default_rng(20261123))
+        x, y = np.asarray(a), np.asarray(b)
+        if x.shape != y.shape:
+            return False
+        if x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
+            return bool(np.array_equal(x, y, equal_nan=True))
+        return bool(repr(a) == repr(b))
+    except Exception:
+        return None
+
+
+def auto_executor(mechanism: Any, pairs: list, workers: int, honest: bool) -> tuple[Executor | None, str | None]:
+    """A process pool of ``workers`` whose workers never share a generator state, or (None, why).
+
+    A sampler that honours ``rng`` gets forked workers (cheap); one that does not gets *spawned*
+    workers (fresh interpreters: no generator state, buffered or not, is inherited). Every
+    worker runs :func:`_worker_init`. The caller shuts the pool down (:func:`stop_executor` on Ctrl-C).
+    """
+    import multiprocessing
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        pickle.dumps((mechanism, pairs))
+    except Exception as exc:  # lambdas, open handles...: serial, said in the notes
+        return None, f"ran serially: the mechanism or pairs cannot be pickled for worker processes ({type(exc).__name__})"
+    methods = multiprocessing.get_all_start_methods()
+    method = "fork" if honest and "fork" in methods else "spawn"
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
+                               initializer=_worker_init)
+    _own_pools().add(pool)
+    return pool, None
 
 
 def validate_samples(samples: Any) -> int:

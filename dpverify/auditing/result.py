@@ -100,6 +100,39 @@ class AuditResult:
     #: How each pair was confirmed to be neighbouring (see :mod:`dpverify.auditing.pairs`), one
     #: entry per pair; ``"unchecked"`` when nothing could confirm it.
     neighbour_checks: tuple[str, ...] = ()
+    #: White-box audits: the density-sampler consistency check (see
+    #: :mod:`dpverify.auditing.consistency`), or None when it was not run.
+    consistency: dict | None = None
+    #: True when the run stopped at ``time_budget`` before drawing every requested sample.
+    stopped_early: bool = False
+    #: Whether the sampler honours ``rng`` (same seed -> same outputs), so that the run can be
+    #: repeated from its seed; None when not probed.
+    reproducible: bool | None = None
+
+    @property
+    def passed(self) -> bool:
+        """The CI rule: True unless the audit found a significant violation or an inconsistent
+        density. A mechanism that keeps its claim fails with probability at most
+        ``false_alarm_rate`` (it can never be *proved* private by a test: ``passed`` means only
+        that no violation was found)."""
+        return self.verdict in (Verdict.NOT_VIOLATED, Verdict.INCONCLUSIVE)
+
+    @property
+    def false_alarm_rate(self) -> float:
+        """Upper bound on P(passed is False) for a mechanism that keeps the claim: 1 - confidence
+        (plus the consistency check's 1e-6 for white-box audits)."""
+        extra = 0.0 if self.consistency is None else float(self.consistency.get("false_alarm_rate", 0.0))
+        return (1.0 - self.confidence) + extra
+
+    @property
+    def tightness(self) -> float | None:
+        """How much of the claim the audit confirmed: epsilon_lower / claim.epsilon, capped at 1
+        for a passing audit (None when claim.epsilon is 0). 1.0 means the lower bound reached
+        the claim: the claim cannot be lowered much on these pairs."""
+        if not self.claim.epsilon > 0:
+            return None
+        t = self.epsilon_lower / self.claim.epsilon
+        return min(t, 1.0) if self.passed else t
 
     def to_dict(self) -> dict:
         return jsonable({
@@ -120,6 +153,12 @@ class AuditResult:
             "search": self.search,
             "event": self.event,
             "neighbour_checks": list(self.neighbour_checks),
+            "passed": self.passed,
+            "false_alarm_rate": self.false_alarm_rate,
+            "tightness": self.tightness,
+            "consistency": self.consistency,
+            "stopped_early": self.stopped_early,
+            "reproducible": self.reproducible,
         })
 
     def __str__(self) -> str:
@@ -130,4 +169,6 @@ class AuditResult:
             f"(estimate {self.delta_estimate:.3g}) at confidence {self.confidence:g}, "
             f"{self.samples} samples per direction, pair {self.pair_index} {self.direction}, "
             f"{self.method}, {self.seconds:.2f} s"
+            + ("" if self.tightness is None or not self.passed else
+               f"; passed (false-alarm rate <= {self.false_alarm_rate:.3g}), tightness {self.tightness:.3f}")
         )

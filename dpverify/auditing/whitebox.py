@@ -59,6 +59,22 @@ def _loss_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.
                 precision: Any = None):
     """Draw ``size`` outputs from M(data); return (losses lowered by their error bound, number
     recomputed at high precision, number still imprecise) -- see :mod:`dpverify.auditing.precision`."""
+    return _loss_batch_parts(mechanism, data, data_prime, size, seed, precision)[:3]
+
+
+def _stream_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.random.SeedSequence,
+                  precision: Any, eval_eps: np.ndarray, thresholds: np.ndarray):
+    """One batch as a mergeable summary (:class:`~dpverify.auditing.streaming.DirectionStats`)."""
+    from .streaming import batch_stats
+
+    loss, recomputed, imprecise, a, b, outputs = _loss_batch_parts(mechanism, data, data_prime, size, seed,
+                                                                   precision)
+    return batch_stats(loss, a - b, eval_eps, thresholds, a, b, outputs, recomputed, imprecise)
+
+
+def _loss_batch_parts(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.random.SeedSequence,
+                      precision: Any = None):
+    """(lowered losses, recomputed, imprecise, log p_D, log p_D', outputs) for ``size`` draws."""
     rng = np.random.default_rng(seed)
     where = f"data={_runner.describe(data)}, data_prime={_runner.describe(data_prime)}"
     outputs = _runner.call_sampler(mechanism, lambda: mechanism.sample(data, size, rng), where)
@@ -92,7 +108,7 @@ def _loss_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.
     loss = a - b  # +inf where b = -inf
     loss -= err
     loss, recomputed, imprecise = refine_losses(mechanism, outputs, data, data_prime, a, b, loss, err, precision)
-    return loss, recomputed + under, imprecise
+    return loss, recomputed + under, imprecise, a, b, outputs
 
 
 def _raise_bad_density(mechanism, outputs, a, b, where) -> None:
@@ -254,6 +270,99 @@ class _WeightedEstimates:
         return np.exp(self.sample.log_weight)
 
 
+class _StreamEstimates(_PlainEstimates):
+    """delta(eps) estimates and Hoeffding-KL bounds from streamed statistics (fixed eval points).
+
+    ``estimate(eps)`` is the value at the smallest evaluation point >= eps (exact at the grid
+    points and at claim.epsilon; elsewhere a lower value, since delta(eps) is non-increasing).
+    """
+
+    method = "plain"
+
+    def __init__(self, stats, eval_eps: np.ndarray):
+        self.stats = stats
+        self.eval_eps = eval_eps
+        self.means = stats.delta_mean()
+        self.n = max(stats.n, 1)
+
+    def estimate(self, eps: float) -> float:
+        j = int(np.searchsorted(self.eval_eps, eps, side="left"))
+        return float(self.means[j]) if j < self.means.size and self.stats.n else 0.0
+
+    def infinite_lower(self, alpha: float) -> float:
+        return float(clopper_pearson_lower(self.stats.infinite, self.n, alpha))
+
+    def infinite_report(self, alpha: float) -> dict:
+        k, n = self.stats.infinite, self.n
+        return {"count": k, "estimate": k / n, "lower": float(clopper_pearson_lower(k, n, alpha / 2)),
+                "upper": float(clopper_pearson_upper(k, n, alpha / 2)), "level": 1 - alpha,
+                "bound": "Clopper-Pearson (exact binomial)"}
+
+
+def _stream_directions(mechanism, directions, eval_eps, thresholds, executor, precision, deadline, progress):
+    """Stream every direction's batches, interleaved (batch i of every direction before batch i + 1),
+    merging each into its direction's summary; stop early (between chunks) at ``deadline``
+    (time.monotonic(), or None). ``directions`` is a list of (x, y, samples, seed). Returns
+    (list of DirectionStats, stopped early?)."""
+    from .streaming import DirectionStats
+
+    plans = []
+    for x, y, n, seed in directions:
+        probe_seed, batches_seed = seed.spawn(2)
+        probe = _loss_probe_elements(mechanism, x, probe_seed)
+        plan = _runner.batch_plan(n, probe)
+        plans.append(list(zip(plan.sizes, batches_seed.spawn(len(plan.sizes)))))
+    tasks = []
+    for i in range(max((len(p) for p in plans), default=0)):
+        for j, plan in enumerate(plans):
+            if i < len(plan):
+                x, y = directions[j][0], directions[j][1]
+                tasks.append((j, (mechanism, x, y, plan[i][0], plan[i][1], precision, eval_eps, thresholds)))
+    stats = [DirectionStats.empty(eval_eps.size, thresholds.size) for _ in directions]
+    workers = getattr(executor, "_max_workers", 1) if executor is not None else 1
+    chunk = 1 if executor is None else max(2, 2 * int(workers or 1))
+    bar = _progress_bar(progress, len(tasks))
+    stopped = False
+    try:
+        for start in range(0, len(tasks), chunk):
+            part = tasks[start:start + chunk]
+            outs = _runner.run_batches(_stream_batch, [t for _, t in part], executor)
+            for (j, _), st in zip(part, outs):
+                stats[j] = stats[j].merge(st)
+            if bar is not None:
+                bar(start + len(part), len(tasks))
+            if deadline is not None and time.monotonic() >= deadline and start + chunk < len(tasks):
+                stopped = True
+                break
+    finally:
+        if bar is not None:
+            bar(None, None)
+    return stats, stopped
+
+
+def _progress_bar(progress, total):
+    """A ``tick(done, total)`` function (``tick(None, None)`` closes), or None for no progress."""
+    if not progress:
+        return None
+    if callable(progress):
+        return lambda done, tot: progress(done, tot) if done is not None else None
+    from ._progress import _bar
+
+    bar = _bar(total, "audit")
+    if bar is None:
+        return None
+    state = {"done": 0}
+
+    def tick(done, tot):
+        if done is None:
+            bar.close()
+            return
+        bar.update(done - state["done"])
+        state["done"] = done
+
+    return tick
+
+
 def _epsilon_lower(est, claim: PrivacyClaim, alpha_grid: float) -> float:
     """Largest grid epsilon whose delta lower bound exceeds claim.delta (0 if none, inf for inf losses).
 
@@ -375,7 +484,8 @@ def _progress_flag(progress, samples):
 def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, confidence: float,
                     rng=None, executor=None, proposal: Any = "auto", delta_resolution: float | None = None,
                     max_samples: int = DEFAULT_MAX_SAMPLES, progress: Any = None, precision: Any = None,
-                    profile: bool = False, search: dict | None = None) -> AuditResult:
+                    profile: bool = False, search: dict | None = None, time_budget: float | None = None,
+                    consistency: bool = True) -> AuditResult:
     """White-box audit (see the module docstring); called by :func:`dpverify.audit`.
 
     ``proposal``: ``'auto'`` (importance sampling when the mechanism offers ``proposal`` and
@@ -384,10 +494,21 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     delta(claim.epsilon) is within about this much of the estimate (at most ``max_samples``).
     ``precision``: a :class:`~dpverify.auditing.precision.PrecisionPolicy` (None: the default).
     ``profile``: keep a small loss histogram and delta(eps) curve per direction (for plots).
+    ``time_budget``: seconds after which the plain draws stop (between batches) and the bounds
+    reached so far are reported (the stop depends on the clock only, never on the outputs).
+    ``consistency``: check ``log_density`` against ``sample`` (:mod:`dpverify.auditing.consistency`);
+    an inconsistent mechanism gets the verdict ``inconsistent`` instead of a privacy verdict.
+
+    Plain Monte Carlo (the default unless importance sampling applies or ``profile=True``)
+    streams: each batch becomes a fixed-size summary (:mod:`dpverify.auditing.streaming`), so
+    memory does not grow with ``samples``. The other paths keep the losses in memory and are
+    refused, with the estimate, when they would not fit.
     """
+    from .consistency import CONSISTENCY_ALPHA, describe_failure, pair_consistency, thresholds_for
     from .precision import PrecisionPolicy
 
     start = time.perf_counter()
+    deadline = None if time_budget is None else time.monotonic() + time_budget
     if delta_resolution is not None:
         delta_resolution = positive("delta_resolution", delta_resolution,
                                     fix="Ask for e.g. delta_resolution=claim.delta / 2.")
@@ -395,6 +516,7 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     if precision is not None and not isinstance(precision, PrecisionPolicy):
         raise InvalidArgument(f"precision={_runner.describe(precision)} must be a PrecisionPolicy or None.")
     use_is = _want_proposal(mechanism, claim, proposal)
+    streaming = not use_is and not profile
     root = _runner.root_seed(rng)
     m = 2 * len(pairs)
     alpha = 1.0 - confidence
@@ -403,45 +525,123 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     seeds = root.spawn(len(pairs) * 2)
     pilot_seeds = root.spawn(len(pairs) * 2)
     plain_seeds = root.spawn(len(pairs) * 2)  # plain draws for epsilon_lower under importance sampling
-    results = []
-    used = []
-    for k, (d, dp) in enumerate(pairs):
-        for j, (x, y, name) in enumerate(((d, dp, "D->D'"), (dp, d, "D'->D"))):
-            est, extra, n_dir = _direction(mechanism, x, y, claim, samples, seeds[2 * k + j], pilot_seeds[2 * k + j],
-                                           executor, use_is, delta_resolution, max_samples, alpha_point,
-                                           alpha_grid, precision, progress)
-            d_hat = est.estimate(claim.epsilon)
-            d_low = est.lower(claim.epsilon, alpha_point)
-            if extra.get("method") == "importance":
-                # The proposal is tilted towards claim.epsilon, so its bounds are weak elsewhere on
-                # the grid: certify epsilon_lower also from an independent plain sample and keep
-                # the larger bound (the grid's alpha is split between the two: union bound).
-                plain, _, _ = _direction(mechanism, x, y, claim, samples, plain_seeds[2 * k + j], None,
-                                         executor, False, None, max_samples, alpha_point, alpha_grid,
-                                         precision, None)
-                eps_low = max(_epsilon_lower(est, claim, alpha_grid / 2),
-                              _epsilon_lower(plain, claim, alpha_grid / 2))
-                extra["epsilon_lower_from"] = "max(importance, plain) at alpha_grid/2 each"
-            else:
-                eps_low = _epsilon_lower(est, claim, alpha_grid)
+    check_seeds = root.spawn(len(pairs) * 2)  # pilots choosing the consistency thresholds
+    consistency_seeds = root.spawn(len(pairs) * 2)  # consistency draws when the audit does not stream
+    dirs = [(d, dp) if j == 0 else (dp, d) for d, dp in pairs for j in range(2)]
+    names = ("D->D'", "D'->D")
+    if not streaming and delta_resolution is None:  # (with a resolution the count is chosen later, capped)
+        _refuse_if_too_large(samples, m, use_is)
+    thresholds = np.zeros(0)
+    if consistency:
+        pilots = [_direction_losses(mechanism, x, y, CONSISTENCY_PILOT, s, None, precision)[0]
+                  for (x, y), s in zip(dirs, check_seeds)]
+        thresholds = thresholds_for(claim.epsilon, pilots)
+    eval_eps = np.unique(np.append(EPSILON_GRID, claim.epsilon))
+    results, used, stopped = [], [], False
+    stream_stats = None
+    if streaming:
+        counts = []
+        for i, (x, y) in enumerate(dirs):
+            n = samples
+            if delta_resolution is not None:
+                var = _plain_pilot(mechanism, x, y, pilot_seeds[i], claim, PILOT_SAMPLES, precision)
+                from .importance import samples_for_resolution
+
+                n = samples_for_resolution(delta_resolution, var, 1.0, alpha_point)
+            counts.append(n)
+        capped = [n > max_samples for n in counts]
+        counts = [min(n, max_samples) for n in counts]
+        stream_stats, stopped = _stream_directions(
+            mechanism, [(x, y, n, s) for (x, y), n, s in zip(dirs, counts, seeds)], eval_eps, thresholds,
+            executor, precision, deadline, _progress_flag(progress, max(counts)))
+        for i, st in enumerate(stream_stats):
+            k, j = divmod(i, 2)
+            est = _StreamEstimates(st, eval_eps)
+            extra = {"method": "plain", "recomputed": st.recomputed, "imprecise": st.imprecise}
+            if delta_resolution is not None:
+                extra["pilot_samples"] = PILOT_SAMPLES
+            if capped[i]:
+                extra["capped_at_max_samples"] = True
+            if st.n == 0:
+                results.append(DirectionResult(k, names[j], 0, 0.0, 0.0, 0.0, 0, extra))
+                used.append(0)
+                continue
+            eps_low = _epsilon_lower(est, claim, alpha_grid)
             inf_report = est.infinite_report(alpha)
             extra["infinite_loss_probability"] = inf_report
-            if profile:
-                extra["profile"] = _profile_summary(est, claim, alpha_point)
-            used.append(n_dir)
-            results.append(DirectionResult(k, name, n_dir, eps_low, d_low, d_hat, inf_report["count"], extra))
-    best = max(results, key=lambda r: (r.epsilon_lower, r.delta_lower))
-    worst_delta = max(results, key=lambda r: r.delta_lower)
-    violated = any(r.delta_lower > claim.delta or r.epsilon_lower > claim.epsilon for r in results)
-    if violated:
+            used.append(st.n)
+            results.append(DirectionResult(k, names[j], st.n, eps_low, est.lower(claim.epsilon, alpha_point),
+                                           est.estimate(claim.epsilon), inf_report["count"], extra))
+    else:
+        for k, (d, dp) in enumerate(pairs):
+            for j, (x, y) in enumerate(((d, dp), (dp, d))):
+                est, extra, n_dir = _direction(mechanism, x, y, claim, samples, seeds[2 * k + j],
+                                               pilot_seeds[2 * k + j], executor, use_is, delta_resolution,
+                                               max_samples, alpha_point, alpha_grid, precision, progress)
+                d_hat = est.estimate(claim.epsilon)
+                d_low = est.lower(claim.epsilon, alpha_point)
+                if extra.get("method") == "importance":
+                    # The proposal is tilted towards claim.epsilon, so its bounds are weak elsewhere on
+                    # the grid: certify epsilon_lower also from an independent plain sample and keep
+                    # the larger bound (the grid's alpha is split between the two: union bound).
+                    plain, _, _ = _direction(mechanism, x, y, claim, samples, plain_seeds[2 * k + j], None,
+                                             executor, False, None, max_samples, alpha_point, alpha_grid,
+                                             precision, None)
+                    eps_low = max(_epsilon_lower(est, claim, alpha_grid / 2),
+                                  _epsilon_lower(plain, claim, alpha_grid / 2))
+                    extra["epsilon_lower_from"] = "max(importance, plain) at alpha_grid/2 each"
+                else:
+                    eps_low = _epsilon_lower(est, claim, alpha_grid)
+                inf_report = est.infinite_report(alpha)
+                extra["infinite_loss_probability"] = inf_report
+                if profile:
+                    extra["profile"] = _profile_summary(est, claim, alpha_point)
+                used.append(n_dir)
+                results.append(DirectionResult(k, names[j], n_dir, eps_low, d_low, d_hat,
+                                               inf_report["count"], extra))
+    # -- density-sampler consistency ----------------------------------------------------------
+    consistency_report = None
+    failures: list = []
+    if consistency:
+        if stream_stats is None:  # the certifying draws were not plain: draw plain ones for the check
+            n_check = min(samples, CONSISTENCY_SAMPLES)
+            stream_stats_c, _ = _stream_directions(
+                mechanism, [(x, y, n_check, s) for (x, y), s in zip(dirs, consistency_seeds)], eval_eps,
+                thresholds, executor, precision, None, None)
+        else:
+            stream_stats_c = stream_stats
+        tests = max(1, 2 * thresholds.size * len(pairs))
+        alpha_each = CONSISTENCY_ALPHA / (4 * tests)
+        checks = []
+        for k in range(len(pairs)):
+            f, c = pair_consistency(stream_stats_c[2 * k], stream_stats_c[2 * k + 1], thresholds, alpha_each, k)
+            failures.extend(f)
+            checks.extend(c)
+        consistency_report = {
+            "consistent": not failures, "false_alarm_rate": CONSISTENCY_ALPHA,
+            "thresholds": thresholds, "draws_per_direction": [st.n for st in stream_stats_c],
+            "identity": "E_D[1{L > t} exp(-L)] = P_D'(L > t), L = log p_D - log p_D'",
+            "failures": failures, "checks": len(checks)}
+    if failures:
+        verdict = Verdict.INCONSISTENT
+    elif any(r.delta_lower > claim.delta or r.epsilon_lower > claim.epsilon for r in results):
         verdict = Verdict.VIOLATED
-    elif any(r.delta_estimate > claim.delta for r in results):
+    elif any(r.delta_estimate > claim.delta for r in results) or (stopped and min(used) == 0):
         verdict = Verdict.INCONCLUSIVE
     else:
         verdict = Verdict.NOT_VIOLATED
+    best = max(results, key=lambda r: (r.epsilon_lower, r.delta_lower))
+    worst_delta = max(results, key=lambda r: r.delta_lower)
     k = best.pair_index
     methods = sorted({r.extra["method"] for r in results})
     notes = []
+    if failures:
+        notes.append("log_density does not describe sample (no privacy verdict; the bounds below rest on the "
+                     "density and are not evidence): " + describe_failure(failures[0])
+                     + (f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""))
+    if stopped:
+        notes.append(f"stopped by time_budget={time_budget:g} s after {min(used)}..{max(used)} draws per "
+                     "direction (of the requested samples); the bounds are those reached so far")
     recomputed = sum(r.extra["recomputed"] for r in results)
     imprecise = sum(r.extra["imprecise"] for r in results)
     if recomputed:
@@ -450,7 +650,9 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         notes.append(f"{imprecise} losses kept float64 safe-side rounding above the precision tolerance "
                      "(no log_density_mp, or over the per-batch limit)")
     if any(r.extra.get("capped_at_max_samples") for r in results):
-        notes.append(f"the requested delta_resolution needed more than max_samples={max_samples}; capped")
+        notes.append(f"the requested delta_resolution needed more than max_samples={max_samples}; capped"
+                     if delta_resolution is not None else
+                     f"samples={samples} is above max_samples={max_samples}; capped (raise max_samples to draw more)")
     return AuditResult(
         verdict=verdict,
         epsilon_lower=best.epsilon_lower,
@@ -468,4 +670,43 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         directions=tuple(results),
         notes=tuple(notes),
         search=search,
+        consistency=consistency_report,
+        stopped_early=stopped,
     )
+
+
+#: Pilot draws per direction that choose the consistency thresholds (independent of the audit's).
+CONSISTENCY_PILOT = 2_000
+#: Plain draws per direction for the consistency check when the audit itself does not stream.
+CONSISTENCY_SAMPLES = 200_000
+#: Bytes per sample and direction kept by the non-streaming paths (measured: ~35 plain, more with weights).
+_BYTES_PER_KEPT_SAMPLE = 48
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to this process (MemAvailable on Linux), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        import os
+
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _refuse_if_too_large(samples: int, directions: int, use_is: bool) -> None:
+    need = _BYTES_PER_KEPT_SAMPLE * samples * directions * (2 if use_is else 1)
+    have = available_memory()
+    if have is not None and need > 0.8 * have:
+        raise InvalidArgument(
+            f"samples={samples} would keep about {need / 2**30:.1f} GiB of losses in memory "
+            f"({_BYTES_PER_KEPT_SAMPLE} bytes x {directions} directions{' x 2 (importance weights)' if use_is else ''}), "
+            f"more than the {have / 2**30:.1f} GiB available. Importance sampling and profile=True keep "
+            "every loss; use proposal=False and profile=False (plain audits stream in fixed memory), or fewer samples."
+        )

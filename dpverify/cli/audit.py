@@ -46,6 +46,8 @@ def register(sub):
                         "the elapsed time every 5 s)")
     _common.add_fail_on(p, ("never", "violated"), "never", "violated: the verdict is violated.")
     _common.add_report(p)
+    p.add_argument("--time-budget", type=float, metavar="SECONDS",
+                   help="stop drawing after SECONDS and report the bounds reached so far (white-box audits)")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     return p
 
@@ -89,13 +91,20 @@ def run(args) -> int:
             extra["progress"] = True
         else:  # the black-box engine reports no progress: say that it is alive, and for how long
             heartbeat = _common.Heartbeat(f"black-box audit of {args.mechanism}")
-    if heartbeat is not None:
-        with heartbeat:
+    if args.time_budget is not None:
+        extra["time_budget"] = args.time_budget
+    try:
+        if heartbeat is not None:
+            with heartbeat:
+                result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence,
+                                rng=seed, **extra)
+        else:
             result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed,
                             **extra)
-    else:
-        result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed, **extra)
-    code = _common.EXIT_FAIL_ON if args.fail_on == "violated" and result.verdict.value == "violated" else 0
+    except KeyboardInterrupt:  # Ctrl-C: the workers are already stopped (dpverify.auditing._runner)
+        print(f"dpverify audit: interrupted (Ctrl-C); no result. Repeat with --seed {seed}.", file=sys.stderr)
+        return 130
+    code = _common.EXIT_FAIL_ON if args.fail_on == "violated" and result.verdict.value in ("violated", "inconsistent") else 0
     code = max(code, _report_now(result, args, claim, seed))
     if args.report:
         from ..auditing.result import jsonable

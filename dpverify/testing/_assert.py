@@ -237,6 +237,11 @@ def check_private(mechanism: Any, pairs_or_strategy: Any, claim: PrivacyClaim | 
         pairs = pairs_or_strategy
         source = "as given"
     result = audit(mechanism, pairs, claim=claim, samples=samples, confidence=confidence, rng=seed)
+    if result.verdict is Verdict.INCONSISTENT:  # the density lies about the sampler: no privacy verdict
+        line = reproduce or _python_line(mechanism, pairs_or_strategy, claim, samples, confidence,
+                                         max_pairs if strategy else None, seed)
+        raise AssertionError(f"{_name(mechanism)}: log_density is inconsistent with sample, so the audit gives no "
+                             f"privacy verdict.\n  {result.notes[0] if result.notes else ''}\n  reproduce   {line}")
     if result.verdict is Verdict.VIOLATED:
         if isinstance(pairs, tuple):
             audited = [pairs]

@@ -1,0 +1,144 @@
+"""Randomness honesty: samplers that ignore `rng` are detected, never pooled with repeated streams;
+Ctrl-C ends an audit quickly with one line.
+
+Rates: each audit below is a correct mechanism (false `violated` <= 1 - confidence = 0.05 by the
+tester's guarantee); the repeated-stream failure this guards against gave epsilon_lower ~ 9 in
+10 of 10 seeds, so a single audit distinguishes the two.
+"""
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pytest
+
+import dpverify
+from dpverify import PrivacyClaim
+from dpverify.auditing import _runner
+
+
+class GlobalLaplace:
+    """A correct Laplace that draws from the global np.random (ignores rng), as many libraries do."""
+
+    claim = PrivacyClaim(1.0)
+    sensitivity = 1.0
+
+    def sample(self, data, size, rng):
+        return float(data) + np.random.laplace(0.0, 1.0, size)
+
+    def log_density(self, outputs, data):
+        return -math.log(2.0) - np.abs(np.asarray(outputs, dtype=float) - float(data))
+
+
+class GlobalLaplaceBlackBox:
+    claim = PrivacyClaim(1.0)
+    sensitivity = 1.0
+
+    def sample(self, data, size, rng):
+        return float(data) + np.random.laplace(0.0, 1.0, size)
+
+
+class HonestLaplace(GlobalLaplace):
+    def sample(self, data, size, rng):
+        return float(data) + rng.laplace(0.0, 1.0, size)
+
+
+def test_honours_rng_probe():
+    assert _runner.honours_rng(HonestLaplace(), 0.0) is True
+    assert _runner.honours_rng(GlobalLaplace(), 0.0) is False
+
+
+def test_result_says_whether_the_run_is_reproducible():
+    assert dpverify.audit(HonestLaplace(), (0.0, 1.0), samples=2_000, rng=0).reproducible is True
+    r = dpverify.audit(GlobalLaplace(), (0.0, 1.0), samples=2_000, rng=0)
+    assert r.reproducible is False and any("ignores rng" in n for n in r.notes)
+    assert r.to_dict()["reproducible"] is False
+
+
+def test_a_callers_process_pool_is_not_used_for_a_sampler_that_ignores_rng():
+    with ProcessPoolExecutor(2) as ex:
+        r = dpverify.audit(GlobalLaplace(), (0.0, 1.0), samples=20_000, rng=1, executor=ex)
+    assert any("ran serially" in n for n in r.notes)
+    assert r.verdict != "violated"
+
+
+def test_pool_workers_never_share_global_generator_state():
+    """Two forked workers reseed np.random: their first draws differ."""
+    pool, why = _runner.auto_executor(HonestLaplace(), [(0.0, 1.0)], 2, honest=True)
+    assert why is None
+    try:
+        draws = list(pool.map(_first_global_draw, range(8)))
+    finally:
+        pool.shutdown()
+    pids = {p for p, _ in draws}
+    by_pid = {p: v for p, v in draws}
+    if len(pids) > 1:
+        assert len(set(by_pid.values())) == len(pids)
+
+
+def _first_global_draw(_):
+    time.sleep(0.05)
+    return os.getpid(), float(np.random.random())
+
+
+@pytest.mark.slow
+def test_black_box_pool_with_a_global_rng_sampler_is_not_a_false_alarm():
+    # 5e5 outputs per dataset: above the automatic pool threshold (the old fork pool repeated draws).
+    r = dpverify.audit(GlobalLaplaceBlackBox(), (0.0, 1.0), samples=500_000, rng=3)
+    assert r.verdict != "violated" and r.epsilon_lower <= 1.0
+    assert r.reproducible is False
+
+
+SLOW_MODULE = textwrap.dedent('''
+    import os
+    import time
+    import numpy as np
+    from dpverify import PrivacyClaim
+
+    MARK = os.path.join(os.path.dirname(__file__), "started")
+
+    class Slow:
+        claim = PrivacyClaim(1.0)
+        sensitivity = 1.0
+
+        def sample(self, data, size, rng):
+            if size > 1:
+                open(MARK, "a").close()
+            time.sleep(0.3)
+            return float(data) + rng.laplace(0.0, 1.0, size)
+
+    MECH = Slow()
+    PAIRS = (0.0, 1.0)
+''')
+
+
+def test_ctrl_c_ends_a_pooled_audit_with_one_line(tmp_path):
+    (tmp_path / "slow_mech_i12.py").write_text(SLOW_MODULE)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "dpverify", "audit", "slow_mech_i12:MECH", "--pairs",
+                             "slow_mech_i12:PAIRS", "--samples", "2000000", "--seed", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+    assert (tmp_path / "started").exists(), "the audit never started sampling"
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the audit did not end within 20 s of Ctrl-C")
+    assert time.monotonic() - t0 < 10
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+    assert len(lines) == 1 and "interrupted" in lines[0]
