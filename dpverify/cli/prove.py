@@ -1,6 +1,7 @@
 """``dpverify prove [PATH ...] [--json]``: run the proof files and print one verdict table."""
 from __future__ import annotations
 
+import sys
 import time
 
 from . import _common
@@ -22,20 +23,25 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def rows_and_text(paths=None):
-    """(rows as dicts, table text) for ``paths`` (None: every shipped proof)."""
+def _progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def rows_and_text(paths=None, progress=_progress):
+    """(rows as dicts, table text) for ``paths`` (None: every shipped proof); progress lines go to stderr."""
     from ..symbolic import run_proofs
 
     start = time.perf_counter()
-    reports = run_proofs(paths or None)
+    reports = run_proofs(paths or None, progress=progress)
     seconds = time.perf_counter() - start
     rows = [r.to_dict() for r in reports]
-    body = [[r.id, _short(r.statement, _MAX_CLAIM), r.steps.verdict.value, r.conclusion.verdict.value,
+    body = [[r.id, r.kind, _short(r.statement, _MAX_CLAIM), r.steps.verdict.value, r.conclusion.verdict.value,
              _short(r.evidence + (f" [reason: {r.reason}]" if r.reason else ""), _MAX_EVIDENCE)] for r in reports]
-    text = _common.table(["ID", "claim", "steps", "conclusion", "evidence"], body)
+    text = _common.table(["ID", "kind", "claim", "steps", "conclusion", "evidence"], body)
     counts: dict[str, int] = {}
     for r in reports:
-        counts[r.conclusion.verdict.value] = counts.get(r.conclusion.verdict.value, 0) + 1
+        key = r.conclusion.verdict.value if r.kind == "theorem" else f"{r.conclusion.verdict.value} ({r.kind})"
+        counts[key] = counts.get(key, 0) + 1
     summary = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items()))
     text += f"\n\n{len(reports)} claims in {seconds:.1f} s; conclusions: {summary}"
     return rows, text

@@ -54,6 +54,7 @@ class Strategy(enum.Enum):
     SAMPLED = "sampled search"
     CASES = "case split, each case a sum of nonnegative terms"
     PROFILE = "Gaussian privacy-profile enclosure (branch and bound, 50 digits)"
+    REPARAM = "hypotheses parametrised exactly, then a sign proof of the margin"
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,23 @@ def _sign(expr: sp.Expr) -> int | None:
     return None
 
 
+def _nonneg_proof(expr: sp.Expr, strict: bool = False) -> bool:
+    """True if sympy shows ``expr >= 0`` (``> 0`` if strict): directly, or as a fraction whose expanded
+    numerator is a sum of nonnegative terms (one positive if strict) over a positive denominator."""
+    want = "is_positive" if strict else "is_nonnegative"
+    for cand in (expr, sp.simplify(expr), sp.factor(expr)):
+        if getattr(cand, want) is True:
+            return True
+        num, den = sp.fraction(sp.together(cand))
+        den_terms = sp.Add.make_args(sp.expand(den))
+        if not (den.is_positive is True or all(t.is_positive is True for t in den_terms)):
+            continue
+        terms = sp.Add.make_args(sp.expand(num))
+        if all(t.is_nonnegative is True for t in terms) and (not strict or any(t.is_positive for t in terms)):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class Lemma:
     """A checkable statement. See the module docstring for the strategies and verdicts.
@@ -168,6 +186,11 @@ class Lemma:
     cases: tuple = ()
     evaluate: Callable | None = None
     profile: Mapping | None = None
+    #: named numeric constants of the statement (symbol name -> exact value), substituted before checking;
+    #: the mutation campaign perturbs them (``dpverify.symbolic.mutation``).
+    constants: Mapping[str, object] = field(default_factory=dict)
+    #: REPARAM: symbol -> expression in fresh nonnegative symbols that parametrises a hypothesis exactly.
+    reparam: Mapping | None = None
 
     def __post_init__(self):
         if not isinstance(self.conclusion, (sp.Rel, sp.Eq)):
@@ -179,6 +202,7 @@ class Lemma:
         if extra:
             raise InvalidArgument(f"{self.id}: box names {sorted(extra)} are not symbols of the lemma.")
         object.__setattr__(self, "box", dict(self.box))
+        object.__setattr__(self, "constants", {k: sp.nsimplify(v) for k, v in dict(self.constants).items()})
 
     # ------------------------------------------------------------------ pieces
     @property
@@ -212,8 +236,32 @@ class Lemma:
         return {s.name: s for s in self.symbols}
 
     # ------------------------------------------------------------------ check
+    def substituted(self) -> "Lemma":
+        """The lemma with its named constants replaced by their values (itself when it has none)."""
+        if not self.constants:
+            return self
+        exprs = [self.conclusion, *self.hypotheses, *(self.reparam or {}).values(), *(self.profile or {}).values()]
+        exprs += [v for c in self.cases for v in c.values()]
+        free = set().union(*(e.free_symbols for e in exprs if isinstance(e, sp.Basic)))
+        sub = {s: self.constants[s.name] for s in free if s.name in self.constants}
+
+        def f(e):
+            if isinstance(e, sp.Rel):  # keep the relation unevaluated (eps <= eps must stay a statement)
+                return type(e)(e.lhs.xreplace(sub), e.rhs.xreplace(sub), evaluate=False)
+            return e.xreplace(sub) if isinstance(e, sp.Basic) else e
+
+        return replace(self, constants={}, conclusion=f(self.conclusion),
+                       hypotheses=tuple(f(h) for h in self.hypotheses),
+                       reparam=None if self.reparam is None else {k: f(v) for k, v in self.reparam.items()},
+                       profile=None if self.profile is None else {k: f(v) for k, v in self.profile.items()},
+                       cases=tuple({k: f(v) for k, v in c.items()} for c in self.cases))
+
     def check(self) -> CheckResult:
         """Settle the lemma; never raises for a false lemma (that is a REFUTED result)."""
+        if self.constants:
+            res = self.substituted().check()
+            consts = ", ".join(f"{k} = {v}" for k, v in self.constants.items())
+            return replace(res, evidence=f"{res.evidence} [statement constants: {consts}]")
         if self.is_identity:
             return self._check_identity()
         counter = self._search()
@@ -234,6 +282,8 @@ class Lemma:
             result = self._cases()
         elif self.strategy is Strategy.PROFILE:
             result = self._profile()
+        elif self.strategy is Strategy.REPARAM:
+            result = self._reparam()
         elif self.strategy is Strategy.SAMPLED:
             result = None
         else:  # pragma: no cover - Enum is closed
@@ -631,6 +681,44 @@ class Lemma:
         return CheckResult(ProofVerdict.CERTIFIED,
                            f"{self.id}: certified on {self._box_text()} by mpmath.iv interval arithmetic; "
                            f"{checked} cells")
+
+    # hypotheses parametrised ------------------------------------------------------
+    def _reparam(self):
+        """Each substituted symbol v = e(others, t) must turn one hypothesis margin (increasing in v) into
+        exactly the fresh symbol t >= 0, so the substitution covers the hypothesis region; then the margin
+        of the conclusion, rewritten, must be shown >= 0 (> 0 if strict) for all fresh values."""
+        if not self.reparam:
+            return "REPARAM needs reparam={symbol: expression}"
+        targets = set(self.reparam)
+        used = set()
+        for v, e in self.reparam.items():
+            if e.free_symbols & targets:
+                return f"reparam of {v} uses another substituted symbol"
+            fresh = [t for t in e.free_symbols if t not in set(self.symbols)]
+            if len(fresh) != 1 or fresh[0].is_nonnegative is not True:
+                return f"reparam of {v} must use exactly one fresh nonnegative symbol"
+            t = fresh[0]
+            hit = None
+            for i, h in enumerate(self.hypotheses):
+                if i in used or not isinstance(h, (sp.GreaterThan, sp.StrictGreaterThan, sp.LessThan,
+                                                   sp.StrictLessThan)):
+                    continue
+                hm = h.lhs - h.rhs if isinstance(h, (sp.GreaterThan, sp.StrictGreaterThan)) else h.rhs - h.lhs
+                if v not in hm.free_symbols or sp.diff(hm, v).is_positive is not True:
+                    continue
+                if sp.simplify(hm.subs(v, e) - t) == 0:
+                    hit = i
+                    break
+            if hit is None:
+                return f"no hypothesis is parametrised exactly by {v} = {e}"
+            used.add(hit)
+        m = self.margin.subs(self.reparam)
+        if _nonneg_proof(m, strict=self.strict):
+            hyps = "; ".join(str(self.hypotheses[i]) for i in sorted(used))
+            return CheckResult(ProofVerdict.PROVED,
+                               f"{self.id}: hypotheses {hyps} parametrised exactly ({self.reparam}); the margin "
+                               f"rhs - lhs becomes {sp.simplify(m)}, shown >= 0 under the symbols' assumptions")
+        return f"margin {sp.simplify(m)} not shown >= 0 after the reparametrisation"
 
     # case split ---------------------------------------------------------------
     def _cases(self):

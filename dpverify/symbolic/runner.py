@@ -53,10 +53,17 @@ def proof_modules(paths: Iterable[str | Path] | None = None) -> list:
             if not m.name.startswith("_")]
 
 
-def run_proofs(paths: Iterable[str | Path] | None = None) -> list[ClaimReport]:
-    """Run ``claims()`` of every proof module (see :func:`proof_modules`); reports in file order."""
+def run_proofs(paths: Iterable[str | Path] | None = None, progress=None) -> list[ClaimReport]:
+    """Run ``claims()`` of every proof module (see :func:`proof_modules`); reports in file order.
+
+    ``progress(message)`` (optional) is called before and after each module (the CLI prints on stderr)."""
+    import time
+
     reports: list[ClaimReport] = []
     for module in proof_modules(paths):
+        started = time.perf_counter()
+        if progress is not None:
+            progress(f"proving {module.__name__} ...")
         fn = getattr(module, "claims", None)
         if not callable(fn):
             raise InvalidArgument(f"proof module {module.__name__!r} has no claims() function.")
@@ -70,6 +77,8 @@ def run_proofs(paths: Iterable[str | Path] | None = None) -> list[ClaimReport]:
             if not isinstance(r, ClaimReport):
                 raise InvalidArgument(f"{module.__name__}.claims() returned {type(r).__name__}, not ClaimReport.")
         reports.extend(out)
+        if progress is not None:
+            progress(f"  {module.__name__}: {len(out)} claims in {time.perf_counter() - started:.1f} s")
     ids = [r.id for r in reports]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:

@@ -52,10 +52,10 @@ def _composition_step(ce):
 
 
 def _shared(ce):
-    # A1 - A2 = f - g exactly (the shared noise cancels): the event {c1 - c2 = 0} has prob 1 under S, 0 under S'
-    p_s = 1 if M(ce["f_S"]) - M(ce["g_S"]) == 0 else 0
-    p_sp = 1 if M(ce["f_S_prime"]) - M(ce["g_S_prime"]) == 0 else 0
-    return p_s > mpmath.exp(M(ce["epsilon1"]) + M(ce["epsilon2"])) * p_sp
+    # A1 = f + X, A2 = X (shared X): A1 - A2 = f exactly; f(S) = 0, f(S') = u; A1 is u-DP, A2 is 0-DP
+    u = M(ce["u"])
+    p_s, p_sp = 1, (1 if u == 0 else 0)
+    return u > 0 and p_s > mpmath.exp(u + 0) * p_sp
 
 
 def _lemma6_conclusion(ce):
