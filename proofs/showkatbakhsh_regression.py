@@ -14,10 +14,10 @@ import numpy as np
 import sympy as sp
 
 from dpverify.auditing.bounds import clopper_pearson_lower
-from dpverify.symbolic import CheckResult, ClaimReport, Lemma, Range, Strategy, get_derivation
+from dpverify.symbolic import CheckResult, ClaimReport, ProofVerdict, Lemma, Range, Strategy, get_derivation
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import chain, proved, refuted, rests_on, stated, tested, unknown
+from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown
 
 PAPER = "showkatbakhsh-regression"
 SEED = 2018
@@ -41,14 +41,29 @@ def tv_from_dp_lemma() -> Lemma:
                  strategy=Strategy.IDENTITY, box={n: Range(0.1, 0.9) for n in ("a", "b", "epsilon", "delta")})
 
 
+def _hockey(p, q, eps):
+    return mpmath.fsum(max(mpmath.mpf(0), a - mpmath.exp(eps) * b) for a, b in zip(p, q))
+
+
+def _rr_points():
+    return [{"epsilon": e, "delta": d} for e in (0.1, 0.5, 1.0, 2.0) for d in (0.0, 1e-3, 0.05)]
+
+
+def _rr_same_delta(pt):
+    """eps-randomised response: hypothesis delta_RR(eps) <= delta (computed); claim delta_RR(0) <= delta."""
+    e, d = mpmath.mpf(pt["epsilon"]), mpmath.mpf(pt["delta"])
+    z = 1 + mpmath.exp(e)
+    p, q = [mpmath.exp(e) / z, 1 / z], [1 / z, mpmath.exp(e) / z]
+    if _hockey(p, q, e) > d:
+        raise ValueError("not (eps, delta)-DP")
+    return _hockey(p, q, 0), d, {"delta_RR_at_eps": _hockey(p, q, e)}
+
+
 def proposition_1() -> list[ClaimReport]:
     tv = tv_from_dp_lemma().check()
-    with mpmath.workdps(DPS):
-        rr = (mpmath.e - 1) / (mpmath.e + 1)  # TV of randomized response with eps = 1
-    ce = {"epsilon": "1", "delta": "0", "mechanism": "randomized response P(report truth) = e/(1+e)",
-          "total_variation": decimal(rr, 30)}
-    same = refuted("randomized response with eps = 1 is (1, 0)-DP but its total variation (e - 1)/(e + 1) = "
-                   f"{mpmath.nstr(rr, 8)} > 0, so it is not (0, 0)-DP", ce)
+    same = search_refute(f"{PAPER}/proposition-1/same-delta",
+                         "(eps, delta)-DP => (0, delta)-DP on eps-randomised response", _rr_points(), _rr_same_delta)
+    same = same or tested("no eps-randomised response at the grid points violates (0, delta)-DP")
     return [
         ClaimReport(f"{PAPER}/proposition-1/same-delta", "(eps, delta)-DP implies (delta)-DP = (0, delta)-DP (relation (b), same delta)",
                     steps=same, conclusion=same),
@@ -110,14 +125,37 @@ def lemma_1() -> ClaimReport:
 
 
 # ---------------------------------------------------------------- Lemma 2 and Corollary 1 (random projection)
-def fixed_sigma_counterexample() -> dict[str, str]:
-    """X all ones (n = 10, d = 1), n' = 4, eps = 0.5 bits: f^2 = 9 >= n'/(2^(2 eps) - 1) = 4, so sigma_RP = 0.
+def _fixed_sigma_points():
+    return [{"n": n, "n_prime": k, "epsilon": e} for e in (0.1, 0.5, 1.0) for k in (1, 4, 16) for n in (2, 5, 10, 40)]
 
-    With sigma_RP fixed from X, the prior on D^N putting D_{j,1} = 0 (j >= 2) and D_11 uniform on {0, 1}
-    gives X_RP = S D = S_{:,1} D_11: D_11 = 0 iff X_RP = 0, so I(D_11; X_RP | D^-) = 1 bit > eps and TV = 1.
-    """
-    return {"n": "10", "d": "1", "n_prime": "4", "epsilon": "0.5", "f2": "9", "sigma_RP": "0",
-            "prior": "D_11 uniform on {0, 1}, D_j1 = 0 for j >= 2", "mutual_information_bits": "1", "total_variation": "1"}
+
+def _fixed_sigma_release(pt):
+    """X = all ones (n x 1); sigma_RP^2 = (n'/(2^(2 eps) - 1) - f^2(X))_+ computed from X (f^2 as in (19)). Only
+    sigma_RP = 0 is covered (ValueError otherwise): then the prior D_11 uniform on {0, 1}, D_j1 = 0 (j >= 2) gives
+    X_RP = S_{:,1} D_11, which is 0 iff D_11 = 0 (a Gaussian vector is 0 with probability 0)."""
+    n, k, e = int(pt["n"]), int(pt["n_prime"]), mpmath.mpf(pt["epsilon"])
+    f1 = n * 1 - 1  # sum x^2 - max x^2
+    f2 = min(f1, n - 1)
+    s2 = max(mpmath.mpf(0), k / (mpmath.mpf(2) ** (2 * e) - 1) - f2)
+    if s2 != 0:
+        raise ValueError("sigma_RP > 0: not covered by this witness")
+    prior = [mpmath.mpf(1) / 2, mpmath.mpf(1) / 2]
+    # X_RP determines D_11 almost surely: I = H(D_11) - H(D_11 | X_RP) = H(D_11) - 0; TV = P_0(X_RP = 0) - P_1(X_RP = 0)
+    mi = -mpmath.fsum(w * mpmath.log(w, 2) for w in prior)
+    tv = mpmath.mpf(1) - mpmath.mpf(0)
+    return mi, tv, s2
+
+
+def fixed_sigma_search(which: str = "mi"):
+    def ev(pt):
+        mi, tv, s2 = _fixed_sigma_release(pt)
+        e = mpmath.mpf(pt["epsilon"])
+        if which == "mi":
+            return mi, e, {"sigma_RP_squared": s2, "mutual_information_bits": mi}
+        return tv, mpmath.sqrt(2 * e / mpmath.log(mpmath.e, 2)), {"sigma_RP_squared": s2, "total_variation": tv}
+    what = "I(D_11; X_RP) <= eps" if which == "mi" else "TV <= sqrt(2 eps / log2 e)"
+    return search_refute(f"{PAPER}/{'lemma-2' if which == 'mi' else 'corollary-1'}/fixed-sigma",
+                         f"{what} with sigma_RP fixed from X = all ones", _fixed_sigma_points(), ev)
 
 
 def _mi_variance_channel(v0, v1, n_prime, p0=0.5):
@@ -187,18 +225,18 @@ def data_dependent_sweep(n: int = 12):
 
 
 def lemma_2_and_corollary_1() -> list[ClaimReport]:
-    ce = fixed_sigma_counterexample()
-    fixed = refuted("sigma_RP fixed from X = all ones (n=10), n'=4, eps=0.5: sigma_RP = 0; a prior with D_j1 = 0 (j >= 2), "
-                    "D_11 uniform on {0,1} gives X_RP = S_{:,1} D_11, which reveals D_11: I = 1 bit > 0.5", ce)
-    fixed_steps = refuted("step (20)(a): the supremum of Definition 1 over all distributions is replaced by one over "
-                          "the set P where f(D) >= f(X) of the original database; the counterexample's prior lies outside P", ce)
+    fixed = fixed_sigma_search("mi") or tested("no grid point gives sigma_RP = 0 with I > eps")
+    fixed_steps = fixed
+    if fixed.verdict is ProofVerdict.REFUTED:
+        fixed_steps = refuted("step (20)(a): the supremum of Definition 1 over all distributions is replaced by one over "
+                              "the set P where f(D) >= f(X) of the original database; the counterexample's prior lies "
+                              f"outside P: {fixed.evidence}", fixed.counterexample)
     mi, tv = data_dependent_sweep()
     why = ("with sigma_RP recomputed on the data, the noise variance sigma_nu^2 depends on X_11 through f(X); the "
            "maximum-entropy step (23)(a) assumes noise independent of the input, so it does not apply as written, "
            "and this checker has no bound for the input-dependent case")
     dd_steps = unknown("step (23)(a) with input-dependent noise: " + why)
-    cor_fixed = refuted("with sigma_RP = 0 as in the Lemma 2 counterexample, X_RP = 0 iff D_11 = 0: TV = 1 > "
-                        "sqrt(2 * 0.5 / log2 e) = 0.8326", ce)
+    cor_fixed = fixed_sigma_search("tv") or tested("no grid point gives sigma_RP = 0 with TV above the bound")
     return [
         ClaimReport(f"{PAPER}/lemma-2/fixed-sigma", "sigma_RP^2 = (n'/(2^(2 eps) - 1) - f^2(X))_+ computed from X makes "
                     "S X + sigma_RP N eps-MI-DP per entry (Definition 1: sup over all priors)", steps=fixed_steps, conclusion=fixed),
@@ -296,24 +334,34 @@ def lemma_4() -> ClaimReport:
                        conclusion=num)
 
 
-def corollary_3_counterexample() -> dict[str, str]:
-    """X = [[1], [0]], y = (1, 0), lambda = 1: residual ||X theta* - y|| = 0 but ||theta_RR|| = 1/2."""
-    X = sp.Matrix([[1], [0]])
-    y = sp.Matrix([1, 0])
-    lam = sp.Integer(1)
+def _cor3_points():
+    Xs = ([[1], [0]], [[1], [1]], [[2], [1]], [[1, 0], [0, 1], [0, 0]])
+    ys = ([1, 0], [1, 1], [0, 1], [1, 2], [1, 0, 0], [1, 1, 1])
+    return [{"X": X, "y": y, "lambda": lam} for X in Xs for y in ys if len(y) == len(X) for lam in (1, sp.Rational(1, 2))]
+
+
+def _cor3_eval(pt, residual_of="X theta* - y"):
+    """Exact (sympy rationals): ||theta_RR|| vs (max_i sigma_i/(sigma_i^2 + lambda)) ||residual||."""
+    X, y, lam = sp.Matrix(pt["X"]), sp.Matrix(pt["y"]), sp.nsimplify(pt["lambda"])
     th_star = (X.T * X).inv() * X.T * y
-    th_rr = (X.T * X + lam * sp.eye(1)).inv() * X.T * y
-    res = (X * th_star - y).norm()
-    return {"X": "[[1], [0]]", "y": "[1, 0]", "lambda": "1", "norm_theta_RR": str(th_rr.norm()),
-            "residual": str(res), "rhs_as_printed": str(sp.Rational(1, 2) * res)}
+    th_rr = (X.T * X + lam * sp.eye(X.shape[1])).inv() * X.T * y
+    sig = [sp.sqrt(v) for v in (X.T * X).eigenvals(multiple=True)]
+    factor = max(sv / (sv**2 + lam) for sv in sig)
+    res = X * th_star - y if residual_of == "X theta* - y" else X * th_star
+    lhs, rhs = th_rr.norm(), factor * res.norm()
+    return (mpmath.mpf(sp.N(lhs, mpmath.mp.dps + 5)), mpmath.mpf(sp.N(rhs, mpmath.mp.dps + 5)),
+            {"norm_theta_RR": str(sp.nsimplify(lhs)), "residual_norm": str(sp.nsimplify(res.norm()))})
 
 
 def corollary_3() -> ClaimReport:
-    ce = corollary_3_counterexample()
-    concl = refuted("X = [[1],[0]], y = (1, 0), lambda = 1: ||theta_RR|| = 1/2 > (max sigma_i/(sigma_i^2 + lambda)) "
-                    "||X theta* - y|| = 0", ce)
-    steps = refuted("the proof ends with (38): ||theta_RR|| <= (max_i sigma_i/(sigma_i^2 + lambda)) ||X theta*||, which is "
-                    "not the statement (36) with ||X theta* - y||; (38) is correct", ce)
+    concl = search_refute(f"{PAPER}/corollary-3", "||theta_RR|| <= (max sigma_i/(sigma_i^2 + lambda)) ||X theta* - y||",
+                          _cor3_points(), _cor3_eval)
+    concl = concl or tested(f"(36) holds at {len(_cor3_points())} exact instances")
+    steps = concl
+    if concl.verdict is ProofVerdict.REFUTED:
+        steps = refuted("the proof ends with (38): ||theta_RR|| <= (max_i sigma_i/(sigma_i^2 + lambda)) ||X theta*||, "
+                        f"which is not the statement (36) with ||X theta* - y||; (38) is correct: {concl.evidence}",
+                        concl.counterexample)
     return ClaimReport(f"{PAPER}/corollary-3", "||theta_RR|| <= (max_i sigma_i/(sigma_i^2 + lambda)) ||X theta* - y|| (36)",
                        steps=steps, conclusion=concl,
                        notes=("with ||X theta*|| (as in (38)) the bound holds, and (39) follows from that version",))

@@ -15,7 +15,7 @@ from dpverify.symbolic import CheckResult, ClaimReport, Lemma, ProofVerdict, Ran
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import (DPS, decimal, gaussian_delta, mp_value, projected_delta_lower,
                                        projected_delta_upper)
-from dpverify.symbolic.proof import chain, proved, refuted, rests_on, stated, tested, unknown
+from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown
 
 PAPER = "tu-projections"
 SEED = 7
@@ -214,23 +214,26 @@ def _sigma_fn(der_id, reading=None):
     return f
 
 
-def fixed_p_counterexample(der_id: str) -> object:
-    """For a fixed P, sensitivity is ||zP||: a P with ||zP|| = 10 sigma breaks (eps, delta) for any sigma."""
-    e, d, k = 1.0, 1e-5, 1
-    s = _sigma_fn(der_id)(e, d, k)
-    with mpmath.workdps(DPS):
-        p = 10 * s
-        dl = gaussian_delta(e, p, s)
-    return refuted(f"d = k = 1, B = sigma_p = 1, z = 1, fixed P = [[{mpmath.nstr(p, 8)}]] (a value of positive density): "
-                   f"XP + G is a Gaussian mechanism with sensitivity |zP| = 10 sigma, exact delta(1) = {mpmath.nstr(dl, 6)} > 1e-5",
-                   {"epsilon": "1", "delta": "1e-5", "k": "1", "B": "1", "sigma_p": "1", "P": decimal(p, 40),
-                    "sigma": decimal(s, 40)})
+def fixed_p_counterexample(der_id: str) -> CheckResult:
+    """For a fixed P the sensitivity is ||zP||: search P = m sigma (m = 1, 2, 5, 10, 20; d = k = 1, B = sigma_p = 1,
+    z = 1) for an exact Gaussian delta(eps) above delta, sigma from the derivation at (eps, delta, k)."""
+    pts = [{"epsilon": e, "delta": d, "k": 1, "multiple": m} for e in (1.0, 0.5) for d in (1e-5,) for m in (1, 2, 5, 10, 20)]
+
+    def ev(pt):
+        s = mpmath.mpf(_sigma_fn(der_id)(pt["epsilon"], pt["delta"], pt["k"]))
+        p = pt["multiple"] * s  # P = [[p]], a value of positive density
+        return gaussian_delta(pt["epsilon"], p, s), mpmath.mpf(pt["delta"]), {"P": p, "sigma": s}
+
+    res = search_refute(f"{der_id}/fixed-P", "exact delta(eps) of XP + G for the fixed P <= delta", pts, ev)
+    return res or tested(f"no fixed P = m sigma (m <= 20) violates delta at {len(pts)} points")
 
 
 def _fixed_p_steps(did):
     ce = fixed_p_counterexample(did)
-    return refuted("the proof bounds ||zP|| only with probability 1 - delta/2 over P; for a fixed P the sensitivity "
-                   f"is ||zP|| <= B ||P||_2, unbounded: {ce.evidence}", ce.counterexample)
+    if ce.verdict is ProofVerdict.REFUTED:
+        return refuted("the proof bounds ||zP|| only with probability 1 - delta/2 over P; for a fixed P the sensitivity "
+                       f"is ||zP|| <= B ||P||_2, unbounded: {ce.evidence}", ce.counterexample)
+    return ce
 
 
 def _direct(grid: CheckResult, derivation: CheckResult) -> CheckResult:
