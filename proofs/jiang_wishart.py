@@ -126,7 +126,9 @@ def theorem_1_statement() -> Lemma:
 
 def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` gives the claim's conclusion."""
-    return {_id("theorem-1"): theorem_1_statement()}
+    from dpverify.symbolic import get_lemma
+    return {_id("theorem-1"): theorem_1_statement(),
+            _id("theorem-2/eps-below-1"): get_lemma("std/gaussian-mechanism-classical")}
 
 
 def theorem_1() -> ClaimReport:

@@ -179,7 +179,8 @@ def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` gives the claim's conclusion."""
     return {f"{PAPER}/lemma-1": lemma_1_statement(), f"{PAPER}/lemma-2": lemma_2_statement(),
             f"{PAPER}/lemma-4": post_processing_statement(), f"{PAPER}/lemma-5/independent": composition_statement(),
-            f"{PAPER}/lemma-5/shared-randomness": shared_randomness_statement()}
+            f"{PAPER}/lemma-5/shared-randomness": shared_randomness_statement(),
+            f"{PAPER}/lemma-6/eps-le-1": get_lemma("std/gaussian-mechanism-classical")}
 
 
 def laplace_ratio_step(factor=sp.Rational(1, 2)) -> Lemma:

@@ -12,7 +12,7 @@ import mpmath
 import sympy as sp
 
 from dpverify.symbolic import CheckResult, ClaimReport, Lemma, ProofVerdict, Range, Strategy, get_derivation
-from dpverify.symbolic.library import check_lemma
+from dpverify.symbolic.library import check_lemma, get_lemma
 from dpverify.symbolic.numeric import (DPS, decimal, gaussian_delta, mp_value, projected_delta_lower,
                                        projected_delta_upper)
 from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown
@@ -346,3 +346,10 @@ def theorem_2() -> list[ClaimReport]:
 
 def claims() -> list[ClaimReport]:
     return [lemma_1(), *lemma_2(), lemma_3(), lemma_4(), *theorem_1(), *theorem_2()]
+
+
+def statements() -> dict:
+    """claim ID -> the encoded statement whose ``check()`` decides the claim's conclusion (capped by its premises)."""
+    return {f"{PAPER}/lemma-1": get_lemma("std/laurent-massart"),
+            f"{PAPER}/lemma-2/one-over-two-delta": get_lemma("std/gaussian-mechanism-kenthapadi"),
+            f"{PAPER}/lemma-4": get_lemma("std/gaussian-tail")}

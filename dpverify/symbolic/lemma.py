@@ -265,7 +265,11 @@ class Lemma:
     def check(self) -> CheckResult:
         """Settle the lemma; never raises for a false lemma (that is a REFUTED result)."""
         if self.constants:
-            res = self.substituted().check()
+            sub = self.substituted()
+            if sub.conclusion.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+                return CheckResult(ProofVerdict.UNKNOWN, f"{self.id}: with constants {self.constants} the statement is "
+                                                         f"degenerate ({sub.conclusion})")
+            res = sub.check()
             consts = ", ".join(f"{k} = {v}" for k, v in self.constants.items())
             return replace(res, evidence=f"{res.evidence} [statement constants: {consts}]")
         if self.is_identity:
