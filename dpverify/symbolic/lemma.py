@@ -766,6 +766,12 @@ class Lemma:
                 continue
             dirs[n] = (self._direction(eps_expr, syms[n], names), self._direction(ratio, syms[n], names),
                        self._direction(self.rhs, syms[n], names))
+        from .library import gaussian_profile_expr
+
+        # the certificate encloses the Balle-Wang profile at (eps, sigma): the conclusion's lhs must be exactly that
+        if self.lhs != gaussian_profile_expr(eps_expr, 1, ratio) and \
+                sp.simplify(self.lhs - gaussian_profile_expr(eps_expr, 1, ratio)) != 0:
+            return "the conclusion's lhs is not the Gaussian profile at the PROFILE's (epsilon, sigma)"
         if flint_or_none() is None:
             return NOT_INSTALLED
         checked = 0
