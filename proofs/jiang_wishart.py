@@ -277,9 +277,11 @@ def lemma_2() -> list[ClaimReport]:
     # conclusion d/n < s1 at d = 1: s1 = sup_{|p|,|q| <= 1} |p^2 - q^2| / n, bounded above by the proved lemma
     # |a - b| <= 1 for a = p^2, b = q^2 in [0, 1]; a violation needs d/n >= that upper bound
     a_, b_ = sp.symbols("a b", nonnegative=True)
-    ub = Lemma(id=_id("lemma-2/d1-upper"), source=f"{PAPER} Lemma 2 (d = 1)", statement="|a - b| <= 1 on [0, 1]^2",
-               symbols=(a_, b_), hypotheses=(sp.Le(a_, 1), sp.Le(b_, 1)), conclusion=sp.Le(sp.Abs(a_ - b_), 1),
-               strategy=Strategy.INTERVAL, box={"a": Range(0, 1), "b": Range(0, 1)}, samples=50).check()
+    r_ = sp.Symbol("r", nonnegative=True)
+    # a = p^2, b = q^2 in [0, 1]: |a - b| <= max(a, b) (cases a = b + r, b = a + r, r >= 0 cover every pair) <= 1
+    ub = Lemma(id=_id("lemma-2/d1-upper"), source=f"{PAPER} Lemma 2 (d = 1)", statement="|a - b| <= max(a, b) for a, b >= 0",
+               symbols=(a_, b_), conclusion=sp.Le(sp.Abs(a_ - b_), sp.Max(a_, b_)), strategy=Strategy.CASES,
+               cases=({a_: b_ + r_}, {b_: a_ + r_}), box={"a": Range(0, 1), "b": Range(0, 1)}, samples=50).check()
 
     def lower_claim(pt):
         if ub.verdict not in (ProofVerdict.PROVED, ProofVerdict.CERTIFIED) or pt["d"] != 1:
