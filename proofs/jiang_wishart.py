@@ -26,9 +26,11 @@ from scipy import optimize
 from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import ClaimReport, get_derivation
 from dpverify.symbolic.derivations import compare
+from dpverify.symbolic import Lemma, Range, Strategy
+from dpverify.symbolic.dp_statements import l1_product_loss_sup, laplace_log_density
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import chain, proved, refuted, stated, tested, unknown, weakest
+from dpverify.symbolic.proof import chain, proved, refuted, search_refute, stated, tested, unknown, weakest
 from dpverify.symbolic.verdicts import CheckResult, ProofVerdict
 
 PAPER = "jiang-wishart"
@@ -46,6 +48,8 @@ def _weakest(*results: CheckResult) -> ProofVerdict:
 
 
 CITED = "the paper states this result without proof (cited)"
+INSTANCE_NOTE = ("instance-level: the sqrt(2) d bound rests on the Lagrange identity checked for d = 4 and the Frobenius "
+                 "identity checked for d = 3 (sympy); the general-d step (Cauchy-Schwarz) is not machine-checked here")
 
 
 # ------------------------------------------------------------------ Definition 1 (Laplace density)
@@ -103,11 +107,32 @@ def definition_2(two_power: sp.Expr | None = None) -> CheckResult:
 
 
 # ------------------------------------------------------------------ Theorem 1 (Laplace mechanism)
+def theorem_1_statement() -> Lemma:
+    """lam > c_hyp s1/eps => the loss of M(D) + Lap(0, lam)^K, derived from the sympy.stats density under
+    ||M(D) - M(D')||_1 <= s1 (any K), is <= eps. Paper: c_hyp = 1. The hypothesis is parametrised exactly
+    (lam = c_hyp s1/eps + t, t >= 0) and the margin's sign is proved (REPARAM)."""
+    y, mu = sp.symbols("y mu", real=True)
+    lam, s1, eps = sp.symbols("lam s1 epsilon", positive=True)
+    c_hyp = sp.Symbol("c_hyp", positive=True)
+    t = sp.Symbol("t", nonnegative=True)
+    sup = l1_product_loss_sup(laplace_log_density(y, mu, lam), y, mu, s1)
+    return Lemma(id=_id("theorem-1"), source=f"{PAPER} Theorem 1",
+                 statement=f"lam > c_hyp s1/eps => sup loss = {sup} <= eps", symbols=(lam, s1, eps),
+                 hypotheses=(sp.Gt(lam, c_hyp * s1 / eps),), conclusion=sp.Le(sup, eps, evaluate=False),
+                 strategy=Strategy.REPARAM, reparam={lam: c_hyp * s1 / eps + t},
+                 box={"lam": Range(1e-2, 100, "log"), "s1": Range(1e-1, 10, "log"), "epsilon": Range(1e-1, 10, "log")},
+                 samples=3000, seed=SEED, constants={"c_hyp": 1})
+
+
+def statements() -> dict:
+    """claim ID -> the encoded statement whose ``check()`` gives the claim's conclusion."""
+    from dpverify.symbolic import get_lemma
+    return {_id("theorem-1"): theorem_1_statement(),
+            _id("theorem-2/eps-below-1"): get_lemma("std/gaussian-mechanism-classical")}
+
+
 def theorem_1() -> ClaimReport:
-    tri = check_lemma("std/laplace-mechanism")
-    concl = CheckResult(tri.verdict, "per coordinate the log-ratio of Lap(f, lam) densities is "
-                        "(|y - f'| - |y - f|)/lam <= |f - f'|/lam (std/laplace-mechanism: "
-                        f"{tri.verdict.value}); summed: <= s1/lam < eps", counterexample=tri.counterexample)
+    concl = theorem_1_statement().check()
     return ClaimReport(_id("theorem-1"), "lam > s1(M)/eps: M(D) + Lap(0, lam) per coordinate is (eps, 0)-DP",
                        steps=unknown(CITED + " (Dwork et al. 2006)"), conclusion=concl,
                        reason="no proof in the paper to check; the conclusion is checked through the library lemma")
@@ -235,12 +260,12 @@ def lemma_2_upper_bound(factor=sp.sqrt(2)) -> CheckResult:
 @functools.lru_cache(maxsize=None)
 def lemma_2() -> list[ClaimReport]:
     # steps: the strict triangle inequality fails at q = 0 (d = 1, p = 1): equality
-    lhs = l1_sum(["1"], ["0"])
-    with mpmath.workdps(DPS):
-        rhs = mpmath.fsum([abs(mpmath.mpf(1)), abs(mpmath.mpf(0))])
-    strict_step = refuted(f"sum |p_i p_j - q_i q_j| < sum |p_i p_j| + |q_i q_j| is false at d = 1, p = 1, q = 0: "
-                          f"{mpmath.nstr(lhs, 5)} = {mpmath.nstr(rhs, 5)}", {"d": "1", "p1": "1", "q1": "0"}) \
-        if not lhs < rhs else tested("strict triangle inequality held at q = 0")
+    def strict_tri(pt):
+        P, Q = [mpmath.mpf(pt["p1"])], [mpmath.mpf(pt["q1"])]
+        return l1_sum(P, Q), mpmath.fsum(abs(a * b) + abs(c * e) for a, b in zip(P, P) for c, e in zip(Q, Q))
+    grid = [{"d": 1, "p1": a, "q1": b} for a in (1, 0.5, -1) for b in (0.5, 0, -0.5)]
+    strict_step = search_refute(_id("lemma-2/strict-triangle"), "sum |p_i p_j - q_i q_j| < sum |p_i p_j| + |q_i q_j|",
+                                grid, strict_tri, strict=True) or tested("strict triangle inequality held on the grid")
     dd = sp.Symbol("d", positive=True, integer=True)
     witness = proved("sympy: (d * 1/sqrt(d))^2 - d simplifies to 0") if sp.simplify((dd / sp.sqrt(dd)) ** 2 - dd) == 0 \
         else unknown("sympy did not simplify (d/sqrt(d))^2 - d")
@@ -249,11 +274,22 @@ def lemma_2() -> list[ClaimReport]:
                    ("= 2 sum |p_i p_j| (should be <= 2 max(||p||_1^2, ||q||_1^2))", stated("true as <= after WLOG")),
                    ("2 sum |p_i p_j| = 2 ||p||_1^2 <= 2d", check_lemma("std/covariance-l1-sensitivity"))])
     # conclusion: d/n < s1 fails at d = 1: s1 = max |p^2 - q^2| = 1 = d/n
-    with mpmath.workdps(DPS):
-        s1_d1 = l1_sum(["1"], ["0"])  # attained; and |p^2 - q^2| <= max(p^2, q^2) <= 1
-    concl = refuted(f"d = 1: s1 = max_{{|p|,|q|<=1}} |p^2 - q^2| / n = 1/n = d/n (attained at p = 1, q = 0; "
-                    f"|p^2 - q^2| <= max(p^2, q^2) <= 1), so d/n < s1 is false ({mpmath.nstr(s1_d1, 5)} = 1)",
-                    {"d": "1", "n": "1", "p1": "1", "q1": "0", "s1": decimal(s1_d1, 30)})
+    # conclusion d/n < s1 at d = 1: s1 = sup_{|p|,|q| <= 1} |p^2 - q^2| / n, bounded above by the proved lemma
+    # |a - b| <= 1 for a = p^2, b = q^2 in [0, 1]; a violation needs d/n >= that upper bound
+    a_, b_ = sp.symbols("a b", nonnegative=True)
+    r_ = sp.Symbol("r", nonnegative=True)
+    # a = p^2, b = q^2 in [0, 1]: |a - b| <= max(a, b) (cases a = b + r, b = a + r, r >= 0 cover every pair) <= 1
+    ub = Lemma(id=_id("lemma-2/d1-upper"), source=f"{PAPER} Lemma 2 (d = 1)", statement="|a - b| <= max(a, b) for a, b >= 0",
+               symbols=(a_, b_), conclusion=sp.Le(sp.Abs(a_ - b_), sp.Max(a_, b_)), strategy=Strategy.CASES,
+               cases=({a_: b_ + r_}, {b_: a_ + r_}), box={"a": Range(0, 1), "b": Range(0, 1)}, samples=50).check()
+
+    def lower_claim(pt):
+        if ub.verdict not in (ProofVerdict.PROVED, ProofVerdict.CERTIFIED) or pt["d"] != 1:
+            raise ValueError("no proved upper bound on s1 here")
+        return mpmath.mpf(pt["d"]) / pt["n"], mpmath.mpf(1) / pt["n"], {"s1_upper_bound": mpmath.mpf(1) / pt["n"]}
+    concl = search_refute(_id("lemma-2"), "d/n < s1 (s1 <= 1/n at d = 1: " + ub.evidence + ")",
+                          [{"d": d, "n": n} for d in (1, 2) for n in (1, 3)], lower_claim, strict=True)
+    concl = concl or tested("d/n < s1 not refuted on the grid")
     main = ClaimReport(_id("lemma-2"), "for M(D) = D D^T / n: d/n < s1(M) < 2d/n", steps=steps, conclusion=concl,
                        notes=("the strict lower bound fails only at d = 1; for d >= 2 it holds "
                               "(sub-claim lemma-2/lower-bound-d-at-least-2); the upper bound holds with sqrt(2) d/n "
@@ -264,7 +300,7 @@ def lemma_2() -> list[ClaimReport]:
                       conclusion=lower, reason="the paper proves only the non-strict lower bound")
     up = lemma_2_upper_bound()
     upper = ClaimReport(_id("lemma-2/upper-bound"), "s1(M) < 2d/n (in fact s1 <= sqrt(2) d/n)",
-                        steps=steps, conclusion=up)
+                        steps=steps, conclusion=up, kind="instance", notes=(INSTANCE_NOTE,))
     return [main, low, upper]
 
 
@@ -305,16 +341,17 @@ def theorem_3_and_algorithm_1() -> list[ClaimReport]:
     t3 = ClaimReport(_id("theorem-3"), "Algorithm 1 (Laplace input perturbation, scale 2d/(n eps)) is (eps, 0)-DP",
                      steps=steps, conclusion=concl,
                      notes=("the failing step is repairable: the triangle inequality holds with <=, and Theorem 1 "
-                            "holds with lam >= s1/eps",))
+                            "holds with lam >= s1/eps", INSTANCE_NOTE), kind="instance")
     der = get_derivation(_id("algorithm-1"))
-    cmp_ = compare(der, {"epsilon": 0.7, "n": 13, "d": 3})
+    pt = {"epsilon": 0.7, "n": 13, "d": 3}
+    cmp_ = compare(der, pt)
     same = all(v["equal"] for v in cmp_.values())
     der_res = proved(f"derived scale {der.expression} (lemmas {', '.join(der.lemmas)}) equals the printed 2d/(n eps)") if same \
-        else refuted(f"derived {der.expression} differs from printed: {cmp_}", {"epsilon": "0.7", "n": "13", "d": "3"})
+        else refuted(f"derived {der.expression} differs from printed: {cmp_}", {k: str(v) for k, v in pt.items()})
     a1 = ClaimReport(_id("algorithm-1"), "A + L, L symmetric with i.i.d. Lap(0, 2d/(n eps)) upper triangle, is (eps, 0)-DP",
                      steps=chain([("calibration 2d/(n eps) from Lemma 2 and Theorem 1", der_res),
                                   ("Theorem 3 proof", steps)]),
-                     conclusion=concl)
+                     conclusion=concl, kind="instance", notes=(INSTANCE_NOTE,))
     return [t3, a1]
 
 
@@ -347,9 +384,14 @@ def wishart_indefinite_counterexample(epsilon="1", n="1") -> CheckResult:
         nn = mpmath.mpf(n)
         c = mpmath.mpf(3) / (2 * nn * e)
         p_hat = mpmath.gammainc(mpmath.mpf(3) / 2, 0, 1 / (nn * c) / 2, regularized=True)
+        # under X, (Y - A)_11 = W_11 > 0 almost surely (W positive definite): P[M(X) in S] = P[chi2_3 <= 0]
+        p_s = mpmath.gammainc(mpmath.mpf(3) / 2, 0, 0, regularized=True)
+        violated = p_hat > mpmath.exp(e) * p_s
+    if not violated:
+        return tested(f"P[M(X_hat) in S] = {mpmath.nstr(p_hat, 6)} <= e^eps P[M(X) in S] = {mpmath.nstr(p_s, 6)}")
     return refuted(f"d = 2, v = e1, v_hat = e2 (Delta indefinite): S = {{(Y - A)_11 <= 0}}: P[M(X_hat) in S] = "
                    f"P[chi2_3 <= 2 eps/3] = {mpmath.nstr(p_hat, 10)} > 0 = P[M(X) in S] (and symmetrically with e2)",
-                   {"d": "2", "n": n, "epsilon": epsilon, "P_hat_S": decimal(p_hat, 40), "P_S": "0"})
+                   {"d": "2", "n": n, "epsilon": epsilon, "P_hat_S": decimal(p_hat, 40), "P_S": decimal(p_s, 40)})
 
 
 def audit_wishart(samples: int = 2000) -> str:
@@ -370,11 +412,17 @@ def theorem_4_and_algorithm_2() -> list[ClaimReport]:
     with mpmath.workdps(DPS):
         c = mpmath.mpf(3) / 2
         formula = mpmath.exp(mpmath.mpf(-1) / (2 * c))
-    ratio_step = refuted(
+        w0, delta_ = mpmath.mpf("0.5"), mpmath.mpf(-1)  # d = 1, n = 1, v = 0, v_hat = 1: Delta = -1
+        # d = 1: W ~ c chi2_{d+1}: density c^-1 chi2_2(w / c) for w > 0, 0 elsewhere
+        dens = lambda w: mpmath.exp(-w / (2 * c)) / (2 * c) if w > 0 else mpmath.mpf(0)  # noqa: E731
+        p0, p1 = dens(w0), dens(w0 + delta_)
+        ratio_is_inf = p1 == 0 and p0 > 0
+    ratio_step = tested(f"ratio p(W0)/p(W0 + Delta) = {mpmath.nstr(p0 / p1, 8)} matches") if not ratio_is_inf else refuted(
         "p(W = W0)/p(W = W0 + Delta) = exp(tr(C^-1 Delta)/2) holds only where W0 + Delta is positive definite "
         f"({ratio_lemma.verdict.value} there: std/wishart-density-ratio); at d = 1, n = 1, eps = 1, v = 0, v_hat = 1 "
         f"(Delta = -1), W0 = 1/2: p(W0 + Delta) = 0, the ratio is +inf, the formula gives {mpmath.nstr(formula, 8)}",
-        {"d": "1", "n": "1", "epsilon": "1", "v": "0", "v_hat": "1", "W0": "0.5", "formula": decimal(formula, 40)})
+        {"d": "1", "n": "1", "epsilon": "1", "v": "0", "v_hat": "1", "W0": decimal(w0, 10), "p_W0": decimal(p0, 40),
+         "p_W0_plus_Delta": decimal(p1, 40), "formula": decimal(formula, 40)})
     ci_, w0_, dl_ = (sp.Matrix(2, 2, sp.symbols(f"{n}1:5", real=True)) for n in ("c", "w", "e"))
     linear = sp.expand(((ci_ * (w0_ + dl_)).trace() - (ci_ * w0_).trace()) / 2 - (ci_ * dl_).trace() / 2) == 0
     half_reading = proved("the printed exp[tr(C^-1(W0+Delta))/2 - tr(C^-1 W0)] is read exp[(tr(C^-1(W0+Delta)) - "
@@ -641,13 +689,17 @@ def theorem_7() -> list[ClaimReport]:
     U = sp.Matrix([sp.cos(a2), sp.sin(a2)])
     Dm = V * V.T - U * U.T
     fro2 = sp.simplify(sum(x**2 for x in Dm) - (2 - 2 * (V.dot(U)) ** 2)) == 0
-    with mpmath.workdps(DPS):
-        ang = mpmath.pi / 6  # at 45 degrees norm and trace coincide (both 1): 30 degrees separates them
-        fro30 = mpmath.sqrt(2) * mpmath.sin(ang)
-        tr30 = 2 * mpmath.sin(ang) ** 2
-    printed_display = refuted(f"as printed, ||v v^T - u u^T||_F = tr[(.)(.)^T]: at 30 degrees ||.||_F = "
-                              f"{mpmath.nstr(fro30, 10)} but the trace is {mpmath.nstr(tr30, 10)} (the square of the norm)",
-                              {"angle_degrees": "30", "frobenius": decimal(fro30, 40), "trace": decimal(tr30, 40)})
+    def display(pt):  # unit v = e1, u at angle a: the printed identity ||D||_F = tr(D D^T), checked as |lhs - rhs| <= 0
+        a = mpmath.radians(pt["angle_degrees"])
+        v, u = mpmath.matrix([1, 0]), mpmath.matrix([mpmath.cos(a), mpmath.sin(a)])
+        D = v * v.T - u * u.T
+        fro = mpmath.sqrt(mpmath.fsum(x**2 for x in D))
+        tr = mpmath.fsum((D * D.T)[i, i] for i in range(2))
+        # equality up to the rounding budget of the working precision (45 degrees: both are exactly 1)
+        return abs(fro - tr), mpmath.mpf(10) ** -(mpmath.mp.dps - 10) * (fro + tr), {"frobenius": fro, "trace": tr}
+    printed_display = search_refute(_id("theorem-7/first-display-as-printed"), "||v v^T - u u^T||_F = tr[(.)(.)^T]",
+                                    [{"angle_degrees": a} for a in (45, 90, 30, 60, 10)], display)
+    printed_display = printed_display or tested("the printed display held at the grid angles")
     t6 = theorem_6()
     # x in [0, 1] => x^2 <= x: with x = 1/(1 + u), u >= 0, x - x^2 = u/(1 + u)^2 (sympy: nonnegative)
     u_ = sp.Symbol("u", nonnegative=True)
@@ -780,9 +832,10 @@ def lemma_5() -> ClaimReport:
 def claims() -> list[ClaimReport]:
     out = [
         ClaimReport(_id("definition-1"), "p(z) = exp(-|z - mu|/b)/(2b) is a probability density",
-                    steps=definition_1(), conclusion=definition_1()),
+                    steps=definition_1(), conclusion=definition_1(), kind="definition",
+                    notes=("a definition: the check (normalisation) is a well-formedness check, not a proved claim",)),
         ClaimReport(_id("definition-2"), "the printed Wishart density integrates to 1 (m > d - 1)",
-                    steps=definition_2(), conclusion=definition_2(),
+                    steps=definition_2(), conclusion=definition_2(), kind="definition",
                     notes=("checked symbolically for d = 1 and d = 2 with C = s I; general C follows by W -> C^1/2 W C^1/2",)),
         theorem_1(),
         *theorem_2(),

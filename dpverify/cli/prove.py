@@ -13,7 +13,7 @@ import time
 from . import _common
 
 #: (header, minimum width, flexible)
-COLUMNS = [("ID", 24, True), ("claim", 30, True), ("steps", 12, False), ("conclusion", 14, False)]
+COLUMNS = [("ID", 24, True), ("kind", 10, False), ("claim", 30, True), ("steps", 12, False), ("conclusion", 14, False)]
 
 
 def register(sub):
@@ -32,60 +32,30 @@ def _verdict(part) -> str:
     return part.verdict.value if hasattr(part, "verdict") else str(part)
 
 
-def _run_module(module):
-    """``claims()`` of one proof module, checked as :func:`dpverify.symbolic.run_proofs` checks it."""
-    from ..errors import DPVerifyError, InvalidArgument
-    from ..symbolic.verdicts import ClaimReport
-
-    fn = getattr(module, "claims", None)
-    if not callable(fn):
-        raise InvalidArgument(f"proof module {module.__name__!r} has no claims() function.")
-    try:
-        out = list(fn())
-    except DPVerifyError:
-        raise
-    except Exception as exc:  # a broken proof file must not pass silently, nor crash with a traceback
-        raise DPVerifyError(f"proof module {module.__name__!r}: claims() raised {type(exc).__name__}: {exc}") from exc
-    for r in out:
-        if not isinstance(r, ClaimReport):
-            raise InvalidArgument(f"{module.__name__}.claims() returned {type(r).__name__}, not ClaimReport.")
-    return out
-
-
 def rows_and_text(paths=None, *, stream: bool = False):
     """(rows as dicts, table text) for ``paths`` (None: every shipped proof). With ``stream`` the
-    table is printed on stdout as each proof file finishes (and the text returned is None)."""
-    from ..errors import InvalidArgument
-    from ..symbolic.runner import proof_modules
+    table is printed on stdout as each proof file finishes, with progress on stderr (and the text
+    returned is None)."""
+    from ..symbolic import run_proofs
 
     start = time.perf_counter()
     out = sys.stdout if stream else io.StringIO()
     table = _common.StreamTable(COLUMNS, out=out)
     table.header()
-    modules = proof_modules(paths or None)
-    reports = []
-    for k, module in enumerate(modules, 1):
-        name = getattr(module, "__file__", None) or module.__name__
-        if stream:
-            _common.progress(f"[{k}/{len(modules)}] proving {name} ...")
-        t = time.perf_counter()
-        got = _run_module(module)
+
+    def show(got):
         for r in got:
             details = r.evidence + (f" [reason: {r.reason}]" if r.reason else "")
-            table.row([r.id, r.statement, _verdict(r.steps), _verdict(r.conclusion)], details=details)
-        if stream:
-            _common.progress(f"      {len(got)} claims in {time.perf_counter() - t:.1f} s")
-        reports.extend(got)
-    ids = [r.id for r in reports]
-    dup = sorted({i for i in ids if ids.count(i) > 1})
-    if dup:
-        raise InvalidArgument(f"duplicate claim IDs across proof files: {dup}.")
+            table.row([r.id, r.kind, r.statement, _verdict(r.steps), _verdict(r.conclusion)], details=details)
+
+    reports = run_proofs(paths or None, progress=_common.progress if stream else None, on_reports=show)
     seconds = time.perf_counter() - start
     rows = [r.to_dict() for r in reports]
     counts: dict[str, int] = {}
     for r in reports:
         v = _verdict(r.conclusion)
-        counts[v] = counts.get(v, 0) + 1
+        key = v if r.kind == "theorem" else f"{v} ({r.kind})"
+        counts[key] = counts.get(key, 0) + 1
     summary = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items()))
     out.write(f"\n{len(reports)} claims in {seconds:.1f} s; conclusions: {summary}\n")
     out.flush()

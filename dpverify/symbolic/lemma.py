@@ -11,9 +11,14 @@ that says how ``check()`` should try to settle it. ``check()`` returns a
   >= 0 at the lower end and its derivative >= 0), ``CONCAVE`` (margin >= 0 at both ends of an
   interval and its second derivative <= 0);
 * ``MONOTONE`` -> CERTIFIED: the sign of every partial derivative of ``lhs`` and ``rhs`` is
-  established (sympy, or ``mpmath.iv`` on the box), then branch and bound over the box compares
-  the largest ``lhs`` with the smallest ``rhs`` of each cell, evaluated at 50 digits;
-* ``INTERVAL`` -> CERTIFIED: branch and bound with ``mpmath.iv`` interval arithmetic on the margin;
+  established (sympy, or ``mpmath.iv`` on the box; an integer axis enters as its whole hull), then
+  branch and bound over the box compares the largest ``lhs`` with the smallest ``rhs`` of each cell,
+  both enclosed in Arb balls (python-flint, 256 bits): a cell counts only if the ball of the margin is > 0;
+* ``INTERVAL`` -> CERTIFIED: branch and bound with Arb balls on the margin (integer axes enumerated);
+* without python-flint no strategy gives CERTIFIED: the lemma is TESTED and the evidence says
+  "python-flint not installed";
+* ``REPARAM`` -> PROVED: each hypothesis parametrised exactly by a fresh nonnegative symbol, then the
+  rewritten margin shown >= 0 by sympy;
 * always: a search over random and boundary points of the box (without a box: fixed and seeded
   random points of each symbol's assumption domain, see ``_domain``); a violation re-evaluated at 50
   digits gives REFUTED with the counterexample; no violation and no proof gives TESTED with the
@@ -36,6 +41,7 @@ import sympy as sp
 from mpmath import iv
 
 from ..errors import InvalidArgument
+from .arb import NOT_INSTALLED, PREC_BITS, ArbUnsupported, arb_eval, ball, flint_or_none, gaussian_delta_arb
 from .numeric import DPS, decimal, mp_value
 from .verdicts import CheckResult, ProofVerdict
 
@@ -49,11 +55,12 @@ class Strategy(enum.Enum):
     NONNEG_TERMS = "sum of nonnegative terms"
     DERIVATIVE = "sign of a derivative"
     CONCAVE = "concavity and endpoints"
-    MONOTONE = "monotone enclosure (branch and bound, 50 digits)"
-    INTERVAL = "interval arithmetic (mpmath.iv, branch and bound)"
+    MONOTONE = "monotone enclosure (branch and bound, Arb balls)"
+    INTERVAL = "ball arithmetic (Arb, branch and bound)"
     SAMPLED = "sampled search"
     CASES = "case split, each case a sum of nonnegative terms"
-    PROFILE = "Gaussian privacy-profile enclosure (branch and bound, 50 digits)"
+    PROFILE = "Gaussian privacy-profile enclosure (branch and bound, Arb balls)"
+    REPARAM = "hypotheses parametrised exactly, then a sign proof of the margin"
 
 
 @dataclass(frozen=True)
@@ -143,6 +150,23 @@ def _sign(expr: sp.Expr) -> int | None:
     return None
 
 
+def _nonneg_proof(expr: sp.Expr, strict: bool = False) -> bool:
+    """True if sympy shows ``expr >= 0`` (``> 0`` if strict): directly, or as a fraction whose expanded
+    numerator is a sum of nonnegative terms (one positive if strict) over a positive denominator."""
+    want = "is_positive" if strict else "is_nonnegative"
+    for cand in (expr, sp.simplify(expr), sp.factor(expr)):
+        if getattr(cand, want) is True:
+            return True
+        num, den = sp.fraction(sp.together(cand))
+        den_terms = sp.Add.make_args(sp.expand(den))
+        if not (den.is_positive is True or all(t.is_positive is True for t in den_terms)):
+            continue
+        terms = sp.Add.make_args(sp.expand(num))
+        if all(t.is_nonnegative is True for t in terms) and (not strict or any(t.is_positive for t in terms)):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class Lemma:
     """A checkable statement. See the module docstring for the strategies and verdicts.
@@ -168,6 +192,11 @@ class Lemma:
     cases: tuple = ()
     evaluate: Callable | None = None
     profile: Mapping | None = None
+    #: named numeric constants of the statement (symbol name -> exact value), substituted before checking;
+    #: the mutation campaign perturbs them (``dpverify.symbolic.mutation``).
+    constants: Mapping[str, object] = field(default_factory=dict)
+    #: REPARAM: symbol -> expression in fresh nonnegative symbols that parametrises a hypothesis exactly.
+    reparam: Mapping | None = None
 
     def __post_init__(self):
         if not isinstance(self.conclusion, (sp.Rel, sp.Eq)):
@@ -179,6 +208,7 @@ class Lemma:
         if extra:
             raise InvalidArgument(f"{self.id}: box names {sorted(extra)} are not symbols of the lemma.")
         object.__setattr__(self, "box", dict(self.box))
+        object.__setattr__(self, "constants", {k: sp.nsimplify(v) for k, v in dict(self.constants).items()})
 
     # ------------------------------------------------------------------ pieces
     @property
@@ -212,8 +242,36 @@ class Lemma:
         return {s.name: s for s in self.symbols}
 
     # ------------------------------------------------------------------ check
+    def substituted(self) -> "Lemma":
+        """The lemma with its named constants replaced by their values (itself when it has none)."""
+        if not self.constants:
+            return self
+        exprs = [self.conclusion, *self.hypotheses, *(self.reparam or {}).values(), *(self.profile or {}).values()]
+        exprs += [v for c in self.cases for v in c.values()]
+        free = set().union(*(e.free_symbols for e in exprs if isinstance(e, sp.Basic)))
+        sub = {s: self.constants[s.name] for s in free if s.name in self.constants}
+
+        def f(e):
+            if isinstance(e, sp.Rel):  # keep the relation unevaluated (eps <= eps must stay a statement)
+                return type(e)(e.lhs.xreplace(sub), e.rhs.xreplace(sub), evaluate=False)
+            return e.xreplace(sub) if isinstance(e, sp.Basic) else e
+
+        return replace(self, constants={}, conclusion=f(self.conclusion),
+                       hypotheses=tuple(f(h) for h in self.hypotheses),
+                       reparam=None if self.reparam is None else {k: f(v) for k, v in self.reparam.items()},
+                       profile=None if self.profile is None else {k: f(v) for k, v in self.profile.items()},
+                       cases=tuple({k: f(v) for k, v in c.items()} for c in self.cases))
+
     def check(self) -> CheckResult:
         """Settle the lemma; never raises for a false lemma (that is a REFUTED result)."""
+        if self.constants:
+            sub = self.substituted()
+            if sub.conclusion.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+                return CheckResult(ProofVerdict.UNKNOWN, f"{self.id}: with constants {self.constants} the statement is "
+                                                         f"degenerate ({sub.conclusion})")
+            res = sub.check()
+            consts = ", ".join(f"{k} = {v}" for k, v in self.constants.items())
+            return replace(res, evidence=f"{res.evidence} [statement constants: {consts}]")
         if self.is_identity:
             return self._check_identity()
         counter = self._search()
@@ -234,6 +292,8 @@ class Lemma:
             result = self._cases()
         elif self.strategy is Strategy.PROFILE:
             result = self._profile()
+        elif self.strategy is Strategy.REPARAM:
+            result = self._reparam()
         elif self.strategy is Strategy.SAMPLED:
             result = None
         else:  # pragma: no cover - Enum is closed
@@ -546,8 +606,8 @@ class Lemma:
         bounds = cell if cell is not None else [(self.box[n].lo, self.box[n].hi) for n in names]
         try:
             with _iv_dps(30):
-                val = f(*[iv.mpf([lo, hi]) if self.box[n].scale != "int" else iv.mpf(lo)
-                          for n, (lo, hi) in zip(names, bounds)])
+                # every axis as its whole range (an integer axis too: its hull, never one end of it)
+                val = f(*[iv.mpf([lo, hi]) for n, (lo, hi) in zip(names, bounds)])
             if val.a >= 0:
                 return 1
             if val.b <= 0:
@@ -568,69 +628,104 @@ class Lemma:
             if dl is None or dr is None:
                 return f"monotonicity in {n} not established (lhs: {dl}, rhs: {dr})"
             dirs[n] = (dl, dr)
-        flhs, frhs = self._fast(self.lhs), self._fast(self.rhs)
+        if flint_or_none() is None:
+            return NOT_INSTALLED
         checked = 0
         stack = list(cells)
-        with mpmath.workdps(DPS):
-            tol = mpmath.mpf(10) ** -(DPS - 10)
-            while stack:
-                cell = stack.pop()
-                checked += 1
-                if checked > self.max_cells:
-                    return f"cell budget {self.max_cells} exhausted"
-                hi_l, lo_r = [], []
-                for n, (lo, hi) in zip(names, cell):
-                    if self.box[n].scale == "int":
-                        v = int(lo)
-                        hi_l.append(v)
-                        lo_r.append(v)
-                        continue
-                    dl, dr = dirs[n]
-                    hi_l.append(mpmath.mpf(hi if dl >= 0 else lo))
-                    lo_r.append(mpmath.mpf(lo if dr >= 0 else hi))
-                L, R = flhs(*hi_l), frhs(*lo_r)
-                # a margin larger than the rounding error of 50-digit evaluation (strict or not)
-                ok = R - L > tol * (abs(R) + abs(L))
-                if ok:
+        while stack:
+            cell = stack.pop()
+            checked += 1
+            if checked > self.max_cells:
+                return f"cell budget {self.max_cells} exhausted"
+            hi_l, lo_r = {}, {}
+            for n, (lo, hi) in zip(names, cell):
+                if self.box[n].scale == "int":
+                    hi_l[syms[n]] = lo_r[syms[n]] = ball(int(lo))
                     continue
-                parts = self._split(names, cell)
-                if parts is None:
-                    return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
-                stack.extend(parts)
+                dl, dr = dirs[n]
+                hi_l[syms[n]] = ball(hi if dl >= 0 else lo)
+                lo_r[syms[n]] = ball(lo if dr >= 0 else hi)
+            try:
+                L, R = arb_eval(self.lhs, hi_l), arb_eval(self.rhs, lo_r)
+            except ArbUnsupported as exc:
+                return f"Arb: {exc}"
+            # certified sign of the cell: the ball of R - L lies strictly above 0
+            if (R - L).lower() > 0:
+                continue
+            parts = self._split(names, cell)
+            if parts is None:
+                return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
+            stack.extend(parts)
         directions = ", ".join(f"{n}: lhs {'up' if a > 0 else 'down' if a < 0 else 'flat'}, rhs "
                                f"{'up' if b > 0 else 'down' if b < 0 else 'flat'}" for n, (a, b) in dirs.items())
         return CheckResult(ProofVerdict.CERTIFIED,
-                           f"{self.id}: certified on {self._box_text()} by monotone enclosure ({directions}); "
-                           f"{checked} cells at {DPS} digits")
+                           f"{self.id}: certified on {self._box_text()} by monotone enclosure ({directions}; directions "
+                           f"by sympy or mpmath.iv); {checked} cells, each corner margin an Arb ball > 0 "
+                           f"({PREC_BITS}-bit python-flint)")
 
     def _interval(self):
         names, cells = self._cells()
         syms = self._syms()
-        try:
-            f = sp.lambdify([syms[n] for n in names], self.margin, modules=[_IV_NS, "mpmath"])
-        except Exception as exc:  # noqa: BLE001
-            return f"cannot build an interval function ({exc})"
+        if flint_or_none() is None:
+            return NOT_INSTALLED
         checked = 0
         stack = list(cells)
-        with _iv_dps(30):
-            while stack:
-                cell = stack.pop()
-                checked += 1
-                if checked > self.max_cells:
-                    return f"cell budget {self.max_cells} exhausted"
-                try:
-                    val = f(*[iv.mpf([lo, hi]) for lo, hi in cell])
-                except Exception as exc:  # noqa: BLE001
-                    return f"interval evaluation failed ({type(exc).__name__})"
-                if (val.a > 0) if self.strict else (val.a >= 0):
-                    continue
-                parts = self._split(names, cell)
-                if parts is None:
-                    return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
-                stack.extend(parts)
+        while stack:
+            cell = stack.pop()
+            checked += 1
+            if checked > self.max_cells:
+                return f"cell budget {self.max_cells} exhausted"
+            try:
+                val = arb_eval(self.margin, {syms[n]: ball(lo, hi) for n, (lo, hi) in zip(names, cell)})
+            except ArbUnsupported as exc:
+                return f"Arb: {exc}"
+            if (val.lower() > 0) if self.strict else (val.lower() >= 0):
+                continue
+            parts = self._split(names, cell)
+            if parts is None:
+                return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
+            stack.extend(parts)
         return CheckResult(ProofVerdict.CERTIFIED,
-                           f"{self.id}: certified on {self._box_text()} by mpmath.iv interval arithmetic; "
-                           f"{checked} cells")
+                           f"{self.id}: certified on {self._box_text()} by branch and bound with Arb balls "
+                           f"({PREC_BITS}-bit python-flint): the margin's enclosure is >= 0 on each of {checked} cells")
+
+    # hypotheses parametrised ------------------------------------------------------
+    def _reparam(self):
+        """Each substituted symbol v = e(others, t) must turn one hypothesis margin (increasing in v) into
+        exactly the fresh symbol t >= 0, so the substitution covers the hypothesis region; then the margin
+        of the conclusion, rewritten, must be shown >= 0 (> 0 if strict) for all fresh values."""
+        if not self.reparam:
+            return "REPARAM needs reparam={symbol: expression}"
+        targets = set(self.reparam)
+        used = set()
+        for v, e in self.reparam.items():
+            if e.free_symbols & targets:
+                return f"reparam of {v} uses another substituted symbol"
+            fresh = [t for t in e.free_symbols if t not in set(self.symbols)]
+            if len(fresh) != 1 or fresh[0].is_nonnegative is not True:
+                return f"reparam of {v} must use exactly one fresh nonnegative symbol"
+            t = fresh[0]
+            hit = None
+            for i, h in enumerate(self.hypotheses):
+                if i in used or not isinstance(h, (sp.GreaterThan, sp.StrictGreaterThan, sp.LessThan,
+                                                   sp.StrictLessThan)):
+                    continue
+                hm = h.lhs - h.rhs if isinstance(h, (sp.GreaterThan, sp.StrictGreaterThan)) else h.rhs - h.lhs
+                if v not in hm.free_symbols or sp.diff(hm, v).is_positive is not True:
+                    continue
+                if sp.simplify(hm.subs(v, e) - t) == 0:
+                    hit = i
+                    break
+            if hit is None:
+                return f"no hypothesis is parametrised exactly by {v} = {e}"
+            used.add(hit)
+        m = self.margin.subs(self.reparam)
+        if _nonneg_proof(m, strict=self.strict):
+            hyps = "; ".join(str(self.hypotheses[i]) for i in sorted(used))
+            return CheckResult(ProofVerdict.PROVED,
+                               f"{self.id}: hypotheses {hyps} parametrised exactly ({self.reparam}); the margin "
+                               f"rhs - lhs becomes {sp.simplify(m)}, shown >= 0 under the symbols' assumptions")
+        return f"margin {sp.simplify(m)} not shown >= 0 after the reparametrisation"
 
     # case split ---------------------------------------------------------------
     def _cases(self):
@@ -671,11 +766,17 @@ class Lemma:
                 continue
             dirs[n] = (self._direction(eps_expr, syms[n], names), self._direction(ratio, syms[n], names),
                        self._direction(self.rhs, syms[n], names))
-        feps, fratio, frhs = self._fast(eps_expr), self._fast(ratio), self._fast(self.rhs)
+        from .library import gaussian_profile_expr
+
+        # the certificate encloses the Balle-Wang profile at (eps, sigma): the conclusion's lhs must be exactly that
+        if self.lhs != gaussian_profile_expr(eps_expr, 1, ratio) and \
+                sp.simplify(self.lhs - gaussian_profile_expr(eps_expr, 1, ratio)) != 0:
+            return "the conclusion's lhs is not the Gaussian profile at the PROFILE's (epsilon, sigma)"
+        if flint_or_none() is None:
+            return NOT_INSTALLED
         checked = 0
         stack = list(cells)
-        with mpmath.workdps(DPS):
-            tol = mpmath.mpf(10) ** -(DPS - 10)
+        if True:
             while stack:
                 cell = stack.pop()
                 checked += 1
@@ -692,13 +793,18 @@ class Lemma:
                                   for dd, ex in zip(dirs[n], (eps_expr, ratio, self.rhs)))
                     if None in (de, dr, dh):
                         break
-                    eps_at.append(mpmath.mpf(lo if de >= 0 else hi))
-                    ratio_at.append(mpmath.mpf(lo if dr >= 0 else hi))
-                    low_r.append(mpmath.mpf(lo if dh >= 0 else hi))
+                    eps_at.append(lo if de >= 0 else hi)
+                    ratio_at.append(lo if dr >= 0 else hi)
+                    low_r.append(lo if dh >= 0 else hi)
                 if len(low_r) == len(names):
-                    L = gaussian_delta(feps(*eps_at), 1, fratio(*ratio_at))
-                    R = frhs(*low_r)
-                    if R - L > tol * (abs(R) + abs(L)):
+                    sy = [syms[n] for n in names]
+                    try:
+                        L = gaussian_delta_arb(arb_eval(eps_expr, {k: ball(v) for k, v in zip(sy, eps_at)}),
+                                               arb_eval(ratio, {k: ball(v) for k, v in zip(sy, ratio_at)}))
+                        R = arb_eval(self.rhs, {k: ball(v) for k, v in zip(sy, low_r)})
+                    except ArbUnsupported as exc:
+                        return f"Arb: {exc}"
+                    if (R - L).lower() > 0:
                         continue
                 parts = self._split(names, cell)
                 if parts is None:
@@ -707,4 +813,5 @@ class Lemma:
         return CheckResult(ProofVerdict.CERTIFIED,
                            f"{self.id}: exact Gaussian profile <= bound certified on {self._box_text()} "
                            f"(monotone enclosure: profile decreasing in eps and in sigma; "
-                           f"directions by sympy or mpmath.iv per cell; {checked} cells at {DPS} digits)")
+                           f"directions by sympy or mpmath.iv per cell; {checked} cells, each margin an Arb ball > 0, "
+                           f"{PREC_BITS}-bit python-flint)")

@@ -21,7 +21,7 @@ import mpmath
 from .numeric import DPS, decimal, gaussian_delta
 from .verdicts import CheckResult, ProofVerdict
 
-__all__ = ["chain", "proved", "certified", "tested", "unknown", "refuted", "stated", "weakest", "rests_on",
+__all__ = ["chain", "proved", "certified", "tested", "unknown", "refuted", "stated", "weakest", "rests_on", "search_refute",
            "gaussian_profile_search"]
 
 _ORDER = [ProofVerdict.KERNEL_CHECKED, ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN]
@@ -120,4 +120,51 @@ def gaussian_profile_search(claim_id: str, sigma: Callable[..., float], points: 
                 return refuted(
                     f"{claim_id}: exact delta(eps) = {mpmath.nstr(dl, 6)} > delta = {pt['delta']:g} at "
                     f"{ {k: pt[k] for k in pt} } (Balle-Wang profile, {DPS} digits)", ce)
+    return None
+
+
+def _dec(v) -> str:
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)  # the shortest string that reads back as this float
+    if isinstance(v, mpmath.mpf):
+        return decimal(v, 30)
+    return str(v)
+
+
+def search_refute(claim_id: str, what: str, points: Iterable[Mapping], evaluate: Callable, *, strict: bool = False,
+                  dps: int = DPS) -> CheckResult | None:
+    """Search ``points`` for a violation of the claim ``lhs <= rhs`` (``lhs < rhs`` if ``strict``).
+
+    ``evaluate(point)`` returns ``(lhs, rhs)`` or ``(lhs, rhs, extra)`` (extra: a dict of computed values to
+    report) at the current mpmath precision; it raises ValueError where the claim's hypotheses fail (the point
+    is skipped). A violation found at 30 digits is re-evaluated at ``dps`` digits and must exceed the rounding
+    error there; REFUTED then carries the point and the computed values. None if no point violates the claim.
+    """
+    for pt in points:
+        with mpmath.workdps(30):
+            try:
+                lhs, rhs = evaluate(pt)[:2]
+            except (ValueError, ZeroDivisionError):
+                continue
+            bad = lhs >= rhs if strict else lhs > rhs
+        if not bad:
+            continue
+        with mpmath.workdps(dps):
+            out = evaluate(pt)
+            lhs, rhs = mpmath.mpf(out[0]), mpmath.mpf(out[1])
+            extra = out[2] if len(out) > 2 else {}
+            tol = mpmath.mpf(10) ** -(dps - 10) * (abs(lhs) + abs(rhs))
+            bad = (lhs - rhs >= -tol) if strict else (lhs - rhs > tol)
+            if not bad:
+                continue
+            ce = {k: _dec(v) for k, v in pt.items()}
+            ce.update({k: _dec(v) for k, v in extra.items()})
+            ce.update({"lhs": decimal(lhs, 40), "rhs": decimal(rhs, 40)})
+            rel = ">=" if strict else ">"
+            return refuted(f"{claim_id}: {what} fails at {dict((k, _dec(v)) for k, v in pt.items())}: "
+                           f"{mpmath.nstr(lhs, 10)} {rel} {mpmath.nstr(rhs, 10)} (re-evaluated at {dps} digits)", ce)
     return None

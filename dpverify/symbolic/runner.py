@@ -53,13 +53,21 @@ def proof_modules(paths: Iterable[str | Path] | None = None) -> list:
             if not m.name.startswith("_")]
 
 
-def run_proofs(paths: Iterable[str | Path] | None = None, *, kernel_check: bool = True) -> list[ClaimReport]:
+def run_proofs(paths: Iterable[str | Path] | None = None, progress=None, *, kernel_check: bool = True,
+               on_reports=None) -> list[ClaimReport]:
     """Run ``claims()`` of every proof module (see :func:`proof_modules`); reports in file order.
 
+    ``progress(message)`` (optional) is called before and after each module (the CLI prints on stderr).
     ``kernel_check``: apply the Coq theorems of ``proofs/coq/`` (``dpverify.symbolic.coq``); False gives
-    the proof files' own verdicts."""
+    the proof files' own verdicts. ``on_reports(reports)`` (optional) receives each module's final
+    reports as soon as that module is done (the CLI streams its table with it)."""
+    import time
+
     reports: list[ClaimReport] = []
     for module in proof_modules(paths):
+        started = time.perf_counter()
+        if progress is not None:
+            progress(f"proving {module.__name__} ...")
         fn = getattr(module, "claims", None)
         if not callable(fn):
             raise InvalidArgument(f"proof module {module.__name__!r} has no claims() function.")
@@ -72,12 +80,16 @@ def run_proofs(paths: Iterable[str | Path] | None = None, *, kernel_check: bool 
         for r in out:
             if not isinstance(r, ClaimReport):
                 raise InvalidArgument(f"{module.__name__}.claims() returned {type(r).__name__}, not ClaimReport.")
+        if kernel_check:
+            from .coq import apply_kernel_checks  # Coq theorems of proofs/coq/, when coqc is on the PATH
+            out = apply_kernel_checks(out)
+        if on_reports is not None:
+            on_reports(out)
         reports.extend(out)
+        if progress is not None:
+            progress(f"  {module.__name__}: {len(out)} claims in {time.perf_counter() - started:.1f} s")
     ids = [r.id for r in reports]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise InvalidArgument(f"duplicate claim IDs across proof files: {dup}.")
-    if not kernel_check:
-        return reports
-    from .coq import apply_kernel_checks  # Coq theorems of proofs/coq/ (kernel-checked), when coqc is on the PATH
-    return apply_kernel_checks(reports)
+    return reports

@@ -11,7 +11,10 @@ from typing import Any, Mapping
 
 from ..errors import InvalidArgument
 
-__all__ = ["ProofVerdict", "CheckResult", "ClaimReport"]
+__all__ = ["ProofVerdict", "CheckResult", "ClaimReport", "CLAIM_KINDS"]
+
+#: Kinds of a ClaimReport (see ``ClaimReport.kind``).
+CLAIM_KINDS = ("theorem", "definition", "instance")
 
 
 class ProofVerdict(str, enum.Enum):
@@ -96,8 +99,13 @@ class ClaimReport:
     conclusion: CheckResult
     reason: str = ""
     notes: tuple[str, ...] = field(default=())
+    #: what the conclusion is: a general ``theorem``; a ``definition`` (nothing to prove: reported, never
+    #: counted as a proved claim); an ``instance`` (settled for fixed dimensions only, e.g. d = 2 or 3).
+    kind: str = "theorem"
 
     def __post_init__(self):
+        if self.kind not in CLAIM_KINDS:
+            raise InvalidArgument(f"kind={self.kind!r} must be one of {CLAIM_KINDS}.")
         if not isinstance(self.id, str) or self.id.count("/") < 1 or any(not p for p in self.id.split("/")):
             raise InvalidArgument(f"id={self.id!r} must be '<paper-key>/<label>' (optionally '/<reading>').")
         if not isinstance(self.steps, CheckResult) or not isinstance(self.conclusion, CheckResult):
@@ -133,4 +141,5 @@ class ClaimReport:
             "steps_detail": self.steps.to_dict(),
             "conclusion_detail": self.conclusion.to_dict(),
             "notes": list(self.notes),
+            "kind": self.kind,
         }

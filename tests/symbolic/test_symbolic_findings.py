@@ -1,0 +1,51 @@
+"""docs/findings.md carries a generated verdict section that must match the verdicts (no hand-kept numbers).
+
+Deterministic (proof files use fixed seeds): no false-failure rate to state. The full regeneration runs
+every proof file (minutes), so it is ``slow``; the default suite checks the section's internal consistency
+(its counts agree with its own rows) and the renderer on a small report list.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dpverify.symbolic import ClaimReport, run_proofs
+from dpverify.symbolic.findings import BEGIN, END, render, replace_section, strong_share
+from dpverify.symbolic.proof import proved, refuted, tested
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "findings.md"
+
+
+def _section(text: str) -> str:
+    assert BEGIN in text and END in text, "docs/findings.md lacks the generated verdict section"
+    return BEGIN + text.split(BEGIN, 1)[1].split(END, 1)[0] + END
+
+
+def test_generated_section_is_self_consistent():
+    sec = _section(DOC.read_text())
+    rows = re.findall(r"^\| `([^`]+)` \| (\w+) \| ([\w-]+) \| ([\w-]+) \|", sec, flags=re.M)
+    assert rows
+    head = re.search(r"^(\d+) claims\.", sec, flags=re.M)
+    assert head and int(head.group(1)) == len(rows)
+    m = re.search(r"not refuted: (\d+); of these `proved` or `certified`: (\d+)", sec)
+    thm = [r for r in rows if r[1] == "theorem" and r[3] != "refuted"]
+    strong = [r for r in thm if r[3] in ("proved", "certified", "kernel-checked")]
+    assert m and (int(m.group(1)), int(m.group(2))) == (len(thm), len(strong))
+
+
+def test_render_counts_only_theorems():
+    reps = [ClaimReport("p/a", "a", steps=proved("x"), conclusion=proved("x")),
+            ClaimReport("p/b", "b", steps=proved("x"), conclusion=proved("x"), kind="definition"),
+            ClaimReport("p/c", "c", steps=tested("x"), conclusion=tested("x")),
+            ClaimReport("p/d", "d", steps=tested("x"), conclusion=refuted("x", {"v": "1"}))]
+    assert strong_share(reps) == (1, 2)
+    text = render(reps)
+    assert "of these `proved` or `certified`: 1 (50%)" in text
+    assert replace_section("intro\n## A\n", text).startswith("intro\n" + BEGIN)
+
+
+@pytest.mark.slow
+def test_findings_section_matches_the_verdicts():
+    assert _section(DOC.read_text()) == render(run_proofs())
