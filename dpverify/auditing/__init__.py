@@ -73,7 +73,10 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
         )
     if claim.is_curve:  # zCDP / Renyi / profile claims: audited at several points (auditing/curve.py)
         from .curve import audit_curve
-        return audit_curve(mechanism, pairs, claim=claim, **{k: v for k, v in locals().items() if k in audit.__kwdefaults__ and k != "claim"})
+        return audit_curve(mechanism, pairs, claim=claim, samples=samples, confidence=confidence, rng=rng,
+                           executor=executor, proposal=proposal, delta_resolution=delta_resolution,
+                           max_samples=max_samples, progress=progress, precision=precision, profile=profile,
+                           time_budget=time_budget, consistency=consistency, **black_box)
     if not callable(getattr(mechanism, "sample", None)):
         raise InvalidArgument(
             f"mechanism={_runner.describe(mechanism)} has no sample(data, size, rng) method; it does not "

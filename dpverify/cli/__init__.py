@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     except DPVerifyError as exc:
         print(f"dpverify {args.command}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C in any command: one line, no traceback (audit pools stop their workers)
+        print(f"dpverify {args.command}: interrupted (Ctrl-C); no result.", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -49,7 +49,7 @@ def test_claim_is_immutable_and_reprs_as_its_call():
 def test_verdict_compares_equal_to_its_string():
     assert Verdict.VIOLATED == "violated"
     assert str(Verdict.NOT_VIOLATED) == "not-violated"
-    assert {v.value for v in Verdict} == {"violated", "not-violated", "inconclusive"}
+    assert {v.value for v in Verdict} == {"violated", "not-violated", "inconclusive", "inconsistent"}
 
 
 BAD_VALIDATOR_CALLS = [

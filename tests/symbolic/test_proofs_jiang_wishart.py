@@ -120,7 +120,8 @@ def test_theorem_7_display_counterexample(reports):
     fro = sp.sqrt(sum(x**2 for x in D))
     tr = (D * D.T).trace()
     assert sp.N(fro - tr, 50) != 0
-    assert abs(mpmath.mpf(ce["frobenius"]) - mpmath.mpf(str(sp.N(fro, 45)))) < mpmath.mpf(10) ** -35
+    # the counterexample records 30 significant digits
+    assert abs(mpmath.mpf(ce["frobenius"]) - mpmath.mpf(str(sp.N(fro, 45)))) < mpmath.mpf(10) ** -28
 
 
 # ---------------------------------------------------------------- proved verdicts: mutate a constant

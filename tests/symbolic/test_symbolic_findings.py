@@ -13,7 +13,7 @@ import pytest
 
 from dpverify.symbolic import ClaimReport, run_proofs
 from dpverify.symbolic.findings import BEGIN, END, render, replace_section, strong_share
-from dpverify.symbolic.proof import proved, refuted, tested
+from dpverify.symbolic import proof as _proof
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "findings.md"
 
@@ -36,10 +36,10 @@ def test_generated_section_is_self_consistent():
 
 
 def test_render_counts_only_theorems():
-    reps = [ClaimReport("p/a", "a", steps=proved("x"), conclusion=proved("x")),
-            ClaimReport("p/b", "b", steps=proved("x"), conclusion=proved("x"), kind="definition"),
-            ClaimReport("p/c", "c", steps=tested("x"), conclusion=tested("x")),
-            ClaimReport("p/d", "d", steps=tested("x"), conclusion=refuted("x", {"v": "1"}))]
+    reps = [ClaimReport("p/a", "a", steps=_proof.proved("x"), conclusion=_proof.proved("x")),
+            ClaimReport("p/b", "b", steps=_proof.proved("x"), conclusion=_proof.proved("x"), kind="definition"),
+            ClaimReport("p/c", "c", steps=_proof.tested("x"), conclusion=_proof.tested("x")),
+            ClaimReport("p/d", "d", steps=_proof.tested("x"), conclusion=_proof.refuted("x", {"v": "1"}))]
     assert strong_share(reps) == (1, 2)
     text = render(reps)
     assert "of these `proved` or `certified`: 1 (50%)" in text
