@@ -91,10 +91,10 @@ def check_runs(runs: int) -> tuple[int, int]:
 
 
 def test_false_alarms_within_budget_quick():
-    """8 runs of the 20-test suite: a smoke check of the machinery in the default suite (with 8 runs
+    """3 runs of the 20-test suite: a smoke check of the machinery in the default suite (with few runs
     only the alpha_run = 1e-3 bound, at most 2 failed runs, can fail; the 50-run acceptance check
     is the slow test below)."""
-    check_runs(8)
+    check_runs(3)
 
 
 @pytest.mark.slow
