@@ -399,6 +399,18 @@ def _power_error_l1(x: np.ndarray, N: int, k: int, mults: int, r: float, u: floa
     return math.sqrt(N) * e2
 
 
+def _spectrum_weights_and_fudge(logb: np.ndarray, N: int, k: int) -> tuple[np.ndarray, float]:
+    """Weights of the full (Hermitian) spectrum of an rfft of length N (w = 0 and, for even N,
+    w = N/2 count once; the rest twice), and the relative error factor of exp(j log b) and of the
+    power sums over j <= k (see S3; generous)."""
+    wt = np.full(logb.size, 2.0)
+    wt[0] = 1.0
+    if N % 2 == 0:
+        wt[-1] = 1.0
+    lmax = float(np.max(np.abs(logb[np.isfinite(logb)]))) if np.any(np.isfinite(logb)) else 0.0
+    return wt, 1 + 8 * (k + 1) * (lmax + 2) * U + (N + 4) * U
+
+
 def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
                     budget: float = _DOUBLE_BUDGET) -> tuple[np.ndarray | None, float, int]:
     """float64 ``X~^k`` of the length-N spectrum of ``x`` with the atoms' spectrum computed
@@ -434,14 +446,7 @@ def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     bound = (mag * (1 + 4 * U) + (e_a + D)) * (1 + 4 * U)  # >= max(|X_w|, |X~_w|)
     with np.errstate(divide="ignore", under="ignore"):
         logb = np.log(bound)
-    # weights of the full (Hermitian) spectrum: w = 0 and (N even) w = N/2 count once
-    wt = np.full(bound.size, 2.0)
-    wt[0] = 1.0
-    if N % 2 == 0:
-        wt[-1] = 1.0
-    lmax = float(np.max(np.abs(logb[np.isfinite(logb)]))) if np.any(np.isfinite(logb)) else 0.0
-    # relative error of exp(j log b) and of the sums (see S3): generous
-    fudge = 1 + 8 * (k + 1) * (lmax + 2) * U + (N + 4) * U
+    wt, fudge = _spectrum_weights_and_fudge(logb, N, k)
     with np.errstate(under="ignore"):
         w_k1 = np.exp(2 * (k - 1) * logb)  # bound^(2(k-1))
         tiny = (N + 1) * 2.0 ** -1074  # terms that underflowed
@@ -526,12 +531,7 @@ def _split_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     b = (mag + np.where(inS, e_S + D_small, D)) * (1 + 4 * U) ** 2
     with np.errstate(divide="ignore"):
         logb = np.log(b)
-    wt = np.full(b.size, 2.0)
-    wt[0] = 1.0
-    if N % 2 == 0:
-        wt[-1] = 1.0
-    lmax = float(np.max(np.abs(logb[np.isfinite(logb)]))) if np.any(np.isfinite(logb)) else 0.0
-    fudge = 1 + 8 * (k + 1) * (lmax + 2) * U + (N + 4) * U
+    wt, fudge = _spectrum_weights_and_fudge(logb, N, k)
     with np.errstate(under="ignore"):
         W = np.exp(2 * (k - 1) * logb)
         tiny = (N + 1) * 2.0 ** -1074

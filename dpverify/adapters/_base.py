@@ -109,6 +109,25 @@ def as_outputs(values: list) -> Any:
     return list(values)
 
 
+class ScalarDistanceCheck:
+    """``|D - D'| <= bound`` for datasets that are single numbers (a library's stated sensitivity or
+    d_in, named ``what`` in the message); InvalidArgument otherwise. Picklable."""
+
+    def __init__(self, bound: float, what: str = "sensitivity"):
+        self.bound, self.what = float(bound), what
+
+    def __call__(self, a: Any, b: Any) -> None:
+        try:
+            gap = abs(float(a) - float(b))
+        except (TypeError, ValueError) as exc:
+            raise InvalidArgument(
+                f"data={a!r}, data_prime={b!r}: the neighbourhood |data - data_prime| <= {self.what}="
+                f"{self.bound!r} needs two numbers; pass the scalar query answers.") from exc
+        if not gap <= self.bound * (1 + 1e-12):
+            raise InvalidArgument(f"|data - data_prime| = {gap!r} exceeds {self.what}={self.bound!r}; the pair "
+                                  "is not neighbouring for the mechanism's claim.")
+
+
 class _NeighbourCheck:
     """``check_neighbours(D, D')``: InvalidArgument unless the pair is neighbouring under the library's
     stated unit (padding records marked ``absent`` are dropped first)."""

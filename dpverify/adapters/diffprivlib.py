@@ -26,7 +26,7 @@ import numpy as np
 from .. import _validate as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from ._base import LibraryMechanism, as_outputs, relation_of, require
+from ._base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
 
 _dpl = require("diffprivlib", "diffprivlib", "diffprivlib")
 
@@ -37,18 +37,6 @@ def _seed(rng: np.random.Generator) -> np.random.RandomState:
     return np.random.RandomState(int(rng.integers(0, 2**32 - 1)))
 
 
-class _SensitivityCheck:
-    def __init__(self, sensitivity: float):
-        self.sensitivity = sensitivity
-
-    def __call__(self, a: Any, b: Any) -> None:
-        try:
-            dist = abs(float(a) - float(b))
-        except (TypeError, ValueError):
-            return  # not a number: the mechanism's sensitivity does not apply to it
-        if not dist <= self.sensitivity * (1 + 1e-12):
-            raise InvalidArgument(f"|data - data_prime| = {dist!r} exceeds the mechanism's sensitivity "
-                                  f"{self.sensitivity!r}; the pair is not neighbouring for its claim.")
 
 
 class DiffprivlibMechanism(LibraryMechanism):
@@ -98,7 +86,7 @@ def mechanism(mech: Any, *, data_param: str | None = None, kwargs: dict | None =
     claim = PrivacyClaim(float(mech.epsilon), float(getattr(mech, "delta", 0.0)),
                          relation_of(relation, NeighbourRelation.REPLACE_ONE))
     sens = getattr(mech, "sensitivity", None)
-    check = _SensitivityCheck(float(sens)) if (sens is not None and data_param is None) else None
+    check = ScalarDistanceCheck(float(sens)) if (sens is not None and data_param is None) else None
     return DiffprivlibMechanism(name=type(mech).__name__, recipe=(type(mech), kw, data_param), claim=claim,
                                 check=check)
 

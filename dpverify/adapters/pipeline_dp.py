@@ -29,7 +29,7 @@ import numpy as np
 from .. import _validate as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from ._base import LibraryMechanism, as_outputs, relation_of, require
+from ._base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
 
 _pdp = require("pipeline_dp", "pipeline-dp", "pipeline_dp")
 
@@ -89,11 +89,6 @@ class _MaxGap:
             raise InvalidArgument(f"scores move by {gap!r} > sensitivity={self.sensitivity!r}; not neighbouring.")
 
 
-class _Sensitivity(_MaxGap):
-    def __call__(self, a, b):
-        gap = abs(float(a) - float(b))
-        if not gap <= self.sensitivity * (1 + 1e-12):
-            raise InvalidArgument(f"|data - data_prime| = {gap!r} > sensitivity={self.sensitivity!r}; not neighbouring.")
 
 
 class PipelineDPMechanism(LibraryMechanism):
@@ -169,7 +164,7 @@ def laplace(epsilon: float, sensitivity: float = 1.0) -> PipelineDPMechanism:
     spec = {"epsilon": v.positive("epsilon", epsilon), "sensitivity": v.positive("sensitivity", sensitivity)}
     return PipelineDPMechanism(name=f"LaplaceMechanism(epsilon={epsilon!r}, sensitivity={sensitivity!r})",
                                recipe=("laplace", spec), claim=PrivacyClaim(spec["epsilon"]),
-                               check=_Sensitivity(spec["sensitivity"]))
+                               check=ScalarDistanceCheck(spec["sensitivity"]))
 
 
 def exponential(epsilon: float, sensitivity: float = 1.0, monotonic: bool = False) -> PipelineDPMechanism:

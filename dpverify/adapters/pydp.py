@@ -26,7 +26,7 @@ from typing import Any, Callable
 from .. import _validate as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from ._base import LibraryMechanism, as_outputs, relation_of, require
+from ._base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
 
 _pydp = require("pydp", "python-dp", "pydp")
 _nm = require("pydp.algorithms.numerical_mechanisms", "python-dp", "pydp")
@@ -74,15 +74,6 @@ class _Ref:
         return getattr(importlib.import_module(self.module), self.name)(*args, **kwargs)
 
 
-class _Sensitivity:
-    def __init__(self, sensitivity: float):
-        self.sensitivity = sensitivity
-
-    def __call__(self, a: Any, b: Any) -> None:
-        gap = abs(float(a) - float(b))
-        if not gap <= self.sensitivity * (1 + 1e-12):
-            raise InvalidArgument(f"|data - data_prime| = {gap!r} exceeds sensitivity={self.sensitivity!r}; the "
-                                  "pair is not neighbouring for the mechanism's claim.")
 
 
 class PyDPMechanism(LibraryMechanism):
@@ -121,7 +112,7 @@ def mechanism(cls: Any, *, relation: NeighbourRelation | None = None, **kwargs: 
     claim = PrivacyClaim(eps, delta, relation_of(relation, NeighbourRelation.REPLACE_ONE))
     args = ", ".join(f"{k}={val!r}" for k, val in kwargs.items())
     return PyDPMechanism(name=f"{cls.__name__}({args})", recipe=("mechanism", _Ref(cls), kwargs), claim=claim,
-                         check=_Sensitivity(float(getattr(obj, "sensitivity", None) or obj.l2_sensitivity)))
+                         check=ScalarDistanceCheck(float(getattr(obj, "sensitivity", None) or obj.l2_sensitivity)))
 
 
 def algorithm(cls: Any, *, relation: NeighbourRelation | None = None, absent: Any = None,
@@ -148,4 +139,4 @@ def partition_selection(factory: Callable, epsilon: float, delta: float, max_par
     factory(*args)
     claim = PrivacyClaim(args[0], args[1], relation_of(relation, NeighbourRelation.ADD_REMOVE_ONE))
     return PyDPMechanism(name=f"{getattr(factory, '__name__', 'partition_selection')}{args}",
-                         recipe=("partition", _Ref(factory), args), claim=claim, check=_Sensitivity(1.0))
+                         recipe=("partition", _Ref(factory), args), claim=claim, check=ScalarDistanceCheck(1.0))

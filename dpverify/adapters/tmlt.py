@@ -26,7 +26,7 @@ import numpy as np
 
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from ._base import LibraryMechanism, as_outputs, relation_of, require
+from ._base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
 
 _core = require("tmlt.core", "tmlt.core", "tmlt")
 _measures = require("tmlt.core.measures", "tmlt.core", "tmlt")
@@ -56,14 +56,6 @@ def _claim(meas: Any, d_in: Any, relation: NeighbourRelation) -> PrivacyClaim:
     raise InvalidArgument(f"meas has output measure {measure!r}, which dpverify cannot read as a claim; pass claim=.")
 
 
-class _Distance:
-    def __init__(self, d_in: float):
-        self.d_in = d_in
-
-    def __call__(self, a, b):
-        gap = abs(float(a) - float(b))
-        if not gap <= self.d_in * (1 + 1e-12):
-            raise InvalidArgument(f"|data - data_prime| = {gap!r} > d_in={self.d_in!r}; not neighbouring for the claim.")
 
 
 class TumultMechanism(LibraryMechanism):
@@ -107,6 +99,6 @@ def measurement(meas: Any, d_in: Any = 1, *, relation: NeighbourRelation | None 
     default = (NeighbourRelation.ADD_REMOVE_ONE if metric == "SymmetricDifference" and d_in == 1
                else NeighbourRelation.REPLACE_ONE)
     claim = _claim(meas, d_in, relation_of(relation, default))
-    check = _Distance(float(d_in)) if metric == "AbsoluteDifference" else None
+    check = ScalarDistanceCheck(float(d_in), "d_in") if metric == "AbsoluteDifference" else None
     return TumultMechanism(name=f"{type(meas).__name__}(d_in={d_in!r})", recipe=meas, claim=claim,
                            absent=absent, check=check)

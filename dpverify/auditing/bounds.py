@@ -84,13 +84,19 @@ def kl_upper(mean, n: int, alpha: float) -> np.ndarray:
     return np.where(m < 1, hi, 1.0)
 
 
-def clopper_pearson_lower(successes, n: int, alpha: float) -> np.ndarray:
-    """Exact one-sided lower (1 - alpha) bound on a binomial proportion."""
+def _binomial_arguments(successes, n: int, alpha: float) -> tuple[np.ndarray, int, float]:
+    """(successes as floats, n, alpha), validated for the Clopper-Pearson bounds."""
     n = integer("n", n, minimum=1)
     alpha = open_unit("alpha", alpha)
     k = np.asarray(successes, dtype=float)
     if not np.all((k >= 0) & (k <= n) & (k == np.floor(k))):
         raise InvalidArgument(f"successes={successes!r} must be whole numbers in [0, n={n}].")
+    return k, n, alpha
+
+
+def clopper_pearson_lower(successes, n: int, alpha: float) -> np.ndarray:
+    """Exact one-sided lower (1 - alpha) bound on a binomial proportion."""
+    k, n, alpha = _binomial_arguments(successes, n, alpha)
     with np.errstate(invalid="ignore"):
         out = special.betaincinv(k, n - k + 1, alpha)
     return np.where(k > 0, out, 0.0)
@@ -98,11 +104,7 @@ def clopper_pearson_lower(successes, n: int, alpha: float) -> np.ndarray:
 
 def clopper_pearson_upper(successes, n: int, alpha: float) -> np.ndarray:
     """Exact one-sided upper (1 - alpha) bound on a binomial proportion."""
-    n = integer("n", n, minimum=1)
-    alpha = open_unit("alpha", alpha)
-    k = np.asarray(successes, dtype=float)
-    if not np.all((k >= 0) & (k <= n) & (k == np.floor(k))):
-        raise InvalidArgument(f"successes={successes!r} must be whole numbers in [0, n={n}].")
+    k, n, alpha = _binomial_arguments(successes, n, alpha)
     with np.errstate(invalid="ignore"):
         out = special.betaincinv(k + 1, n - k, 1 - alpha)
     return np.where(k < n, out, 1.0)
