@@ -35,28 +35,29 @@ def _method(method) -> CompositionMethod:
 
 def epsilon_curve(event: DpEvent, deltas, method: Method | CompositionMethod = Method.PLD) -> np.ndarray:
     """Certified upper bounds on epsilon at each of ``deltas`` (array of the same shape)."""
-    from .pld import PLDComposition, _unit_array
+    from .pld import _unit_array
 
-    m = _method(method)
-    event = _event(event)
-    if isinstance(m, PLDComposition):
-        return m.epsilons(event, deltas)
-    ds = _unit_array("deltas", deltas)
-    plan = m.plan(event)
-    return np.array([m._epsilon(plan, float(d)) for d in ds.ravel()]).reshape(ds.shape)
+    return _curve(event, method, _unit_array("deltas", deltas), "epsilons", "_epsilon")
 
 
 def delta_curve(event: DpEvent, epsilons, method: Method | CompositionMethod = Method.PLD) -> np.ndarray:
     """Certified upper bounds on delta at each of ``epsilons`` (array of the same shape)."""
-    from .pld import PLDComposition, _nonneg_array
+    from .pld import _nonneg_array
+
+    return _curve(event, method, _nonneg_array("epsilons", epsilons), "deltas", "_delta")
+
+
+def _curve(event: DpEvent, method, points: np.ndarray, pld_call: str, point_call: str) -> np.ndarray:
+    """A method's bound at every point: the PLD's vectorised query, else one query per point."""
+    from .pld import PLDComposition
 
     m = _method(method)
     event = _event(event)
     if isinstance(m, PLDComposition):
-        return m.deltas(event, epsilons)
-    es = _nonneg_array("epsilons", epsilons)
+        return getattr(m, pld_call)(event, points)
     plan = m.plan(event)
-    return np.array([m._delta(plan, float(e)) for e in es.ravel()]).reshape(es.shape)
+    one = getattr(m, point_call)
+    return np.array([one(plan, float(x)) for x in points.ravel()]).reshape(points.shape)
 
 
 def pld_bounds(event: DpEvent, deltas, method=None):
