@@ -219,10 +219,7 @@ class _PlainEstimates:
         return float(clopper_pearson_lower(self.profile.infinite, self.n, alpha))
 
     def infinite_report(self, alpha: float) -> dict:
-        k, n = self.profile.infinite, self.n
-        return {"count": k, "estimate": k / n, "lower": float(clopper_pearson_lower(k, n, alpha / 2)),
-                "upper": float(clopper_pearson_upper(k, n, alpha / 2)), "level": 1 - alpha,
-                "bound": "Clopper-Pearson (exact binomial)"}
+        return _infinite_report(self.profile.infinite, self.n, alpha)
 
     def losses_for_plot(self) -> np.ndarray:
         return self.profile.positive
@@ -293,10 +290,14 @@ class _StreamEstimates(_PlainEstimates):
         return float(clopper_pearson_lower(self.stats.infinite, self.n, alpha))
 
     def infinite_report(self, alpha: float) -> dict:
-        k, n = self.stats.infinite, self.n
-        return {"count": k, "estimate": k / n, "lower": float(clopper_pearson_lower(k, n, alpha / 2)),
-                "upper": float(clopper_pearson_upper(k, n, alpha / 2)), "level": 1 - alpha,
-                "bound": "Clopper-Pearson (exact binomial)"}
+        return _infinite_report(self.stats.infinite, self.n, alpha)
+
+
+def _infinite_report(k: int, n: int, alpha: float) -> dict:
+    """The count of infinite losses with a two-sided Clopper-Pearson interval at level 1 - alpha."""
+    return {"count": k, "estimate": k / n, "lower": float(clopper_pearson_lower(k, n, alpha / 2)),
+            "upper": float(clopper_pearson_upper(k, n, alpha / 2)), "level": 1 - alpha,
+            "bound": "Clopper-Pearson (exact binomial)"}
 
 
 def _stream_directions(mechanism, directions, eval_eps, thresholds, executor, precision, deadline, progress):
