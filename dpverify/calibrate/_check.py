@@ -139,7 +139,7 @@ def _write_cache(paper: str, fingerprint: str, verdicts: dict) -> None:
     doc[paper] = {"fingerprint": fingerprint, "claims": verdicts}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # one per process: concurrent writers (pytest -n)
         tmp.write_text(json.dumps(doc, indent=1))
         tmp.replace(path)
     except OSError:  # a read-only home: the verdicts are still used in this process

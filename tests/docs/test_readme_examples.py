@@ -19,4 +19,4 @@ def test_readme_python_blocks_run_and_give_the_stated_verdicts(capsys):
 def test_readme_has_the_two_commands_that_ci_runs():
     text = README.read_text()
     assert "pip install . && dpverify check" in text
-    assert re.search(r'^pip install -e "\.\[test\]" && pytest$', text, re.M)
+    assert re.search(r'^pip install -e "\.\[test\]" && pytest -n auto --dist loadfile$', text, re.M)
