@@ -17,6 +17,8 @@ from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import CheckResult, ClaimReport, ProofVerdict, Lemma, Range, Strategy, get_derivation
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
+from dpverify.symbolic import info_theory as info
+from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown
 
 PAPER = "showkatbakhsh-regression"
@@ -95,33 +97,113 @@ def an_tv_check(factor: float = 1.0):
     return tested("additive-noise mechanism: TV = 2 Phi(1/sigma_AN) - 1 <= sqrt(2 eps ln 2) at 7 values of eps")
 
 
+def _binary_mi_nats(d):
+    """I(X; Y) in nats for X uniform on {a, b}, Y ~ Bern(1/2 + d) or Bern(1/2 - d): KL of each to the mixture Bern(1/2)."""
+    return (sp.Rational(1, 2) + d) * sp.log(1 + 2 * d) + (sp.Rational(1, 2) - d) * sp.log(1 - 2 * d)
+
+
+def proposition_2_statement(c_tv=2) -> ReducedStatement:
+    """Proposition 2 with its constant: eps-MI-DP (bits) => (0, sqrt(c_tv eps / log2 e))-DP, c_tv = 2 as printed.
+
+    For neighbours a, b and X uniform on {a, b} (a prior of Definition 1), with M = (P_a + P_b)/2 the output's law:
+    I = (KL(P_a||M) + KL(P_b||M))/2 nats <= eps ln 2. For any event E, P_a(E) - P_b(E) = (P_a(E) - M(E)) +
+    (M(E) - P_b(E)) <= A + B with A = sqrt(KL(P_a||M)/2), B = sqrt(KL(P_b||M)/2) (binary Pinsker on {E, E^c}
+    plus data processing onto that partition). The residual (A + B)^2 <= c_tv (A^2 + B^2) = c_tv I then gives the
+    claim. Witness: the binary symmetric pair Bern(1/2 +- d) attains TV = 2d with I = 2d^2 + O(d^4), so the
+    constant 2 is the smallest that works (a smaller c_tv is refuted there)."""
+    c = sp.Symbol("c_tv", positive=True)
+    a, b = sp.symbols("A B", nonnegative=True)
+    s_, w_ = sp.symbols("s w", nonnegative=True)
+    residual = Lemma(id=f"{PAPER}/proposition-2/residual", source=f"{PAPER} Proposition 2",
+                     statement="(A + B)^2 <= c_tv (A^2 + B^2) for A, B >= 0 (A, B: sqrt(KL/2) of each neighbour to the mixture)",
+                     symbols=(a, b, c), conclusion=sp.Le((a + b) ** 2, c * (a**2 + b**2), evaluate=False),
+                     strategy=Strategy.CASES, cases=({a: s_ + w_, b: s_}, {a: s_, b: s_ + w_}),
+                     box={"A": Range(0, 2), "B": Range(0, 2)}, samples=60, constants={"c_tv": c_tv})
+    d = sp.Symbol("d", positive=True)
+    witness = Lemma(id=f"{PAPER}/proposition-2/witness", source=f"{PAPER} Proposition 2",
+                    statement="Bern(1/2 + d) vs Bern(1/2 - d): TV = 2d <= sqrt(c_tv I), I the mutual information (nats) "
+                              "of a uniform prior on the pair",
+                    symbols=(d, c), conclusion=sp.Le(2 * d, sp.sqrt(c * _binary_mi_nats(d)), evaluate=False),
+                    box={"d": Range(1e-4, 0.499, "log")}, samples=80, constants={"c_tv": c_tv})
+    reduction = [("TV against the mixture", info.tv_mixture_identity()),
+                 ("binary Pinsker: f(p) = 0", info.pinsker_at_p()),
+                 ("binary Pinsker: f'(q) = (q - p)(1 - 2q)^2/(q(1 - q))", info.pinsker_derivative()),
+                 ("binary Pinsker: (1 - 2q)^2/(q(1 - q)) >= 0", info.pinsker_factor_sign()),
+                 ("data processing onto {E, E^c}: two-term log-sum = A KL(binary) >= 0", info.log_sum_identity()),
+                 ("bits to nats", unit_conversion_lemma())]
+    return ReducedStatement(id=f"{PAPER}/proposition-2", statement="eps-MI-DP (bits) => (0, sqrt(c_tv eps / log2 e))-DP",
+                            reduction=reduction, residual=residual, witness=witness, constants={"c_tv": c_tv})
+
+
+_P2_BRIDGE = ("scope: every output space where KL is the supremum of the KL of finite partitions (its measure-theoretic "
+              "definition, Dobrushin 1959; for densities it equals the integral form, cited); on finite output spaces "
+              "the reduction to {E, E^c} is the checked two-term log-sum step applied merge by merge")
+
+
 def proposition_2() -> ClaimReport:
-    steps = chain([("Pinsker (binary, general by data processing)", check_lemma("std/pinsker-binary")),
+    st = proposition_2_statement()
+    concl = st.check()
+    pinsker = info.pinsker_binary()
+    steps = chain([("Pinsker (binary, sympy: derivative sign)", pinsker),
+                   ("data processing onto {E, E^c} (log-sum, two terms)", info.log_sum_identity().check()),
                    ("TV via the mixture: sqrt(KL_a/2) + sqrt(KL_b/2) <= sqrt(2 I)", check_lemma("std/mi-dp-to-tv")),
                    ("bits to nats", unit_conversion_lemma().check())])
-    concl = chain([("the chain above", steps), ("additive-noise instance", an_tv_check())])
     return ClaimReport(f"{PAPER}/proposition-2", "eps-MI-DP (bits) implies (0, sqrt(2 eps / log2 e))-DP",
                        steps=steps, conclusion=concl,
-                       notes=("no proof in the paper (cited: Cuff & Yu 2016, Lemma 2); the chain is the standard one",))
+                       notes=("no proof in the paper (cited: Cuff & Yu 2016, Lemma 2); the chain is the standard one",
+                              _P2_BRIDGE, f"additive-noise instance: {an_tv_check().evidence}",
+                              f"binary Pinsker: {pinsker.evidence}"))
 
 
 # ---------------------------------------------------------------- Lemma 1 (additive noise)
+def lemma_1_statement(c_power=1, c_sigma=1) -> Lemma:
+    """The per-entry bound of Lemma 1 in its own parameters: with input power c_power (|X_11| <= 1: 1) and
+    sigma_AN^2 = c_sigma/(2^(2 eps) - 1) (c_sigma = 1 as printed), the capacity (1/2) log2(1 + c_power/sigma_AN^2)
+    is <= eps bits."""
+    e, cp, cs = sp.Symbol("epsilon", positive=True), sp.Symbol("c_power", positive=True), sp.Symbol("c_sigma", positive=True)
+    sigma2 = cs / (2 ** (2 * e) - 1)
+    return info.SignLemma(id=f"{PAPER}/lemma-1/capacity-at-sigma-an", source=f"{PAPER} Lemma 1, (19)",
+                          statement="(1/2) log2(1 + c_power/sigma_AN^2) <= eps with sigma_AN^2 = c_sigma/(2^(2 eps) - 1)",
+                          symbols=(e, cp, cs), conclusion=sp.Le(sp.log(1 + cp / sigma2, 2) / 2, e, evaluate=False),
+                          strategy=Strategy.NONNEG_TERMS, box={"epsilon": Range(1e-3, 20, "log")}, samples=60,
+                          constants={"c_power": c_power, "c_sigma": c_sigma})
+
+
+_INTEGRAL_BRIDGE = ("integrating the pointwise ln(g/f) <= g/f - 1 against f gives h(f) <= -E_f[ln g] (monotonicity "
+                    "and linearity of the integral, with int g = int f = 1: not machine-checked, as for the Laplace claims)")
+
+
+def max_entropy_chain() -> CheckResult:
+    """h(Y) <= (1/2) ln(2 pi e E[Y^2]) for a density f of Y: Gibbs with g = N(0, E[Y^2]) (pieces checked by sympy)."""
+    return chain([("ln x <= x - 1 for x > 0", info.gibbs_log_le()),
+                  ("-ln g(y) = (1/2) ln(2 pi P) + y^2/(2P) for g = N(0, P)", info.gaussian_cross_entropy().check()),
+                  ("-E_f[ln g] at P = E_f[Y^2] is (1/2) ln(2 pi e P)", info.gaussian_cross_entropy_at_power().check()),
+                  ("h(sigma N) = (1/2) ln(2 pi e sigma^2)", info.gaussian_entropy().check()),
+                  ("E[Y^2] = E[X^2] + sigma^2 <= 1 + sigma^2", info.second_moment_sum().check())])
+
+
 def lemma_1() -> ClaimReport:
     cap = check_lemma("std/gaussian-channel-capacity")
     der = get_derivation(f"{PAPER}/lemma-1")
     same = sp.simplify(der.expression - der.printed["as-printed"]) == 0
     match = proved("sigma_AN^2 = 1/(2^(2 eps) - 1) is the sympy solution of (1/2) log2(1 + 1/sigma^2) = eps") if same else \
         unknown("derived and printed sigma_AN differ symbolically")
-    max_entropy = stated("maximum entropy: h(Y) <= (1/2) log2(2 pi e E[Y^2]) (Cover & Thomas Thm 8.6.5, cited)")
+    bound = lemma_1_statement().check()
+    max_entropy = max_entropy_chain()
     steps = chain([("(17) other entries independent of X_11 given X^-(1,1)", stated("noise i.i.d., independent of the data")),
                    ("(18) I = h(X_11 + sigma N | X^-) - h(sigma N)", stated("definition of mutual information")),
                    ("(19) |X_11| <= 1 => power <= 1, maximum entropy", max_entropy),
                    ("(19) entropy difference = capacity formula", cap), ("sigma_AN from (19)", match)])
-    concl = rests_on(chain([("capacity formula", cap), ("sigma_AN from (19)", match)]),
-                     ("maximum-entropy bound", max_entropy))
+    concl = rests_on(chain([("capacity formula", cap), ("sigma_AN from (19)", match),
+                            ("capacity at sigma_AN <= eps (the claim's constants)", bound)]),
+                     ("maximum-entropy bound (Gibbs, checked pieces)", max_entropy))
     return ClaimReport(f"{PAPER}/lemma-1", "sigma_AN^2 = 1/(2^(2 eps) - 1) makes X + sigma_AN N eps-MI-DP (bits) per entry",
                        steps=steps, conclusion=concl,
-                       notes=("the maximum-entropy bound h(Y) <= (1/2) log2(2 pi e E[Y^2]) is cited (Cover & Thomas Thm 8.6.5)",))
+                       notes=("the maximum-entropy bound h(Y) <= (1/2) log2(2 pi e E[Y^2]) (Cover & Thomas Thm 8.6.5) is "
+                              "checked through Gibbs' inequality: its pointwise form and the Gaussian cross-entropy by "
+                              "sympy; " + _INTEGRAL_BRIDGE,
+                              "(17) and (18) are the chain rule and the definition of mutual information (not "
+                              "machine-checked; they do not enter the conclusion's verdict)"))
 
 
 # ---------------------------------------------------------------- Lemma 2 and Corollary 1 (random projection)
@@ -448,8 +530,12 @@ def theorem_1() -> ClaimReport:
     kap, D, r = sp.symbols("kappa Delta r", positive=True)
     bound = 1 + kap * D / (1 - kap * D) * (kap + r)
     db = sp.simplify(sp.diff(bound, D))
-    mono = proved(f"d/dDelta of the (26) bound = {db} >= 0 (where kappa Delta < 1)") if db.is_nonnegative else \
-        unknown(f"d/dDelta of the (26) bound = {db}: sign not shown by sympy (kappa Delta < 1)")
+    # on the domain Delta > 0, kappa Delta < 1: Delta = (1 - u)/kappa with u = 1 - kappa Delta in (0, 1), u > 0
+    u = sp.Symbol("u", positive=True)
+    db_u = sp.simplify(db.subs(D, (1 - u) / kap))
+    mono = proved(f"d/dDelta of the (26) bound = {db}; with u = 1 - kappa Delta > 0 it is {db_u}, positive for "
+                  "kappa, r, u > 0 (sympy)") if db_u.is_positive is True else \
+        unknown(f"d/dDelta of the (26) bound = {db} = {db_u} (u = 1 - kappa Delta): sign not shown by sympy")
     steps = chain([("Lemma 3", lemma_3().conclusion), ("Proposition 3 with t = delta sigma_max/sigma_AN", subst),
                    ("(26) increasing in Delta", mono)])
     return ClaimReport(f"{PAPER}/theorem-1", "additive noise: eta_AN <= (1 + kappa(Delta + delta)/(1 - kappa(Delta + delta))(kappa + r))^2 "
@@ -521,12 +607,16 @@ def corollary_2(p=sp.Rational(1, 2)) -> ClaimReport:
                        notes=("shown for the instance n' = n^(1/2); any o(n) is the same argument",))
 
 
-def remark_1() -> ClaimReport:
+def remark_1_statement() -> Lemma:
     k, s = sp.Symbol("n_prime", positive=True, integer=True), sp.Symbol("s", positive=True)
-    lem = Lemma(id=f"{PAPER}/remark-1/bernoulli", source=f"{PAPER} Remark 1",
+    return Lemma(id=f"{PAPER}/remark-1/bernoulli", source=f"{PAPER} Remark 1",
                 statement="(n'/2) log(1 + 1/s) >= (1/2) log(1 + n'/s): the non-coherent bound (16) is not smaller",
                 symbols=(k, s), conclusion=sp.Le(sp.log(1 + k / s) / 2, k * sp.log(1 + 1 / s) / 2, evaluate=False),
-                box={"n_prime": Range(1, 2000, "int"), "s": Range(1e-3, 1e3, "log")}, samples=300, seed=SEED).check()
+                box={"n_prime": Range(1, 2000, "int"), "s": Range(1e-3, 1e3, "log")}, samples=300, seed=SEED)
+
+
+def remark_1() -> ClaimReport:
+    lem = remark_1_statement().check()
     return ClaimReport(f"{PAPER}/remark-1", "the non-coherent bound (16) gives no improvement over the coherent one",
                        steps=lem, conclusion=lem)
 
@@ -538,4 +628,6 @@ def claims() -> list[ClaimReport]:
 
 def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` decides the claim's conclusion."""
-    return {f"{PAPER}/proposition-1/some-delta": tv_from_dp_lemma()}
+    return {f"{PAPER}/proposition-1/some-delta": tv_from_dp_lemma(),
+            f"{PAPER}/proposition-2": proposition_2_statement(),
+            f"{PAPER}/lemma-1": lemma_1_statement()}
