@@ -608,11 +608,18 @@ def corollary_2(p=sp.Rational(1, 2)) -> ClaimReport:
 
 
 def remark_1_statement() -> Lemma:
-    k, s = sp.Symbol("n_prime", positive=True, integer=True), sp.Symbol("s", positive=True)
+    """(16) vs the coherent bound, written with w = 1/s > 0 (s > 0 <-> w > 0): (1/2) log(1 + n' w) <= (n'/2) log(1 + w).
+
+    Sign of a derivative in w from w = 0 (both sides 0): d/dw margin = n'(n' - 1) w/(2(1 + w)(1 + n' w)) >= 0
+    for every integer n' >= 1 (sympy). The logarithm's base is a positive factor on both sides (bits: / ln 2)."""
+    k, w = sp.Symbol("n_prime", positive=True, integer=True), sp.Symbol("w", positive=True)
+    c = sp.Symbol("c_rows", positive=True)  # the factor n' in the coherent bound's SNR n'/s (1 as printed)
     return Lemma(id=f"{PAPER}/remark-1/bernoulli", source=f"{PAPER} Remark 1",
-                statement="(n'/2) log(1 + 1/s) >= (1/2) log(1 + n'/s): the non-coherent bound (16) is not smaller",
-                symbols=(k, s), conclusion=sp.Le(sp.log(1 + k / s) / 2, k * sp.log(1 + 1 / s) / 2, evaluate=False),
-                box={"n_prime": Range(1, 2000, "int"), "s": Range(1e-3, 1e3, "log")}, samples=300, seed=SEED)
+                 statement="(n'/2) log(1 + 1/s) >= (1/2) log(1 + n'/s), w = 1/s: the non-coherent bound (16) is not smaller",
+                 symbols=(k, w, c), conclusion=sp.Le(sp.log(1 + c * k * w) / 2, k * sp.log(1 + w) / 2, evaluate=False),
+                 strategy=Strategy.DERIVATIVE, var=w, interval=(0, sp.oo),
+                 box={"n_prime": Range(1, 2000, "int"), "w": Range(1e-3, 1e3, "log")}, samples=300, seed=SEED,
+                 constants={"c_rows": 1})
 
 
 def remark_1() -> ClaimReport:
@@ -630,4 +637,4 @@ def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` decides the claim's conclusion."""
     return {f"{PAPER}/proposition-1/some-delta": tv_from_dp_lemma(),
             f"{PAPER}/proposition-2": proposition_2_statement(),
-            f"{PAPER}/lemma-1": lemma_1_statement()}
+            f"{PAPER}/lemma-1": lemma_1_statement(), f"{PAPER}/remark-1": remark_1_statement()}

@@ -131,7 +131,7 @@ def log_le_above_one() -> Lemma:
     return Lemma(id="info/log-le-x-minus-1/above", source="Gibbs' inequality, pointwise",
                  statement="ln x <= x - 1 for x = 1 + t, t >= 0", symbols=(t,),
                  conclusion=sp.Le(sp.log(1 + t), t, evaluate=False), strategy=Strategy.DERIVATIVE, var=t,
-                 interval=(0, sp.oo), box={"t": Range(0, 1e3)}, samples=40)
+                 interval=(0, sp.oo), box={"t": Range(1e-6, 1e3, "log")}, samples=40)
 
 
 def log_le_below_one() -> Lemma:
@@ -139,7 +139,7 @@ def log_le_below_one() -> Lemma:
     return Lemma(id="info/log-le-x-minus-1/below", source="Gibbs' inequality, pointwise",
                  statement="ln x <= x - 1 for x = 1/(1 + t), t >= 0 (ln x = -ln(1 + t))", symbols=(t,),
                  conclusion=sp.Le(-sp.log(1 + t), 1 / (1 + t) - 1, evaluate=False), strategy=Strategy.DERIVATIVE,
-                 var=t, interval=(0, sp.oo), box={"t": Range(0, 1e3)}, samples=40)
+                 var=t, interval=(0, sp.oo), box={"t": Range(1e-6, 1e3, "log")}, samples=40)
 
 
 def gibbs_log_le() -> CheckResult:
