@@ -192,3 +192,34 @@ def test_remark_1_without_coq_keeps_its_verdict(monkeypatch):
     rep = ClaimReport("showkatbakhsh-regression/remark-1", "s", steps=_tested("t"), conclusion=_tested("t"))
     r = coq.apply_kernel_checks([rep])[0]
     assert r.conclusion.verdict is ProofVerdict.TESTED and "Coq not available" in r.conclusion.evidence
+
+
+# ------------------------------------------------------------------ Lemma 2, data-dependent sigma_RP: rigorous refutation
+def test_lemma_2_data_dependent_refuted_rigorously():
+    r = SK.projected_release_refutation()
+    assert r is not None and r.verdict is ProofVerdict.REFUTED, r
+    ce = r.counterexample
+    assert float(ce["lhs"]) > float(ce["epsilon"]) and ce["n_prime"] == "1"
+
+
+def test_quantised_mi_is_a_lower_bound_of_the_channel_mi():
+    """The adversary of the refutation: the Arb value must never exceed the exact MI of the 1-D channel it quantises
+    (data processing), which the independent mpmath quadrature computes."""
+    import flint
+
+    from dpverify.symbolic.arb import flint_or_none
+
+    flint_or_none()
+    for v0, v1 in ((0.95, 0.23), (1.0, 1.3), (4.0, 0.5)):
+        cuts = [flint.arb(repr(c)) for c in (0.01, 0.1, 0.3, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0)]
+        q = SK._quantised_mi_bits(flint.arb(repr(v0)), flint.arb(repr(v1)), cuts)
+        exact = SK._mi_variance_channel(v0, v1, 1)
+        assert 0 <= q.lower() and float(q.upper()) <= float(exact) + 1e-12, (v0, v1, q, exact)
+
+
+def test_no_refutation_where_the_projection_carries_little_information():
+    import mpmath
+
+    with mpmath.workdps(30):
+        lhs, rhs, _ = SK._projected_release_mi({"epsilon": 1.0, "n_prime": 1, "a": 1.0, "x0": 0.0, "x1": 0.5})
+    assert lhs < rhs  # I <= 0.14 bits < 1: the search must not call this a violation
