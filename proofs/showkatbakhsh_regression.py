@@ -473,7 +473,7 @@ def lemma_2_and_corollary_1() -> list[ClaimReport]:
     rel = release_sweep()
     mi, tv = rel["mi"], rel["tv"]
     proj = projected_release_refutation()  # rigorous (Arb) where the Monte Carlo above is statistical
-    mc_note = f"release-level Monte Carlo: {mi.evidence}"
+    mc_note = mi.evidence
     if proj is not None:
         mi = proj
     why = ("with sigma_RP recomputed on the data, the noise variance sigma_nu^2 depends on X_11 through f(X); the "
