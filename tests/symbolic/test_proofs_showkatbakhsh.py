@@ -223,3 +223,15 @@ def test_no_refutation_where_the_projection_carries_little_information():
     with mpmath.workdps(30):
         lhs, rhs, _ = SK._projected_release_mi({"epsilon": 1.0, "n_prime": 1, "a": 1.0, "x0": 0.0, "x1": 0.5})
     assert lhs < rhs  # I <= 0.14 bits < 1: the search must not call this a violation
+
+
+def test_singular_release_refutes_both_readings_and_only_where_it_applies():
+    for which in ("mi", "tv"):
+        r = SK.singular_release_search(which)
+        assert r is not None and r.verdict is ProofVerdict.REFUTED, which
+        assert r.counterexample["gram_determinants"].count("'0'") == 1
+    # the adversary: where no Gram matrix is singular, or sigma_RP > 0, the witness does not apply
+    for pt in ({"epsilon": 0.1, "n_prime": 1, "a": 1.0, "x0": 0.0, "x1": 0.5},
+               {"epsilon": 0.1, "n_prime": 16, "a": 1.0, "x0": 0.0, "x1": 1.0}):
+        with pytest.raises(ValueError):
+            SK._singular_release(pt)

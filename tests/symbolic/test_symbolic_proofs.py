@@ -164,6 +164,20 @@ def _rp_data_dependent(ce):
     return info > e and M(ce["lhs"]) <= info
 
 
+def _rp_singular(ce):
+    """Independent re-check of the degenerate release: sigma_RP^2 = 0 for both databases (50 digits), exactly one
+    Gram matrix X^T X singular (exact rationals), so TV = 1 > sqrt(2 eps ln 2) (and I = 1 bit > eps)."""
+    n, e = int(ce["n"]), M(ce["epsilon"])
+    dets = []
+    for x in (ce["x0"], ce["x1"]):
+        col = [sp.nsimplify(x)] + [sp.nsimplify(ce["a"])] * (n - 1)
+        f2 = min(sum(c**2 for c in col) - max(c**2 for c in col), sp.Integer(n - 1))
+        if int(ce["n_prime"]) / (2 ** (2 * e) - 1) - M(sp.N(f2, 60)) >= 0:
+            return False
+        dets.append(sp.Matrix([[sum(c**2 for c in col), sum(col)], [sum(col), n]]).det())
+    return sum(d == 0 for d in dets) == 1 and 1 > mpmath.sqrt(2 * e * mpmath.log(2)) and 1 > e
+
+
 RECHECK = {
     ("lecture21-dp/lemma-1", "steps"): _ratio_step,
     ("lecture21-dp/lemma-2", "steps"): _ratio_step,
@@ -187,6 +201,7 @@ RECHECK = {
     ("showkatbakhsh-regression/corollary-1/fixed-sigma", "conclusion"): _rp_fixed,
     ("showkatbakhsh-regression/lemma-2/data-dependent", "conclusion"): _rp_data_dependent,
     ("showkatbakhsh-regression/corollary-1/data-dependent", "steps"): _rp_data_dependent,
+    ("showkatbakhsh-regression/corollary-1/data-dependent", "conclusion"): _rp_singular,
     ("showkatbakhsh-regression/corollary-3", "steps"): _corollary_3,
     ("showkatbakhsh-regression/corollary-3", "conclusion"): _corollary_3,
 }
