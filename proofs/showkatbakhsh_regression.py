@@ -240,9 +240,10 @@ def fixed_sigma_search(which: str = "mi"):
                          f"{what} with sigma_RP fixed from X = all ones", _fixed_sigma_points(), ev)
 
 
-def _mi_variance_channel(v0, v1, n_prime, p0=0.5):
-    """I(X; R) in bits, X in {0, 1} with P(X=0) = p0, R = |z|^2 ~ v_X chi2_{n'} (z | X ~ N(0, v_X I))."""
-    with mpmath.workdps(25):
+def _mi_variance_channel(v0, v1, n_prime, p0=0.5, dps=25):
+    """I(X; R) in bits, X in {0, 1} with P(X=0) = p0, R = |z|^2 ~ v_X chi2_{n'} (z | X ~ N(0, v_X I)); quadrature at
+    ``dps`` digits."""
+    with mpmath.workdps(dps):
         k = mpmath.mpf(n_prime)
         c = -(k / 2) * mpmath.log(2) - mpmath.loggamma(k / 2)
 
@@ -286,7 +287,7 @@ def data_dependent_sweep(n: int = 12):
                         f2 = min(f1, n - 1.0)
                         s2 = max(0.0, c - f2)
                         v.append(xx**2 + (n - 1) * a**2 + s2)
-                    mi = _mi_variance_channel(v[0], v[1], n_prime)
+                    mi = _mi_variance_channel(v[0], v[1], n_prime, dps=15)  # a note's figure: 15 digits suffice
                     tv = _tv_variance_channel(v[0], v[1], n_prime)
                     count += 1
                     if mi > e:
