@@ -17,6 +17,8 @@ from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import CheckResult, ClaimReport, ProofVerdict, Lemma, Range, Strategy, get_derivation
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
+from dpverify.symbolic import info_theory as info
+from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown
 
 PAPER = "showkatbakhsh-regression"
@@ -95,33 +97,113 @@ def an_tv_check(factor: float = 1.0):
     return tested("additive-noise mechanism: TV = 2 Phi(1/sigma_AN) - 1 <= sqrt(2 eps ln 2) at 7 values of eps")
 
 
+def _binary_mi_nats(d):
+    """I(X; Y) in nats for X uniform on {a, b}, Y ~ Bern(1/2 + d) or Bern(1/2 - d): KL of each to the mixture Bern(1/2)."""
+    return (sp.Rational(1, 2) + d) * sp.log(1 + 2 * d) + (sp.Rational(1, 2) - d) * sp.log(1 - 2 * d)
+
+
+def proposition_2_statement(c_tv=2) -> ReducedStatement:
+    """Proposition 2 with its constant: eps-MI-DP (bits) => (0, sqrt(c_tv eps / log2 e))-DP, c_tv = 2 as printed.
+
+    For neighbours a, b and X uniform on {a, b} (a prior of Definition 1), with M = (P_a + P_b)/2 the output's law:
+    I = (KL(P_a||M) + KL(P_b||M))/2 nats <= eps ln 2. For any event E, P_a(E) - P_b(E) = (P_a(E) - M(E)) +
+    (M(E) - P_b(E)) <= A + B with A = sqrt(KL(P_a||M)/2), B = sqrt(KL(P_b||M)/2) (binary Pinsker on {E, E^c}
+    plus data processing onto that partition). The residual (A + B)^2 <= c_tv (A^2 + B^2) = c_tv I then gives the
+    claim. Witness: the binary symmetric pair Bern(1/2 +- d) attains TV = 2d with I = 2d^2 + O(d^4), so the
+    constant 2 is the smallest that works (a smaller c_tv is refuted there)."""
+    c = sp.Symbol("c_tv", positive=True)
+    a, b = sp.symbols("A B", nonnegative=True)
+    s_, w_ = sp.symbols("s w", nonnegative=True)
+    residual = Lemma(id=f"{PAPER}/proposition-2/residual", source=f"{PAPER} Proposition 2",
+                     statement="(A + B)^2 <= c_tv (A^2 + B^2) for A, B >= 0 (A, B: sqrt(KL/2) of each neighbour to the mixture)",
+                     symbols=(a, b, c), conclusion=sp.Le((a + b) ** 2, c * (a**2 + b**2), evaluate=False),
+                     strategy=Strategy.CASES, cases=({a: s_ + w_, b: s_}, {a: s_, b: s_ + w_}),
+                     box={"A": Range(0, 2), "B": Range(0, 2)}, samples=60, constants={"c_tv": c_tv})
+    d = sp.Symbol("d", positive=True)
+    witness = Lemma(id=f"{PAPER}/proposition-2/witness", source=f"{PAPER} Proposition 2",
+                    statement="Bern(1/2 + d) vs Bern(1/2 - d): TV = 2d <= sqrt(c_tv I), I the mutual information (nats) "
+                              "of a uniform prior on the pair",
+                    symbols=(d, c), conclusion=sp.Le(2 * d, sp.sqrt(c * _binary_mi_nats(d)), evaluate=False),
+                    box={"d": Range(1e-4, 0.499, "log")}, samples=80, constants={"c_tv": c_tv})
+    reduction = [("TV against the mixture", info.tv_mixture_identity()),
+                 ("binary Pinsker: f(p) = 0", info.pinsker_at_p()),
+                 ("binary Pinsker: f'(q) = (q - p)(1 - 2q)^2/(q(1 - q))", info.pinsker_derivative()),
+                 ("binary Pinsker: (1 - 2q)^2/(q(1 - q)) >= 0", info.pinsker_factor_sign()),
+                 ("data processing onto {E, E^c}: two-term log-sum = A KL(binary) >= 0", info.log_sum_identity()),
+                 ("bits to nats", unit_conversion_lemma())]
+    return ReducedStatement(id=f"{PAPER}/proposition-2", statement="eps-MI-DP (bits) => (0, sqrt(c_tv eps / log2 e))-DP",
+                            reduction=reduction, residual=residual, witness=witness, constants={"c_tv": c_tv})
+
+
+_P2_BRIDGE = ("scope: every output space where KL is the supremum of the KL of finite partitions (its measure-theoretic "
+              "definition, Dobrushin 1959; for densities it equals the integral form, cited); on finite output spaces "
+              "the reduction to {E, E^c} is the checked two-term log-sum step applied merge by merge")
+
+
 def proposition_2() -> ClaimReport:
-    steps = chain([("Pinsker (binary, general by data processing)", check_lemma("std/pinsker-binary")),
+    st = proposition_2_statement()
+    concl = st.check()
+    pinsker = info.pinsker_binary()
+    steps = chain([("Pinsker (binary, sympy: derivative sign)", pinsker),
+                   ("data processing onto {E, E^c} (log-sum, two terms)", info.log_sum_identity().check()),
                    ("TV via the mixture: sqrt(KL_a/2) + sqrt(KL_b/2) <= sqrt(2 I)", check_lemma("std/mi-dp-to-tv")),
                    ("bits to nats", unit_conversion_lemma().check())])
-    concl = chain([("the chain above", steps), ("additive-noise instance", an_tv_check())])
     return ClaimReport(f"{PAPER}/proposition-2", "eps-MI-DP (bits) implies (0, sqrt(2 eps / log2 e))-DP",
                        steps=steps, conclusion=concl,
-                       notes=("no proof in the paper (cited: Cuff & Yu 2016, Lemma 2); the chain is the standard one",))
+                       notes=("no proof in the paper (cited: Cuff & Yu 2016, Lemma 2); the chain is the standard one",
+                              _P2_BRIDGE, f"additive-noise instance: {an_tv_check().evidence}",
+                              f"binary Pinsker: {pinsker.evidence}"))
 
 
 # ---------------------------------------------------------------- Lemma 1 (additive noise)
+def lemma_1_statement(c_power=1, c_sigma=1) -> Lemma:
+    """The per-entry bound of Lemma 1 in its own parameters: with input power c_power (|X_11| <= 1: 1) and
+    sigma_AN^2 = c_sigma/(2^(2 eps) - 1) (c_sigma = 1 as printed), the capacity (1/2) log2(1 + c_power/sigma_AN^2)
+    is <= eps bits."""
+    e, cp, cs = sp.Symbol("epsilon", positive=True), sp.Symbol("c_power", positive=True), sp.Symbol("c_sigma", positive=True)
+    sigma2 = cs / (2 ** (2 * e) - 1)
+    return info.SignLemma(id=f"{PAPER}/lemma-1/capacity-at-sigma-an", source=f"{PAPER} Lemma 1, (19)",
+                          statement="(1/2) log2(1 + c_power/sigma_AN^2) <= eps with sigma_AN^2 = c_sigma/(2^(2 eps) - 1)",
+                          symbols=(e, cp, cs), conclusion=sp.Le(sp.log(1 + cp / sigma2, 2) / 2, e, evaluate=False),
+                          strategy=Strategy.NONNEG_TERMS, box={"epsilon": Range(1e-3, 20, "log")}, samples=60,
+                          constants={"c_power": c_power, "c_sigma": c_sigma})
+
+
+_INTEGRAL_BRIDGE = ("integrating the pointwise ln(g/f) <= g/f - 1 against f gives h(f) <= -E_f[ln g] (monotonicity "
+                    "and linearity of the integral, with int g = int f = 1: not machine-checked, as for the Laplace claims)")
+
+
+def max_entropy_chain() -> CheckResult:
+    """h(Y) <= (1/2) ln(2 pi e E[Y^2]) for a density f of Y: Gibbs with g = N(0, E[Y^2]) (pieces checked by sympy)."""
+    return chain([("ln x <= x - 1 for x > 0", info.gibbs_log_le()),
+                  ("-ln g(y) = (1/2) ln(2 pi P) + y^2/(2P) for g = N(0, P)", info.gaussian_cross_entropy().check()),
+                  ("-E_f[ln g] at P = E_f[Y^2] is (1/2) ln(2 pi e P)", info.gaussian_cross_entropy_at_power().check()),
+                  ("h(sigma N) = (1/2) ln(2 pi e sigma^2)", info.gaussian_entropy().check()),
+                  ("E[Y^2] = E[X^2] + sigma^2 <= 1 + sigma^2", info.second_moment_sum().check())])
+
+
 def lemma_1() -> ClaimReport:
     cap = check_lemma("std/gaussian-channel-capacity")
     der = get_derivation(f"{PAPER}/lemma-1")
     same = sp.simplify(der.expression - der.printed["as-printed"]) == 0
     match = proved("sigma_AN^2 = 1/(2^(2 eps) - 1) is the sympy solution of (1/2) log2(1 + 1/sigma^2) = eps") if same else \
         unknown("derived and printed sigma_AN differ symbolically")
-    max_entropy = stated("maximum entropy: h(Y) <= (1/2) log2(2 pi e E[Y^2]) (Cover & Thomas Thm 8.6.5, cited)")
+    bound = lemma_1_statement().check()
+    max_entropy = max_entropy_chain()
     steps = chain([("(17) other entries independent of X_11 given X^-(1,1)", stated("noise i.i.d., independent of the data")),
                    ("(18) I = h(X_11 + sigma N | X^-) - h(sigma N)", stated("definition of mutual information")),
                    ("(19) |X_11| <= 1 => power <= 1, maximum entropy", max_entropy),
                    ("(19) entropy difference = capacity formula", cap), ("sigma_AN from (19)", match)])
-    concl = rests_on(chain([("capacity formula", cap), ("sigma_AN from (19)", match)]),
-                     ("maximum-entropy bound", max_entropy))
+    concl = rests_on(chain([("capacity formula", cap), ("sigma_AN from (19)", match),
+                            ("capacity at sigma_AN <= eps (the claim's constants)", bound)]),
+                     ("maximum-entropy bound (Gibbs, checked pieces)", max_entropy))
     return ClaimReport(f"{PAPER}/lemma-1", "sigma_AN^2 = 1/(2^(2 eps) - 1) makes X + sigma_AN N eps-MI-DP (bits) per entry",
                        steps=steps, conclusion=concl,
-                       notes=("the maximum-entropy bound h(Y) <= (1/2) log2(2 pi e E[Y^2]) is cited (Cover & Thomas Thm 8.6.5)",))
+                       notes=("the maximum-entropy bound h(Y) <= (1/2) log2(2 pi e E[Y^2]) (Cover & Thomas Thm 8.6.5) is "
+                              "checked through Gibbs' inequality: its pointwise form and the Gaussian cross-entropy by "
+                              "sympy; " + _INTEGRAL_BRIDGE,
+                              "(17) and (18) are the chain rule and the definition of mutual information (not "
+                              "machine-checked; they do not enter the conclusion's verdict)"))
 
 
 # ---------------------------------------------------------------- Lemma 2 and Corollary 1 (random projection)
@@ -158,9 +240,10 @@ def fixed_sigma_search(which: str = "mi"):
                          f"{what} with sigma_RP fixed from X = all ones", _fixed_sigma_points(), ev)
 
 
-def _mi_variance_channel(v0, v1, n_prime, p0=0.5):
-    """I(X; R) in bits, X in {0, 1} with P(X=0) = p0, R = |z|^2 ~ v_X chi2_{n'} (z | X ~ N(0, v_X I))."""
-    with mpmath.workdps(25):
+def _mi_variance_channel(v0, v1, n_prime, p0=0.5, dps=25):
+    """I(X; R) in bits, X in {0, 1} with P(X=0) = p0, R = |z|^2 ~ v_X chi2_{n'} (z | X ~ N(0, v_X I)); quadrature at
+    ``dps`` digits."""
+    with mpmath.workdps(dps):
         k = mpmath.mpf(n_prime)
         c = -(k / 2) * mpmath.log(2) - mpmath.loggamma(k / 2)
 
@@ -204,7 +287,7 @@ def data_dependent_sweep(n: int = 12):
                         f2 = min(f1, n - 1.0)
                         s2 = max(0.0, c - f2)
                         v.append(xx**2 + (n - 1) * a**2 + s2)
-                    mi = _mi_variance_channel(v[0], v[1], n_prime)
+                    mi = _mi_variance_channel(v[0], v[1], n_prime, dps=15)  # a note's figure: 15 digits suffice
                     tv = _tv_variance_channel(v[0], v[1], n_prime)
                     count += 1
                     if mi > e:
@@ -292,6 +375,130 @@ def release_sweep(n: int = 12, samples: int = 20000, alpha: float = 1e-9, seed: 
     return out
 
 
+def _release_cov_exact(x, a, e, n_prime, n):
+    """X = [[x, 1], [a, 1], ..., [a, 1]] (n x 2), exact: (X^T X as sympy Rationals, sigma_RP^2 as an Arb ball).
+
+    sigma_RP^2 = (n'/(2^(2 eps) - 1) - min_j f_j^2)_+ recomputed on X (f_j^2 = sum of squares of column j minus its
+    largest square, as in :func:`release_sweep`); ValueError if Arb cannot decide the sign of the bracket."""
+    from dpverify.symbolic.arb import ball
+
+    x, a, e = sp.nsimplify(str(x)), sp.nsimplify(str(a)), sp.nsimplify(str(e))
+    col = [x] + [a] * (n - 1)
+    f2 = min(sum(v**2 for v in col) - max(v**2 for v in col), sp.Integer(n - 1))
+    gram = sp.Matrix([[sum(v**2 for v in col), sum(col)], [sum(col), n]])
+    def rat(r):
+        return ball(int(r.p)) / ball(int(r.q))
+
+    bracket = ball(int(n_prime)) / (ball(2) ** (2 * rat(e)) - 1) - rat(f2)
+    if bracket.upper() < 0:
+        return gram, ball(0)
+    if bracket.lower() > 0:
+        return gram, bracket
+    raise ValueError("sign of n'/(2^(2 eps) - 1) - f^2 not decided")
+
+
+def _quantised_mi_bits(v0, v1, cuts):
+    """Arb ball of I(B; Q(|Z|)) in bits, B uniform on {0, 1}, Z | B ~ N(0, v_B), Q the cells of ``cuts``."""
+    import flint
+
+    arb = flint.arb
+    edges = [None] + list(cuts) + [None]
+    tot = arb(0)
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        probs = []
+        for v in (v0, v1):  # P(lo < |Z| <= hi) = erfc(lo/sqrt(2v)) - erfc(hi/sqrt(2v))
+            a_ = arb(1) if lo is None else (lo / (2 * v).sqrt()).erfc()
+            b_ = arb(0) if hi is None else (hi / (2 * v).sqrt()).erfc()
+            probs.append(a_ - b_)
+        m = (probs[0] + probs[1]) / 2
+        for q in probs:
+            tot += q * (q / m).log() / 2
+    return tot / arb(2).log()
+
+
+def _projected_release_mi(pt, n: int = 12, cells: int = 40):
+    """A rigorous LOWER bound on I(X_11; X_RP) for n' = 1, by data processing: X_RP = S X + sigma_RP N is one row
+    z ~ N(0, X^T X + sigma_RP^2 I); its projection u.z ~ N(0, v_B), and |u.z| cut into ``cells`` cells, is a function
+    of the release, so I(X_11; X_RP) >= I(X_11; cell of |u.z|), computed in Arb balls (erfc). u: the generalised
+    eigenvector of the two covariances with the larger bound (chosen in floats, then used as an exact dyadic vector)."""
+    import flint
+
+    from dpverify.symbolic.arb import flint_or_none
+
+    if int(pt["n_prime"]) != 1 or flint_or_none() is None:
+        raise ValueError("covered for n' = 1 with python-flint only")
+    arb = flint.arb
+    e, a, x0, x1 = pt["epsilon"], pt["a"], pt["x0"], pt["x1"]
+    (G0, s0), (G1, s1) = (_release_cov_exact(x, a, e, 1, n) for x in (x0, x1))
+    S0 = np.array(G0.evalf(), dtype=float) + float(s0.mid()) * np.eye(2)
+    S1 = np.array(G1.evalf(), dtype=float) + float(s1.mid()) * np.eye(2)
+    if min(np.linalg.eigvalsh(S0)[0], np.linalg.eigvalsh(S1)[0]) <= 1e-12:
+        raise ValueError("singular release covariance")
+    best = None
+    for u in np.linalg.eig(np.linalg.solve(S0, S1))[1].T:
+        u = np.real(u) / np.abs(np.real(u)).max()
+        uq = [sp.Rational(int(round(c * 2**20)), 2**20) for c in u]
+        vs = []
+        for G, s2 in ((G0, s0), (G1, s1)):
+            quad = sum(uq[i] * uq[j] * G[i, j] for i in range(2) for j in range(2))
+            norm2 = uq[0]**2 + uq[1]**2
+            vs.append(arb(int(quad.p)) / int(quad.q) + s2 * arb(int(norm2.p)) / int(norm2.q))
+        sd = math.sqrt(max(float(v.mid()) for v in vs))
+        cuts = [arb(repr(float(c))) for c in np.geomspace(sd * 1e-3, sd * 6, cells - 1)]
+        mi = _quantised_mi_bits(vs[0], vs[1], cuts)
+        if best is None or mi.lower() > best[0].lower():
+            best = (mi, uq, vs)
+    mi, uq, vs = best
+    extra = {"n": str(n), "sigma_RP_squared_x0": s0.str(10), "sigma_RP_squared_x1": s1.str(10), "direction_u": str(uq),
+             "variance_of_u_z_x0": vs[0].str(15), "variance_of_u_z_x1": vs[1].str(15),
+             "mutual_information_lower_bound_bits": mi.str(15), "cells": str(cells)}
+    return mpmath.mpf(mi.lower().str(40, radius=False)), mpmath.mpf(str(e)), extra
+
+
+def projected_release_refutation():
+    pts = [{"epsilon": e, "n_prime": 1, "a": a, "x0": x0, "x1": x1} for e in (0.1, 0.5, 1.0) for a in (0.0, 0.5, 1.0)
+           for x0, x1 in ((0.0, 1.0), (0.3, 1.0), (0.0, 0.5))]
+    return search_refute(f"{PAPER}/lemma-2/data-dependent", "I(X_11; X_RP) (bits; Arb lower bound by data processing onto "
+                         "a quantised projection of the release, n = 12, X_11 uniform on {x0, x1}) <= eps", pts,
+                         _projected_release_mi)
+
+
+def _singular_release(pt, n: int = 12):
+    """TV and I (bits) of the release for X_11 uniform on {x0, x1} where sigma_RP, recomputed on each database, is 0
+    for both (decided in Arb balls) and exactly one Gram matrix X^T X is singular (exact rationals): the release
+    z = S X (S with i.i.d. N(0, 1) entries) lies in the line {z : v.z = 0} (v spanning the singular Gram matrix's
+    kernel) with probability 1 under that database and with probability 0 under the other (a nondegenerate
+    Gaussian charges no line). So TV >= P_1(line) - P_0(line) = 1 and X_11 is recovered almost surely: I = H(X_11)
+    = 1 bit. ValueError where these hypotheses do not hold."""
+    out = []
+    for x in (pt["x0"], pt["x1"]):
+        G, s2 = _release_cov_exact(x, pt["a"], pt["epsilon"], pt["n_prime"], n)
+        if s2.upper() != 0:
+            raise ValueError("sigma_RP > 0")
+        out.append(G)
+    dets = [G.det() for G in out]
+    if sum(d == 0 for d in dets) != 1:
+        raise ValueError("not exactly one singular Gram matrix")
+    G = out[dets.index(0)]
+    v = G.nullspace()[0].T
+    return {"n": str(n), "singular_database": "x0" if dets[0] == 0 else "x1", "line_normal_v": str(list(v)),
+            "gram_determinants": str([str(d) for d in dets])}
+
+
+def singular_release_search(which: str):
+    def ev(pt):
+        extra = _singular_release(pt)
+        e = mpmath.mpf(str(pt["epsilon"]))
+        if which == "mi":
+            return mpmath.mpf(1), e, {**extra, "mutual_information_bits": "1"}
+        return mpmath.mpf(1), mpmath.sqrt(2 * e * mpmath.log(2)), {**extra, "total_variation": "1"}
+    pts = [{"epsilon": e, "n_prime": k, "a": a, "x0": x0, "x1": x1} for e in (0.1, 0.5, 1.0) for k in (1, 4, 16)
+           for a in (0.0, 0.5, 1.0) for x0, x1 in ((0.0, 1.0), (0.3, 1.0), (0.0, 0.5))]
+    what = "I(X_11; X_RP) <= eps" if which == "mi" else "TV <= sqrt(2 eps / log2 e)"
+    cid = f"{PAPER}/{'lemma-2' if which == 'mi' else 'corollary-1'}/data-dependent"
+    return search_refute(cid, f"{what} with sigma_RP recomputed on each database (n = 12, singular release)", pts, ev)
+
+
 def lemma_2_and_corollary_1() -> list[ClaimReport]:
     fixed = fixed_sigma_search("mi") or tested("no grid point gives sigma_RP = 0 with I > eps")
     fixed_steps = fixed
@@ -302,6 +509,16 @@ def lemma_2_and_corollary_1() -> list[ClaimReport]:
     column_mi, column_tv = data_dependent_sweep()  # the proof's own quantity (one column's norm), kept as a note
     rel = release_sweep()
     mi, tv = rel["mi"], rel["tv"]
+    proj = projected_release_refutation()  # rigorous (Arb) where the Monte Carlo above is statistical
+    mc_note = mi.evidence
+    if proj is not None:
+        mi = proj
+    sing_mi, sing_tv = singular_release_search("mi"), singular_release_search("tv")
+    tv_mc_note = tv.evidence
+    if sing_tv is not None:
+        tv = sing_tv
+    sing_note = f"a degenerate release refutes it too: {sing_mi.evidence}" if sing_mi is not None else \
+        "no degenerate (singular) release among the grid points"
     why = ("with sigma_RP recomputed on the data, the noise variance sigma_nu^2 depends on X_11 through f(X); the "
            "maximum-entropy step (23)(a) assumes noise independent of the input, so it does not apply as written, "
            "and this checker has no bound for the input-dependent case")
@@ -312,14 +529,15 @@ def lemma_2_and_corollary_1() -> list[ClaimReport]:
                     "S X + sigma_RP N eps-MI-DP per entry (Definition 1: sup over all priors)", steps=fixed_steps, conclusion=fixed),
         ClaimReport(f"{PAPER}/lemma-2/data-dependent", "the same with sigma_RP recomputed on the database the mechanism runs on",
                     steps=dd_steps, conclusion=mi, reason=why,
-                    notes=(f"the column-norm channel alone (the proof's quantity): {column_mi.evidence}",)),
+                    notes=(f"the column-norm channel alone (the proof's quantity): {column_mi.evidence}", mc_note,
+                           sing_note)),
         ClaimReport(f"{PAPER}/corollary-1/fixed-sigma", "random projection is (delta)-DP for delta = sqrt(2 eps / log2 e) "
                     "(sigma_RP fixed from X)", steps=chain([("Lemma 2 (fixed sigma)", fixed), ("Proposition 2", check_lemma("std/mi-dp-to-tv"))]),
                     conclusion=cor_fixed),
         ClaimReport(f"{PAPER}/corollary-1/data-dependent", "the same with data-dependent sigma_RP",
-                    steps=chain([("Lemma 2 (data-dependent)", dd_steps), ("Proposition 2", check_lemma("std/mi-dp-to-tv"))]),
+                    steps=chain([("Lemma 2 (data-dependent)", mi if mi.verdict is ProofVerdict.REFUTED else dd_steps), ("Proposition 2", check_lemma("std/mi-dp-to-tv"))]),
                     conclusion=tv, reason=why,
-                    notes=(f"the column-norm channel alone (the proof's quantity): {column_tv.evidence}",)),
+                    notes=(f"the column-norm channel alone (the proof's quantity): {column_tv.evidence}", tv_mc_note)),
     ]
 
 
@@ -448,8 +666,12 @@ def theorem_1() -> ClaimReport:
     kap, D, r = sp.symbols("kappa Delta r", positive=True)
     bound = 1 + kap * D / (1 - kap * D) * (kap + r)
     db = sp.simplify(sp.diff(bound, D))
-    mono = proved(f"d/dDelta of the (26) bound = {db} >= 0 (where kappa Delta < 1)") if db.is_nonnegative else \
-        unknown(f"d/dDelta of the (26) bound = {db}: sign not shown by sympy (kappa Delta < 1)")
+    # on the domain Delta > 0, kappa Delta < 1: Delta = (1 - u)/kappa with u = 1 - kappa Delta in (0, 1), u > 0
+    u = sp.Symbol("u", positive=True)
+    db_u = sp.simplify(db.subs(D, (1 - u) / kap))
+    mono = proved(f"d/dDelta of the (26) bound = {db}; with u = 1 - kappa Delta > 0 it is {db_u}, positive for "
+                  "kappa, r, u > 0 (sympy)") if db_u.is_positive is True else \
+        unknown(f"d/dDelta of the (26) bound = {db} = {db_u} (u = 1 - kappa Delta): sign not shown by sympy")
     steps = chain([("Lemma 3", lemma_3().conclusion), ("Proposition 3 with t = delta sigma_max/sigma_AN", subst),
                    ("(26) increasing in Delta", mono)])
     return ClaimReport(f"{PAPER}/theorem-1", "additive noise: eta_AN <= (1 + kappa(Delta + delta)/(1 - kappa(Delta + delta))(kappa + r))^2 "
@@ -521,12 +743,23 @@ def corollary_2(p=sp.Rational(1, 2)) -> ClaimReport:
                        notes=("shown for the instance n' = n^(1/2); any o(n) is the same argument",))
 
 
+def remark_1_statement() -> Lemma:
+    """(16) vs the coherent bound, written with w = 1/s > 0 (s > 0 <-> w > 0): (1/2) log(1 + n' w) <= (n'/2) log(1 + w).
+
+    Sign of a derivative in w from w = 0 (both sides 0): d/dw margin = n'(n' - 1) w/(2(1 + w)(1 + n' w)) >= 0
+    for every integer n' >= 1 (sympy). The logarithm's base is a positive factor on both sides (bits: / ln 2)."""
+    k, w = sp.Symbol("n_prime", positive=True, integer=True), sp.Symbol("w", positive=True)
+    c = sp.Symbol("c_rows", positive=True)  # the factor n' in the coherent bound's SNR n'/s (1 as printed)
+    return Lemma(id=f"{PAPER}/remark-1/bernoulli", source=f"{PAPER} Remark 1",
+                 statement="(n'/2) log(1 + 1/s) >= (1/2) log(1 + n'/s), w = 1/s: the non-coherent bound (16) is not smaller",
+                 symbols=(k, w, c), conclusion=sp.Le(sp.log(1 + c * k * w) / 2, k * sp.log(1 + w) / 2, evaluate=False),
+                 strategy=Strategy.DERIVATIVE, var=w, interval=(0, sp.oo),
+                 box={"n_prime": Range(1, 2000, "int"), "w": Range(1e-3, 1e3, "log")}, samples=300, seed=SEED,
+                 constants={"c_rows": 1})
+
+
 def remark_1() -> ClaimReport:
-    k, s = sp.Symbol("n_prime", positive=True, integer=True), sp.Symbol("s", positive=True)
-    lem = Lemma(id=f"{PAPER}/remark-1/bernoulli", source=f"{PAPER} Remark 1",
-                statement="(n'/2) log(1 + 1/s) >= (1/2) log(1 + n'/s): the non-coherent bound (16) is not smaller",
-                symbols=(k, s), conclusion=sp.Le(sp.log(1 + k / s) / 2, k * sp.log(1 + 1 / s) / 2, evaluate=False),
-                box={"n_prime": Range(1, 2000, "int"), "s": Range(1e-3, 1e3, "log")}, samples=300, seed=SEED).check()
+    lem = remark_1_statement().check()
     return ClaimReport(f"{PAPER}/remark-1", "the non-coherent bound (16) gives no improvement over the coherent one",
                        steps=lem, conclusion=lem)
 
@@ -538,4 +771,6 @@ def claims() -> list[ClaimReport]:
 
 def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` decides the claim's conclusion."""
-    return {f"{PAPER}/proposition-1/some-delta": tv_from_dp_lemma()}
+    return {f"{PAPER}/proposition-1/some-delta": tv_from_dp_lemma(),
+            f"{PAPER}/proposition-2": proposition_2_statement(),
+            f"{PAPER}/lemma-1": lemma_1_statement(), f"{PAPER}/remark-1": remark_1_statement()}

@@ -124,6 +124,9 @@ MANIFEST: tuple[CoqEntry, ...] = (
     CoqEntry("lecture21-dp/lemma-4", "FiniteDP.v", "post_processing",
              "on finite output spaces, for pure DP (delta = 0) only: a randomized post-processing (nonnegative kernel) "
              "of an eps-DP output is eps-DP; the claim's delta > 0 case is not in Coq", Coverage.STEP),
+    CoqEntry("showkatbakhsh-regression/remark-1", "ShowkatRemark1.v", "remark1_noncoherent_not_smaller",
+             "for every natural n' and every s > 0: (1/2) log2(1 + n'/s) <= (n'/2) log2(1 + 1/s) (Bernoulli's "
+             "inequality (1 + x)^n >= 1 + n x by induction, then ln increasing)", Coverage.CLAIM),
 )
 
 

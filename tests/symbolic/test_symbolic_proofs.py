@@ -138,6 +138,46 @@ def _corollary_3(ce):
     return bool(th_rr.norm() > bound)
 
 
+def _rp_data_dependent(ce):
+    """Independent re-check (mpmath quadrature, not Arb): the release's projection u.z, z ~ N(0, X^T X + s2 I) with
+    sigma_RP^2 = s2 recomputed per database, carries I(X_11; u.z) > eps bits; the release carries at least as much."""
+    n, e, a = int(ce["n"]), M(ce["epsilon"]), M(ce["a"])
+    u = [M(int(c.p)) / M(int(c.q)) for c in sp.sympify(ce["direction_u"])]
+    var = []
+    for x in (M(ce["x0"]), M(ce["x1"])):
+        col = [x] + [a] * (n - 1)
+        f2 = min(sum(c**2 for c in col) - max(c**2 for c in col), M(n - 1))
+        s2 = max(M(0), 1 / (2 ** (2 * e) - 1) - f2)
+        g = [[sum(c**2 for c in col) + s2, sum(col)], [sum(col), M(n) + s2]]
+        var.append(sum(u[i] * u[j] * g[i][j] for i in range(2) for j in range(2)))
+    logpdf = [lambda t, v=v: -t**2 / (2 * v) - mpmath.log(2 * mpmath.pi * v) / 2 for v in var]
+
+    def kl_to_mixture(b):
+        def f(t):
+            la, lb = logpdf[0](t), logpdf[1](t)
+            lm = mpmath.log((mpmath.exp(la) + mpmath.exp(lb)) / 2)
+            lv = (la, lb)[b]
+            return mpmath.exp(lv) * (lv - lm)
+        return mpmath.quad(f, [-mpmath.inf, -1, 0, 1, mpmath.inf])
+
+    info = (kl_to_mixture(0) + kl_to_mixture(1)) / 2 / mpmath.log(2)
+    return info > e and M(ce["lhs"]) <= info
+
+
+def _rp_singular(ce):
+    """Independent re-check of the degenerate release: sigma_RP^2 = 0 for both databases (50 digits), exactly one
+    Gram matrix X^T X singular (exact rationals), so TV = 1 > sqrt(2 eps ln 2) (and I = 1 bit > eps)."""
+    n, e = int(ce["n"]), M(ce["epsilon"])
+    dets = []
+    for x in (ce["x0"], ce["x1"]):
+        col = [sp.nsimplify(x)] + [sp.nsimplify(ce["a"])] * (n - 1)
+        f2 = min(sum(c**2 for c in col) - max(c**2 for c in col), sp.Integer(n - 1))
+        if int(ce["n_prime"]) / (2 ** (2 * e) - 1) - M(sp.N(f2, 60)) >= 0:
+            return False
+        dets.append(sp.Matrix([[sum(c**2 for c in col), sum(col)], [sum(col), n]]).det())
+    return sum(d == 0 for d in dets) == 1 and 1 > mpmath.sqrt(2 * e * mpmath.log(2)) and 1 > e
+
+
 RECHECK = {
     ("lecture21-dp/lemma-1", "steps"): _ratio_step,
     ("lecture21-dp/lemma-2", "steps"): _ratio_step,
@@ -159,6 +199,9 @@ RECHECK = {
     ("showkatbakhsh-regression/lemma-2/fixed-sigma", "conclusion"): _rp_fixed,
     ("showkatbakhsh-regression/corollary-1/fixed-sigma", "steps"): _rp_fixed,
     ("showkatbakhsh-regression/corollary-1/fixed-sigma", "conclusion"): _rp_fixed,
+    ("showkatbakhsh-regression/lemma-2/data-dependent", "conclusion"): _rp_data_dependent,
+    ("showkatbakhsh-regression/corollary-1/data-dependent", "steps"): _rp_data_dependent,
+    ("showkatbakhsh-regression/corollary-1/data-dependent", "conclusion"): _rp_singular,
     ("showkatbakhsh-regression/corollary-3", "steps"): _corollary_3,
     ("showkatbakhsh-regression/corollary-3", "conclusion"): _corollary_3,
 }
