@@ -78,6 +78,7 @@ from .events import (
     PoissonSubsampled,
     PureDP,
     RandomizedResponse,
+    SampledWithoutReplacement,
     grouped,
 )
 
@@ -382,8 +383,53 @@ def _discrete_gaussian_atoms(sigma: float, d: int, tail: float):
 
 
 def _subsampled_pmf(ev: PoissonSubsampled, direction: int, h: float, tail: float, mode: Discretisation) -> LossPMF:
-    q = ev.rate
-    inner = ev.event
+    return _mixture_pmf(ev.event, ev.rate, direction, h, tail, mode)
+
+
+def _wor_pmf(ev: SampledWithoutReplacement, h: float, tail: float, mode) -> LossPMF:
+    """Sampling without replacement (replace-one): the symmetrised "remove" pair (see
+    :class:`~dpverify.accounting.events.SampledWithoutReplacement`). From the pessimistic
+    discretisation R~ of R = ((1-g) Q + g P, Q) (which dominates R at every t), the P-law
+    keeps R~'s masses ``p_i`` at the losses ``l_i = i h > 0``, puts ``p_i e^{-l_i}`` (R~'s Q-mass)
+    at ``-l_i``, R~'s mass at +inf at +inf, and the rest ``m0 = 1 - inf - sum p_i (1 + e^{-l_i})``
+    at 0. Its hockey-stick equals R~'s for eps >= 0 and, the pair being symmetric,
+    ``H_t = 1 - t + t H_{1/t}`` for t < 1, so it dominates the symmetrised R at every t: a
+    pessimistic PLD of the subsampled mechanism in both orders of a neighbouring pair.
+
+    Floating point: ``m0`` is computed from an upper bound (the computed masses may exceed the
+    pipeline's by ``error`` in L1 and by the bins' relative inflation, each subtracted), so it is at
+    least the exact pipeline's ``m0``; the mirror masses are inflated for the rounding of ``exp``;
+    the L1 error of the finite part doubles (each entry appears twice, with weights <= 1). No
+    optimistic (lower-bound) version: the symmetrised pair is an upper bound, not known to be
+    attained, so a round-down of it would not bound the true epsilon from below."""
+    if mode is _ROUND_DOWN:
+        raise UnsupportedEvent("no optimistic discretisation of sampling without replacement is implemented")
+    if ev.rate == 1.0:
+        return _leaf_pmf(ev.event, 0, h, tail, mode)  # the inner pairs are symmetric
+    r = _mixture_pmf(ev.event, ev.rate, 0, h, tail, mode)
+    idx = r.offset + np.arange(r.probs.size)
+    pos = idx > 0
+    p = r.probs[pos]
+    i = idx[pos]
+    top = int(i[-1]) if i.size else 0
+    out = np.zeros(2 * top + 1)
+    if i.size:
+        l = i * h
+        lmax = float(l[-1])
+        mirror = p * np.exp(-l) * (1 + 4 * U * (lmax + 2) + 8 * U)
+        out[top + i] = p
+        out[top - i] = mirror
+        s = float(np.sum(p)) + float(np.sum(mirror))
+    else:
+        s = 0.0
+    s = (s + r.inf_mass) * (1 - 2 * _MAX_REL_INFLATION) * (1 - (out.size + 8) * U) - 2 * r.error
+    out[top] = max(0.0, 1.0 - s) * (1 + 4 * U) + 4 * U
+    return LossPMF(h, -top, out, r.inf_mass, 2 * r.error, r.shift)
+
+
+def _mixture_pmf(inner: DpEvent, q: float, direction: int, h: float, tail: float, mode) -> LossPMF:
+    """The pessimistic PLD of the subsampling pair of ``inner`` at rate ``q``: direction 0
+    ("remove") ((1-q) Q + q P, Q), direction 1 ("add") (Q, (1-q) Q + q P)."""
     if q == 1.0:
         return _leaf_pmf(inner, direction, h, tail, mode)
     log1mq = math.log1p(-q)
@@ -499,6 +545,8 @@ def _leaf_pmf(ev: DpEvent, direction: int, h: float, tail: float, mode: Discreti
         return _atoms_pmf(losses, masses, 0.0 if mode is _ROUND_DOWN else tail_mass, h, mode)
     if isinstance(ev, PoissonSubsampled):
         return _subsampled_pmf(ev, direction, h, tail, mode)
+    if isinstance(ev, SampledWithoutReplacement):
+        return _wor_pmf(ev, h, tail, mode)
     raise UnsupportedEvent(f"pld composition does not support {ev!r}")  # pragma: no cover
 
 
@@ -543,7 +591,7 @@ class PLDComposition(CompositionMethod):
     def plan(self, event: DpEvent):
         groups = grouped(event)
         supported = (Gaussian, Laplace, RandomizedResponse, PureDP, ApproxDP, DiscreteLaplace,
-                     DiscreteGaussian, PoissonSubsampled)
+                     DiscreteGaussian, PoissonSubsampled, SampledWithoutReplacement)
         for leaf, _ in groups:
             if not isinstance(leaf, supported):
                 raise self._unsupported(leaf, "no privacy-loss distribution is known for it")
@@ -572,7 +620,7 @@ class PLDComposition(CompositionMethod):
                 h = min(h, leaf.mu / 200)
             elif isinstance(leaf, (Laplace, DiscreteLaplace)):
                 h = min(h, leaf.epsilon / 200)
-            elif isinstance(leaf, PoissonSubsampled):
+            elif isinstance(leaf, (PoissonSubsampled, SampledWithoutReplacement)):
                 inner = leaf.event
                 if isinstance(inner, (Gaussian, Laplace, DiscreteLaplace)):
                     scale = leaf.rate * inner.sensitivity / getattr(inner, "sigma", getattr(inner, "scale", 1.0))
@@ -725,7 +773,7 @@ def _loss_moments(leaf: DpEvent) -> tuple[float, float]:
     bounded by ``e``: ``(e^2/2, e^2)``."""
     if isinstance(leaf, Gaussian):
         return leaf.mu ** 2 / 2, leaf.mu ** 2
-    if isinstance(leaf, PoissonSubsampled):
+    if isinstance(leaf, (PoissonSubsampled, SampledWithoutReplacement)):
         inner_m, inner_v = _loss_moments(leaf.event)
         if isinstance(leaf.event, Gaussian):
             v = math.expm1(min(leaf.event.mu ** 2, 700.0))
