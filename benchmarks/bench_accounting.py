@@ -192,7 +192,7 @@ def dpsgd_grid(out, qs=None, header=True):
         f"dp-accounting's pessimistic PLD at h = {REF_H:g} (its values at small delta are not monotone in "
         "the grid and fall below the high-precision value, so it is shown, not used). `slack`: the part "
         "of dpverify's upper bound that is certified round-off (upper minus the uncertified estimate). "
-        "`lower`: dpverify's optimistic (round-down) lower bound. Times: building the composed PLD and "
+        "`lower`: dpverify's optimistic lower bound (continuous losses merged onto the grid). Times: building the composed PLD and "
         "answering both deltas, dpverify's certified upper bound against dp-accounting's PLD at its default "
         "grid 1e-4, same process, one after the other; `ratio` = dpverify / dp-accounting.\n")
     out("| q | sigma | steps | delta | dpverify upper | lower | slack | reference | excess | dp-acc fine | "
