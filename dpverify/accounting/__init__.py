@@ -23,6 +23,7 @@ from .events import (
     PoissonSubsampled,
     PureDP,
     RandomizedResponse,
+    SampledWithoutReplacement,
     SelfComposed,
     ZCDP,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "PureDP",
     "RDPComposition",
     "RandomizedResponse",
+    "SampledWithoutReplacement",
     "SelfComposed",
     "ZCDP",
     "delta_for_epsilon",

@@ -31,10 +31,13 @@ against exact (extended-precision) convolutions in the tests.
 **Self-composition** ``x^{*k}`` is ``irfft(rfft(x)^k)`` with the power by binary exponentiation
 (``m`` complex products, relative error ``(1 + 3.01u)^m - 1``) and
 ``|X~^k - X^k| <= k |X~ - X| (||x||_1 + ||X~ - X||)^(k-1)``. It is computed in the first of
-three ways whose L1 error bound is at most 1e-12 (``_DOUBLE_BUDGET``): (1) float64 with this
-a-priori bound; (2) float64 with the atoms treated apart and an a-posteriori bound (below);
-(3) extended precision (``numpy.longdouble``) with the a-priori bound. The bound of the path
-taken is added to ``error``.
+these ways whose L1 error bound is within the budget (1e-12, ``_DOUBLE_BUDGET``, or the caller's,
+e.g. 1e-3 delta): (1) float64 with this a-priori bound; (1b) float64 except at the few low
+frequencies where ``|X_w|^(k-1)`` is not negligible, whose spectrum and power are computed in
+double-word arithmetic (:func:`_dd_power`; the error then no longer grows like ``k u``, which
+made slack of about 1e-12 at 10^5 steps); (2) float64 with the atoms treated apart and an
+a-posteriori bound (below); (3) extended precision (``numpy.longdouble``) with the a-priori
+bound. The bound of the path taken is added to ``error``.
 
 *Atoms and the a-posteriori bound* (path 2). Distributions such as the Laplace loss have a few
 bins carrying most of the mass (the atoms ``a``, bins with ``>= 1/64`` of the mass, at most 8),
@@ -163,11 +166,16 @@ class LossPMF:
         # extended precision
         err = _power_error_l1(x, N, k, mults, r, U)
         shift = 0
+        P = None
         if err <= budget:
             xl = np.zeros(N)
             xl[:n] = x
             P, _ = _power(scipy.fft.rfft(xl), k)
         else:
+            # the amplified low frequencies in double-word arithmetic (_dd_power); then the
+            # atoms' a-posteriori path; then extended precision
+            P, err, _ = _dd_power(x, N, k, mults, r, budget)
+        if P is None:
             P, err, shift = _spectral_power(x, N, k, mults, r, budget)
             if not err <= budget:
                 shift = 0
@@ -463,6 +471,129 @@ def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
         return None, err, 0
     P, _ = _power(X, k)
     return P, err, shift
+
+
+_DEBUG = False
+_DD_MAX_FREQ = 512  # at most this many frequencies get a double-word spectrum and power
+_DD_MAX_WORK = 4e6  # frequencies x entries summed in double-word arithmetic
+_DD_TARGET = 1e-15  # each FFT-error term left to float64 is kept below min(this, budget / 100) (L2)
+
+
+def _dd_spectrum(idx: np.ndarray, val: np.ndarray, S: np.ndarray, N: int):
+    """``sum_j val_j z^(idx_j w)`` (``z = e^{-2 pi i / N}``) for each ``w`` in ``S``, in double-word
+    arithmetic (:mod:`dpverify.accounting._dd`). Returns the complex double-word values and the
+    error bound: ``(tw + 10 + 3.01 * 1.42 ceil(log2 n)) u^2 ||val||_1`` with ``tw`` the twiddle
+    tables' bound plus 19 for their product (table entries, products by the float64 ``val`` with
+    relative error <= 5u^2 per component, and the pairwise sum, whose error is relative to the
+    magnitudes summed)."""
+    from . import _dd
+
+    B, T1, T2, tw_bound = _dd.twiddle_tables(N)
+    parts = [[], [], [], []]
+    chunk = max(1, int(2e5 // max(idx.size, 1)))
+    for i0 in range(0, S.size, chunk):
+        ws = S[i0:i0 + chunk]
+        t = np.multiply.outer(ws.astype(np.int64), idx.astype(np.int64)) % N
+        a, b = np.divmod(t, B)
+        tw = _dd.cmul(tuple(c[a] for c in T1), tuple(c[b] for c in T2))
+        v = np.broadcast_to(val, t.shape)
+        zero = np.zeros(t.shape)
+        re = _dd.mul(tw[0], tw[1], v, zero)
+        im = _dd.mul(tw[2], tw[3], v, zero)
+        out = _dd.pairwise_sum(re[0], re[1], im[0], im[1])
+        for lst, o in zip(parts, out):
+            lst.append(o)
+    X = tuple(np.concatenate(lst) for lst in parts)
+    levels = max(1, math.ceil(math.log2(max(idx.size, 2))))
+    bound = (tw_bound + 19 + 10 + 3.01 * 1.42 * levels) * _dd.U2 * float(np.sum(val)) * (1 + 1e-10)
+    return X, bound
+
+
+def _dd_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
+              budget: float) -> tuple[np.ndarray | None, float, bool]:
+    """``X^k`` with the frequencies that the power amplifies computed in double-word arithmetic.
+
+    The a-priori bound charges the FFT's error ``D`` at every frequency ``k`` times (it multiplies
+    ``|X_w|^(k-1)``, about 1 near w = 0). Here the set ``S`` of frequencies with
+    ``k D b_w^(k-1) > tau`` (``b_w >= |X_w|`` from the float64 FFT plus ``D``; ``tau = min(1e-15,
+    budget / 100)``) gets its spectrum summed directly in double-word arithmetic over the entries
+    that matter (the others, of L2 norm small enough that ``k D_small <= tau``, keep their float64 FFT spectrum) and its power taken
+    in double-word arithmetic; the other frequencies keep the float64 FFT and power. As in S3 of
+    the module docstring, with ``W_w = b_w^(2(k-1))``::
+
+        ||X~^k - X^k||_2 <= k (e_S sqrt(sum_S W) + D_small sqrt(max_S W) + D sqrt(max_(not S) W))
+                            + rounding of the powers (float64 outside S, double-word in S)
+                            + rounding of the S values to complex128 (1.5 u |P_w|)
+
+    and the inverse FFT adds ``(a + u)(P + E)`` (S4), in float64 when that keeps the total within
+    ``budget``, else in extended precision. Returns ``(P, error, extended)`` (``P`` the half
+    spectrum, complex128 or extended), or ``(None, inf, False)`` when ``S`` or the work is too large.
+    """
+    from . import _dd
+
+    n = x.size
+    xl = np.zeros(N)
+    xl[:n] = x
+    X = scipy.fft.rfft(xl)
+    a = _fft_alpha(N, U)
+    D = a * math.sqrt(N) * _norm2(x) * 1.01
+    mag = np.abs(X)
+    b = (mag + D) * (1 + 4 * U) ** 2
+    with np.errstate(divide="ignore"):
+        logb = np.log(b)
+    tau = min(_DD_TARGET, budget / 100)
+    log_tau = min(0.0, math.log(tau / (k * D))) if D > 0 else -80.0
+    S = np.flatnonzero((k - 1) * logb > log_tau)
+    if S.size == 0 or S.size > _DD_MAX_FREQ:
+        return None, math.inf, False
+    order = np.argsort(x, kind="stable")
+    csq = np.cumsum(np.square(x[order]))
+    target = (tau / (k * a * math.sqrt(N) * 1.01)) ** 2
+    n_small = int(np.searchsorted(csq, target, side="right"))
+    big = np.sort(order[n_small:])
+    if _DEBUG:
+        print("dd_power: |S|", S.size, "big", big.size)
+    if S.size * big.size > _DD_MAX_WORK:
+        return None, math.inf, False
+    small = np.zeros(N)
+    small[order[:n_small]] = x[order[:n_small]]
+    D_small = a * math.sqrt(N) * _norm2(x[order[:n_small]]) * 1.01
+    Cs = scipy.fft.rfft(small)[S] if n_small else np.zeros(S.size, dtype=complex)
+    (rh, rl, ih, il), e_S = _dd_spectrum(big, x[big], S, N)
+    rh, rl = _dd.add(rh, rl, Cs.real, np.zeros(S.size))
+    ih, il = _dd.add(ih, il, Cs.imag, np.zeros(S.size))
+    magS = np.hypot(rh, ih)
+    b[S] = (magS + e_S + D_small) * (1 + 4 * U) ** 2
+    with np.errstate(divide="ignore"):
+        logb = np.log(b)
+    wt, fudge = _spectrum_weights_and_fudge(logb, N, k)
+    inS = np.zeros(b.size, dtype=bool)
+    inS[S] = True
+    with np.errstate(under="ignore"):
+        W = np.exp(2 * (k - 1) * logb)
+        tiny = (N + 1) * 2.0 ** -1074
+        s_S = float(np.sum(wt[S] * W[S])) * fudge + tiny
+        m_S = float(np.max(W[S])) * fudge + tiny
+        m_out = float(np.max(np.where(inS, 0.0, W))) * fudge + tiny
+        bk2 = wt * W * b * b
+        pk_S = math.sqrt(float(np.sum(bk2[S])) * fudge + tiny)
+        pk_out = math.sqrt(float(np.sum(np.where(inS, 0.0, bk2))) * fudge + tiny)
+    pk = math.sqrt(pk_S ** 2 + pk_out ** 2)
+    ep = k * (e_S * math.sqrt(s_S) + D_small * math.sqrt(m_S) + D * math.sqrt(m_out))
+    ep += ((1 + 3.01 * U) ** mults - 1) * pk_out  # float64 powers outside S
+    (ph, pl, qh, ql), dd_mults = _dd.cpow((rh, rl, ih, il), k)
+    ep += ((1 + 32 * _dd.U2) ** dd_mults - 1) * pk_S  # double-word powers in S (19 u^2 each, margin)
+    err64 = ep + 1.5 * U * pk_S + (a + U) * (pk + ep + 1.5 * U * pk_S)
+    P, _ = _power(X, k)
+    if err64 <= budget:
+        P[S] = (ph + pl) + 1j * (qh + ql)
+        return P, err64, False
+    # extended-precision inverse: the S values rounded once to extended precision
+    a_ext = _fft_alpha(N, U_EXT)
+    Pe = P.astype(np.clongdouble)
+    Pe[S] = (ph.astype(_EXT) + pl.astype(_EXT)) + 1j * (qh.astype(_EXT) + ql.astype(_EXT))
+    ep_e = ep + 1.5 * U_EXT * pk_S
+    return Pe, ep_e + (a_ext + U_EXT) * (pk + ep_e), True
 
 
 _SPLIT_LOG_TAU = -80.0  # frequencies whose bound b^(k-1) exceeds e^-80 are computed directly

@@ -23,6 +23,10 @@ never changes; new mechanisms get new classes.
   only (Poisson sampling includes each record independently, so adding or removing a record is
   the natural change); its inner event must be declared under ``ADD_REMOVE_ONE`` too, i.e.
   its ``sensitivity`` is the add/remove sensitivity of the query run on the sample.
+* :class:`SampledWithoutReplacement` (fixed-size batches) is stated for
+  :attr:`~dpverify.NeighbourRelation.REPLACE_ONE` only, as in Balle--Barthe--Gaboardi 2018: the
+  dataset size is public and a neighbour replaces one record; the inner event is declared under
+  ``REPLACE_ONE`` (its ``sensitivity`` is the replace-one sensitivity of the query on the batch).
 * :class:`SelfComposed` and :class:`Composed` inherit the relation of their parts, which must
   all agree (a mix raises InvalidArgument).
 """
@@ -46,6 +50,7 @@ __all__ = [
     "PureDP",
     "ApproxDP",
     "PoissonSubsampled",
+    "SampledWithoutReplacement",
     "ZCDP",
     "SelfComposed",
     "Composed",
@@ -267,6 +272,67 @@ class PoissonSubsampled(DpEvent):
         self._set("rate", rate)
 
 
+_SUBSAMPLED_INNER = (Gaussian, Laplace, PureDP, RandomizedResponse, DiscreteLaplace)
+
+
+@dataclass(frozen=True, repr=False)
+class SampledWithoutReplacement(DpEvent):
+    """Run ``event`` on a uniformly random batch of ``sample_size`` distinct records out of the
+    ``dataset_size`` records (fixed-size batches, sampling without replacement), under the
+    replace-one relation; ``rate = sample_size / dataset_size``.
+
+    Balle--Barthe--Gaboardi 2018 ("Privacy amplification by subsampling: tight analyses via
+    couplings and divergences", sampling without replacement under the substitution relation):
+    if the inner mechanism has privacy profile ``H`` under replace-one, the subsampled one has
+    ``H'(log(1 + g (e^eps - 1))) <= g H(eps)`` for ``eps >= 0`` (g the rate), in both directions.
+    For composition the method needs a dominating *pair*: with (P, Q) the inner pair and
+    R = ((1-g) Q + g P, Q), the symmetric pair whose privacy loss has R's law above 0, its mirror
+    image below 0 and an atom at 0 carrying the rest (the PLD of Dong--Roth--Su's
+    ``C_g(f) = min{f_g, f_g^{-1}}**``) has exactly that profile for every eps >= 0 and, being
+    symmetric, dominates both orders at every eps < 0 too; see
+    :func:`dpverify.accounting.pld.privacy_loss_pmf`. Supported inner events: :class:`Gaussian`,
+    :class:`Laplace`, :class:`PureDP`, :class:`RandomizedResponse`, :class:`DiscreteLaplace`.
+
+    Add/remove-one is refused: a fixed-size batch of a dataset whose size changes is not the
+    sampling scheme of these results (use :class:`PoissonSubsampled` for add/remove).
+    """
+
+    event: DpEvent
+    sample_size: int
+    dataset_size: int
+    relation: NeighbourRelation = field(default=_REPLACE, init=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.event, _SUBSAMPLED_INNER):
+            raise InvalidArgument(
+                f"event={self.event!r}: SampledWithoutReplacement supports Gaussian, Laplace, PureDP, "
+                "RandomizedResponse and DiscreteLaplace inner events. Account for other subsampled mechanisms "
+                "as ApproxDP with their amplified guarantee."
+            )
+        if self.event.relation is not _REPLACE:
+            raise InvalidArgument(
+                f"event={self.event!r} is declared under {self.event.relation.value}; sampling without "
+                "replacement is accounted under replace-one (Balle--Barthe--Gaboardi 2018). Declare the inner "
+                "event with relation=NeighbourRelation.REPLACE_ONE (its sensitivity to replacing a record), or "
+                "use PoissonSubsampled for add/remove-one."
+            )
+        n = v.integer("dataset_size", self.dataset_size, minimum=1,
+                      fix="Give the number of records the batch is drawn from (>= 1).")
+        m = v.integer("sample_size", self.sample_size, minimum=1,
+                      fix="Give the fixed batch size (>= 1).")
+        if m > n:
+            raise InvalidArgument(f"sample_size={self.sample_size!r} exceeds dataset_size={self.dataset_size!r}; "
+                                  "a batch drawn without replacement has at most dataset_size records. "
+                                  "Give sample_size <= dataset_size.")
+        self._set("sample_size", m)
+        self._set("dataset_size", n)
+
+    @property
+    def rate(self) -> float:
+        """The sampling rate ``sample_size / dataset_size``."""
+        return self.sample_size / self.dataset_size
+
+
 @dataclass(frozen=True, repr=False)
 class SelfComposed(DpEvent):
     """``event`` run ``count`` times (adaptively) on the same data."""
@@ -355,6 +421,11 @@ def is_pure_or_approx(event: DpEvent) -> tuple[float, float] | None:
         return event.epsilon, 0.0
     if isinstance(event, PoissonSubsampled) and isinstance(event.event, (Laplace, PureDP, RandomizedResponse,
                                                                         DiscreteLaplace)):
+        eps = event.event.epsilon
+        return math.log1p(event.rate * math.expm1(eps)), 0.0
+    if isinstance(event, SampledWithoutReplacement) and isinstance(event.event, (Laplace, PureDP, RandomizedResponse,
+                                                                                DiscreteLaplace)):
+        # Balle--Barthe--Gaboardi 2018, sampling without replacement, replace-one relation
         eps = event.event.epsilon
         return math.log1p(event.rate * math.expm1(eps)), 0.0
     return None

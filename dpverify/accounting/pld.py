@@ -78,6 +78,7 @@ from .events import (
     PoissonSubsampled,
     PureDP,
     RandomizedResponse,
+    SampledWithoutReplacement,
     grouped,
 )
 
@@ -239,6 +240,10 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
     sub = np.where(sub > 1, 2 ** np.ceil(np.log2(np.maximum(sub, 1))).astype(np.int64), sub)
     zmax = 0.0
     total_p = 0.0
+    if mode is _ROUND_DOWN:
+        merge_P = np.zeros(j.size)
+        merge_E = np.zeros(j.size)
+        merge_D = np.full(j.size, np.inf)
     eta = 4 * U * (max(abs(t_lo), abs(t_hi), abs(j_lo * h), abs(j_hi * h)) + 1)
     eta_h = eta / -math.expm1(-h)
     for s in np.unique(sub[sub > 0]):
@@ -266,7 +271,20 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
         if mode is Discretisation.ROUND_UP:
             bins.add(j[sel] + 1, P_I * (1 + rho))
         elif mode is _ROUND_DOWN:
-            bins.add(j[sel], P_I * (1 + rho))
+            # optimistic: keep the interval's P-mass and a certified lower bound on its excess
+            # E+ = P_I - e^a Q_I and an upper bound on its deficit E- = e^{a+h} Q_I - P_I for the
+            # merging pass below (see _merge_down)
+            with np.errstate(over="ignore"):
+                wt = np.clip(-np.expm1(aa[:, None, None] - L_of_y(y)), 0.0, 1.0)
+            N_I = np.sum(np.sum(p * wt * lw, axis=2), axis=1)
+            c = -math.expm1(-h)
+            err_n = 2 * (rho * N_I + c * eta_h * P_I * (1 + rho))
+            e_lo = np.maximum(0.0, N_I - err_n) * (1 - 8 * U)
+            d_hi = ((math.exp(h) * (1 + 4 * U) * (P_I * (1 + rho) - e_lo) - P_I * (1 - rho)) * (1 + 8 * U)
+                    + 8 * U * P_I)
+            merge_P[sel] = P_I * (1 + rho)
+            merge_E[sel] = e_lo
+            merge_D[sel] = np.maximum(d_hi, 0.0)
         else:
             with np.errstate(over="ignore"):
                 wt = np.clip(-np.expm1(aa[:, None, None] - L_of_y(y)), 0.0, 1.0)
@@ -295,6 +313,48 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
             rem = float(np.sum(np.exp(math.log(s) + (2 * _NODES + 1) * np.log(w / scale) + _LOG_GL16 + log_env)))
         bins.error += rem * (1 + 1e-6)
     del zmax, total_p
+    if mode is _ROUND_DOWN:
+        keep = merge_P > 0
+        beta = _merge_down(merge_E[keep], merge_D[keep], j[keep])
+        bins.add(j[keep], merge_P[keep] * (1 - beta))
+        bins.add(j[keep] + 1, merge_P[keep] * beta)
+
+
+def _merge_down(e_lo: np.ndarray, d_hi: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Fractions ``beta_i`` of interval i sent *up* to grid point ``(j_i + 1) h`` for the optimistic
+    (lower-bound) discretisation, second order in h instead of the first order of rounding down.
+
+    Merging outputs is post-processing, so the merged pair is dominated by the original at every
+    t (data processing for hockey-stick divergences). Interval i (losses in (a_i, a_i + h]) splits
+    into a part ``beta_i`` and a part ``1 - beta_i``; at the grid point ``a = (j_i + 1) h`` the part
+    ``beta_i`` of interval i (losses below a: deficit ``beta_i E-_i``) is merged with the part
+    ``1 - beta_{i+1}`` of interval i+1 (losses above a: excess ``(1 - beta_{i+1}) E+_{i+1}``).
+    Choosing, from the top down, ``beta_i = min(1, (1 - beta_{i+1}) E+_{i+1} / E-_i)`` (with a
+    certified lower bound on E+ and upper bound on E-) keeps every merged excess >= 0, i.e. every
+    merged loss at or above its grid point; rounding it down to the grid point keeps the P-mass
+    and lowers the loss, which lowers H_t for every t. Where a merge is exact the grid point is
+    the merged loss itself, which is why the bias is second order. Non-adjacent intervals (a gap
+    in ``j``) are not merged."""
+    n = e_lo.size
+    beta = np.zeros(n)
+    if n < 2:
+        return beta
+    nxt = np.append(j[1:] == j[:-1] + 1, False)
+    el = e_lo.tolist()
+    dh = d_hi.tolist()
+    nx = nxt.tolist()
+    b = [0.0] * n
+    for i in range(n - 2, -1, -1):
+        if not nx[i]:
+            continue
+        avail = (1.0 - b[i + 1]) * el[i + 1]
+        d = dh[i]
+        if d <= 0.0:
+            b[i] = 1.0 if avail >= 0.0 else 0.0
+        else:
+            b[i] = min(1.0, avail / d * (1 - 4 * U))
+    beta[:] = b
+    return beta
 
 
 # ---------------------------------------------------------------------------- per-event PMFs
@@ -382,8 +442,53 @@ def _discrete_gaussian_atoms(sigma: float, d: int, tail: float):
 
 
 def _subsampled_pmf(ev: PoissonSubsampled, direction: int, h: float, tail: float, mode: Discretisation) -> LossPMF:
-    q = ev.rate
-    inner = ev.event
+    return _mixture_pmf(ev.event, ev.rate, direction, h, tail, mode)
+
+
+def _wor_pmf(ev: SampledWithoutReplacement, h: float, tail: float, mode) -> LossPMF:
+    """Sampling without replacement (replace-one): the symmetrised "remove" pair (see
+    :class:`~dpverify.accounting.events.SampledWithoutReplacement`). From the pessimistic
+    discretisation R~ of R = ((1-g) Q + g P, Q) (which dominates R at every t), the P-law
+    keeps R~'s masses ``p_i`` at the losses ``l_i = i h > 0``, puts ``p_i e^{-l_i}`` (R~'s Q-mass)
+    at ``-l_i``, R~'s mass at +inf at +inf, and the rest ``m0 = 1 - inf - sum p_i (1 + e^{-l_i})``
+    at 0. Its hockey-stick equals R~'s for eps >= 0 and, the pair being symmetric,
+    ``H_t = 1 - t + t H_{1/t}`` for t < 1, so it dominates the symmetrised R at every t: a
+    pessimistic PLD of the subsampled mechanism in both orders of a neighbouring pair.
+
+    Floating point: ``m0`` is computed from an upper bound (the computed masses may exceed the
+    pipeline's by ``error`` in L1 and by the bins' relative inflation, each subtracted), so it is at
+    least the exact pipeline's ``m0``; the mirror masses are inflated for the rounding of ``exp``;
+    the L1 error of the finite part doubles (each entry appears twice, with weights <= 1). No
+    optimistic (lower-bound) version: the symmetrised pair is an upper bound, not known to be
+    attained, so a round-down of it would not bound the true epsilon from below."""
+    if mode is _ROUND_DOWN:
+        raise UnsupportedEvent("no optimistic discretisation of sampling without replacement is implemented")
+    if ev.rate == 1.0:
+        return _leaf_pmf(ev.event, 0, h, tail, mode)  # the inner pairs are symmetric
+    r = _mixture_pmf(ev.event, ev.rate, 0, h, tail, mode)
+    idx = r.offset + np.arange(r.probs.size)
+    pos = idx > 0
+    p = r.probs[pos]
+    i = idx[pos]
+    top = int(i[-1]) if i.size else 0
+    out = np.zeros(2 * top + 1)
+    if i.size:
+        l = i * h
+        lmax = float(l[-1])
+        mirror = p * np.exp(-l) * (1 + 4 * U * (lmax + 2) + 8 * U)
+        out[top + i] = p
+        out[top - i] = mirror
+        s = float(np.sum(p)) + float(np.sum(mirror))
+    else:
+        s = 0.0
+    s = (s + r.inf_mass) * (1 - 2 * _MAX_REL_INFLATION) * (1 - (out.size + 8) * U) - 2 * r.error
+    out[top] = max(0.0, 1.0 - s) * (1 + 4 * U) + 4 * U
+    return LossPMF(h, -top, out, r.inf_mass, 2 * r.error, r.shift)
+
+
+def _mixture_pmf(inner: DpEvent, q: float, direction: int, h: float, tail: float, mode) -> LossPMF:
+    """The pessimistic PLD of the subsampling pair of ``inner`` at rate ``q``: direction 0
+    ("remove") ((1-q) Q + q P, Q), direction 1 ("add") (Q, (1-q) Q + q P)."""
     if q == 1.0:
         return _leaf_pmf(inner, direction, h, tail, mode)
     log1mq = math.log1p(-q)
@@ -499,6 +604,8 @@ def _leaf_pmf(ev: DpEvent, direction: int, h: float, tail: float, mode: Discreti
         return _atoms_pmf(losses, masses, 0.0 if mode is _ROUND_DOWN else tail_mass, h, mode)
     if isinstance(ev, PoissonSubsampled):
         return _subsampled_pmf(ev, direction, h, tail, mode)
+    if isinstance(ev, SampledWithoutReplacement):
+        return _wor_pmf(ev, h, tail, mode)
     raise UnsupportedEvent(f"pld composition does not support {ev!r}")  # pragma: no cover
 
 
@@ -543,7 +650,7 @@ class PLDComposition(CompositionMethod):
     def plan(self, event: DpEvent):
         groups = grouped(event)
         supported = (Gaussian, Laplace, RandomizedResponse, PureDP, ApproxDP, DiscreteLaplace,
-                     DiscreteGaussian, PoissonSubsampled)
+                     DiscreteGaussian, PoissonSubsampled, SampledWithoutReplacement)
         for leaf, _ in groups:
             if not isinstance(leaf, supported):
                 raise self._unsupported(leaf, "no privacy-loss distribution is known for it")
@@ -572,7 +679,7 @@ class PLDComposition(CompositionMethod):
                 h = min(h, leaf.mu / 200)
             elif isinstance(leaf, (Laplace, DiscreteLaplace)):
                 h = min(h, leaf.epsilon / 200)
-            elif isinstance(leaf, PoissonSubsampled):
+            elif isinstance(leaf, (PoissonSubsampled, SampledWithoutReplacement)):
                 inner = leaf.event
                 if isinstance(inner, (Gaussian, Laplace, DiscreteLaplace)):
                     scale = leaf.rate * inner.sensitivity / getattr(inner, "sigma", getattr(inner, "scale", 1.0))
@@ -627,7 +734,9 @@ class PLDComposition(CompositionMethod):
           rounded down to the grid, tails dropped), with its own round-off, the mass that
           truncation could have moved up and the bins' relative inflation all subtracted:
           the true epsilon(delta) is at least ``lower``. ``upper - lower`` shows how tight the
-          certificate is. 0.0 where no optimistic PLD is implemented (subsampled Laplace).
+          certificate is. 0.0 where no optimistic PLD is implemented (subsampled Laplace, sampling
+          without replacement). Continuous losses (Gaussian, subsampled Gaussian) are merged
+          onto the grid (:func:`_merge_down`, second order in h); atoms are rounded down.
         """
         ds = _unit_array("deltas", deltas)
         plan = self.plan(_as_event(event))
@@ -725,7 +834,7 @@ def _loss_moments(leaf: DpEvent) -> tuple[float, float]:
     bounded by ``e``: ``(e^2/2, e^2)``."""
     if isinstance(leaf, Gaussian):
         return leaf.mu ** 2 / 2, leaf.mu ** 2
-    if isinstance(leaf, PoissonSubsampled):
+    if isinstance(leaf, (PoissonSubsampled, SampledWithoutReplacement)):
         inner_m, inner_v = _loss_moments(leaf.event)
         if isinstance(leaf.event, Gaussian):
             v = math.expm1(min(leaf.event.mu ** 2, 700.0))

@@ -14,6 +14,8 @@ the event's dominating pair, maximised over both directions of the neighbour rel
 * :class:`PoissonSubsampled` (add/remove only), with ``H`` the inner profile:
   remove direction ``q H(log(1 + (e^eps - 1)/q))``; add direction
   ``(1 - e^eps (1-q)) H(-log(1 - (1 - e^{-eps})/q))`` for ``eps < -log(1-q)``, else 0.
+* :class:`SampledWithoutReplacement` (replace-one only; g = sample_size/dataset_size):
+  ``g H(log(1 + (e^eps - 1)/g))`` in both directions (Balle--Barthe--Gaboardi 2018).
 
 Float safety: each value is inflated by a relative ``1e-10`` (the closed forms are accurate to
 far better, see the tests against mpmath), so returned values never fall below the exact profile.
@@ -38,6 +40,7 @@ from .events import (
     Laplace,
     PoissonSubsampled,
     PureDP,
+    SampledWithoutReplacement,
     RandomizedResponse,
     SelfComposed,
     leaves,
@@ -130,6 +133,12 @@ def _raw_delta(event: DpEvent, epsilon: float) -> float:
         else:  # atom-valued pure inner events (their profile is symmetric)
             H = lambda e: _raw_delta(inner, e)  # noqa: E731
         return _subsampled(H, event.rate, epsilon)
+    if isinstance(event, SampledWithoutReplacement):
+        inner = event.event
+        g = event.rate
+        if g == 1.0:
+            return _raw_delta(inner, epsilon)
+        return g * _raw_delta(inner, math.log1p(math.expm1(epsilon) / g))
     raise UnsupportedEvent(f"no privacy profile is known for {event!r}")  # pragma: no cover
 
 

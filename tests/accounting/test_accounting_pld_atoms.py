@@ -187,3 +187,55 @@ def test_error_terms_do_not_grow_with_count_for_relative_errors():
     assert leaf.error < 1e-20
     assert z.error < 1e-12
     assert z.shift == pytest.approx(500 * leaf.shift)
+
+
+def test_double_word_spectrum_against_mpmath():
+    rng = np.random.default_rng(11)
+    N = 1000
+    idx = np.sort(rng.choice(N, 300, replace=False))
+    val = rng.random(300) / 150
+    S = np.array([0, 1, 2, 3, 17, 250, 499, 500])
+    (rh, rl, ih, il), bound = _pmf._dd_spectrum(idx, val, S, N)
+    assert bound < 1e-27
+    mp.mp.dps = 40
+    for i, w in enumerate(S):
+        exact = mp.fsum(mp.mpf(float(v)) * mp.expjpi(-2 * mp.mpf(int(p)) * int(w) / N) for p, v in zip(idx, val))
+        got = mp.mpc(mp.mpf(float(rh[i])) + mp.mpf(float(rl[i])), mp.mpf(float(ih[i])) + mp.mpf(float(il[i])))
+        assert abs(got - exact) <= bound
+    # a lying twiddle table (one entry off by 1e-22) is caught by the same check
+    from dpverify.accounting import _dd
+
+    B, T1, T2, tb = _dd.twiddle_tables(N)
+    saved = float(T2[1][3])  # the low word of Re z^3
+    try:
+        T2[1][3] = saved + 1e-22
+        (rh2, rl2, ih2, il2), _ = _pmf._dd_spectrum(idx, val, S, N)
+        worst = max(abs(mp.mpf(float(rh2[i])) + mp.mpf(float(rl2[i])) - mp.mpf(float(rh[i])) - mp.mpf(float(rl[i])))
+                    for i in range(S.size))
+        assert worst > bound
+    finally:
+        T2[1][3] = saved
+
+
+def test_double_word_power_path_is_taken_and_certified(monkeypatch):
+    from dpverify import NeighbourRelation
+    from dpverify.accounting import Gaussian, PoissonSubsampled
+
+    calls = []
+    real = _pmf._dd_power
+
+    def spy(*a, **kw):
+        out = real(*a, **kw)
+        calls.append(out[1])
+        return out
+
+    monkeypatch.setattr(_pmf, "_dd_power", spy)
+    ev = PoissonSubsampled(Gaussian(2.0, relation=NeighbourRelation.ADD_REMOVE_ONE), 0.1)
+    leaf = privacy_loss_pmf(ev, value_discretisation=1e-2, tail_mass=1e-30)
+    k = 30
+    z = leaf.self_compose(k, 1e-300, budget=1e-20)
+    assert calls and math.isfinite(calls[0])  # the double-word path answered
+    assert z.error < 1e-15  # the a-priori float64 bound here is ~1e-9
+    assert _pmf._power_error_l1(leaf.probs, 4096, k, _pmf._multiplications(k), 1.0, _pmf.U) > 1e-12
+    observed = _observed_l1(z, _exact_power(leaf.probs, k), k * leaf.offset)
+    assert observed <= z.error + z.inf_mass
