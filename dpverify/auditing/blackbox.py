@@ -88,7 +88,7 @@ from . import _runner
 from .bounds import clopper_pearson_lower, clopper_pearson_upper, paired_log_ratio_lower
 from .events import OutputTable, ScoreAbove, to_table, with_errors
 from .result import AuditResult, DirectionResult
-from .scores import select_both, slots
+from .scores import predicted, select_both, slots
 from .sequential import cs_lower, cs_upper
 
 __all__ = ["audit_black_box", "InlineExecutor", "AUTO_POOL_MIN_OUTPUTS", "SELECTION_FRACTION", "MIN_SAMPLES",
@@ -126,6 +126,10 @@ CURVE_POINTS = 33
 #: Weights fixed from the selection draws alone (weighted Bonferroni), so the union bound holds.
 PAIRED_SHARE = 0.7
 PAIRED_MARGIN_SHARE = 0.05
+#: Pure claims: share of the selection draws held out to rank the candidates for the paired
+#: bound (thresholds are chosen on the rest), when there are at least VALIDATION_MIN of them.
+VALIDATION_SHARE = 0.2
+VALIDATION_MIN = 1_000
 
 
 class InlineExecutor(Executor):
@@ -242,6 +246,26 @@ def _counts(mechanism, data, size, seed, where, structured, names, float_bits, e
         if i == top:
             bits = np.packbits(np.asarray(mask, dtype=bool))
     return out if top < 0 else (out, bits)
+
+
+def _counts_of(t: OutputTable, events: list) -> np.ndarray:
+    """The count of each event among the outputs of ``t``."""
+    cache: dict[int, np.ndarray] = {}
+    out = np.empty(len(events), dtype=np.int64)
+    for i, ev in enumerate(events):
+        if isinstance(ev, ScoreAbove):
+            if id(ev.score) not in cache:
+                cache[id(ev.score)] = ev.score(t)
+            x = cache[id(ev.score)]
+            out[i] = np.count_nonzero(x >= ev.threshold if ev.upper else x <= ev.threshold)
+        else:
+            out[i] = np.count_nonzero(ev.contains(t))
+    return out
+
+
+def _rows(t: OutputTable, sl: slice) -> OutputTable:
+    """The outputs ``sl`` of a table."""
+    return OutputTable(t.kind, t.codes[sl], t.skeleton[sl], t.features[sl], t.names, t.examples)
 
 
 def _merge(tables: list[OutputTable]) -> OutputTable:
@@ -455,7 +479,14 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             t1, t2 = _conform_names(t1, merged.names), _conform_names(t2, merged.names)
         names = t1.names
         plan_alpha = (a_f or a_s) / (8 * K)
-        cands = select_both(t1, t2, (sel, sel, cert, cert), plan_alpha, claim.delta, claim.epsilon, learned)
+        # pure claims: the last VALIDATION_SHARE of the selection draws is held out to rank the
+        # candidates (their thresholds are chosen on the rest, so the best-looking of thousands of
+        # scanned tails does not win on its own noise); the winner gets the paired bound
+        paired = a_f > 0 and claim.delta == 0 and sel >= VALIDATION_MIN
+        fit = sel - int(sel * VALIDATION_SHARE) if paired else sel
+        v1, v2 = _rows(t1, slice(fit, None)), _rows(t2, slice(fit, None))
+        t1, t2 = _rows(t1, slice(0, fit)), _rows(t2, slice(0, fit))
+        cands = select_both(t1, t2, (fit, fit, cert, cert), plan_alpha, claim.delta, claim.epsilon, learned)
         del t1, t2
         events, recs, owner = [], [], []
         for j in (0, 1):
@@ -468,14 +499,20 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         drawn[k] += sel
         if not events:
             return False
-        # pure claims: the candidate with the best predicted epsilon gets a paired (joint) bound
+        # pure claims: the candidate with the best epsilon predicted on the held-out selection
+        # draws gets a paired (joint) bound
         top = -1
-        if a_f > 0 and claim.delta == 0:
-            preds = [c.predicted for j in (0, 1) for c in cands[j][: lay.slots] if math.isfinite(c.predicted)]
-            goals = [c.goal for j in (0, 1) for c in cands[j][: lay.slots] if math.isfinite(c.predicted)]
-            eps_idx = [i for i, g in enumerate(goals) if g == "epsilon"]
-            if eps_idx:
-                top = max(eps_idx, key=lambda i: preds[i])
+        if paired:
+            nv = v1.size
+            cv1 = _counts_of(v1, events)
+            cv2 = _counts_of(v2, events)
+            fav_v = np.where(np.asarray(owner) == 0, cv1, cv2)
+            oth_v = np.where(np.asarray(owner) == 0, cv2, cv1)
+            pv, _ = predicted(fav_v, oth_v, nv, nv, cert, cert, PAIRED_SHARE * a_f * 2 * lay.slots / K, 0.0,
+                              claim.epsilon)
+            if np.any(np.isfinite(pv)):
+                top = int(np.argmax(pv))
+        del v1, v2
         share = a_f * 2 * lay.slots / K  # this pair's part of the final alpha
         a_sep = a_f * (1.0 - PAIRED_SHARE - PAIRED_MARGIN_SHARE) if top >= 0 else a_f
         if a_f > 0:
