@@ -88,7 +88,7 @@ from . import _runner
 from .bounds import clopper_pearson_lower, clopper_pearson_upper, paired_log_ratio_lower
 from .events import HalfLine, OutputTable, ScoreAbove, to_table, with_errors
 from .result import AuditResult, DirectionResult
-from .scores import select_both, slots
+from .scores import predicted, select_both, slots
 from .sequential import cs_lower, cs_upper
 
 __all__ = ["audit_black_box", "InlineExecutor", "AUTO_POOL_MIN_OUTPUTS", "SELECTION_FRACTION", "MIN_SAMPLES",
@@ -130,6 +130,9 @@ PAIRED_MARGIN_SHARE = 0.05
 #: bound (thresholds are chosen on the rest), when there are at least VALIDATION_MIN of them.
 VALIDATION_SHARE = 0.2
 VALIDATION_MIN = 1_000
+#: Events whose score's held-out z is at least this share of the best one compete on their
+#: held-out predicted epsilon for the paired bound.
+RANK_Z_CUT = 0.5
 
 
 class InlineExecutor(Executor):
@@ -287,8 +290,9 @@ def _rank_top(events, recs, owner, preds, v1: OutputTable, v2: OutputTable) -> i
     selection's predicted epsilon of a tail event (the best of thousands of scanned thresholds,
     often a handful of outputs), it is not inflated by the threshold search and uses every
     held-out output, so a score that tracks the likelihood ratio stands out even when each output
-    carries little evidence. Among the events within 80 % of the best z, the one with the best
-    predicted epsilon wins. -1 when none separates (z <= 0)."""
+    carries little evidence. Among the events within RANK_Z_CUT of the best z, the one with the
+    best ``preds`` (the smaller of the epsilon predicted from the held-out counts and from the
+    selection counts) wins. -1 when none separates."""
     zs = {}
     best = -1
     key = None
@@ -311,8 +315,9 @@ def _rank_top(events, recs, owner, preds, v1: OutputTable, v2: OutputTable) -> i
             key = (z, i)
     if key is None:
         return best
-    cut = 0.8 * key[0]
-    cand = [i for i in range(len(events)) if recs[i].goal == "epsilon" and i in _oriented(events, owner, zs, cut)]
+    cut = RANK_Z_CUT * key[0]
+    cand = [i for i in range(len(events)) if recs[i].goal == "epsilon" and i in _oriented(events, owner, zs, cut)
+            and math.isfinite(preds[i])]
     return max(cand, key=lambda i: preds[i]) if cand else key[1]
 
 
@@ -571,7 +576,13 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         # draws gets a paired (joint) bound
         top = -1
         if paired:
-            top = _rank_top(events, recs, owner, preds, v1, v2)
+            cv1, cv2 = _counts_of(v1, events), _counts_of(v2, events)
+            own_a = np.asarray(owner)
+            pv, _ = predicted(np.where(own_a == 0, cv1, cv2), np.where(own_a == 0, cv2, cv1), v1.size, v2.size,
+                              cert, cert, PAIRED_SHARE * a_f * 2 * lay.slots / K, 0.0, claim.epsilon)
+            # an event must look good on both parts: its thresholds were chosen on the first (whose
+            # prediction is optimistic), the second is held out (but small, so noisy)
+            top = _rank_top(events, recs, owner, list(np.minimum(pv, preds)), v1, v2)
         del v1, v2
         share = a_f * 2 * lay.slots / K  # this pair's part of the final alpha
         a_sep = a_f * (1.0 - PAIRED_SHARE - PAIRED_MARGIN_SHARE) if top >= 0 else a_f

@@ -191,12 +191,12 @@ def _outcome_candidates(family, keys1, keys2, examples, sizes, alpha, delta, eps
     keys, inv = np.unique(np.concatenate([keys1, keys2]), return_inverse=True)
     c1 = np.bincount(inv[:n1], minlength=keys.size)
     c2 = np.bincount(inv[n1:], minlength=keys.size)
-    # an outcome seen once in the pooled selection says nothing about how often it recurs (for
-    # continuous outputs every outcome is new: the set of D's selection outcomes would look like
-    # a perfect event and certify nothing), so such outcomes join no outcome set
-    if np.count_nonzero(c1 + c2 >= 2) < 2:
-        return []  # fewer than two recurring outcomes: no event separates the datasets
-    single = (c1 + c2) < 2
+    # continuous outputs: no outcome recurs in the selection, and the set of D's selection outcomes
+    # would look like a perfect event that certifies nothing (and costs a set lookup per output),
+    # so there is no candidate; on a lattice (some outcome recurs) every seen outcome may join
+    if keys.size < 2 or not np.any(c1 + c2 >= 2):
+        return []
+    single = np.zeros(keys.size, dtype=bool)
     lr = np.where(single, -np.inf, _log_ratio(c1, c2, n1, keys2.size))
     s1, s2 = lr[inv[:n1]], lr[inv[n1:]]
     (te, pe), (td, pd) = scan(s1, s2, sizes, alpha, delta, eps, upper=True)
