@@ -132,7 +132,7 @@ VALIDATION_SHARE = 0.2
 VALIDATION_MIN = 1_000
 #: Events whose score's held-out z is at least this share of the best one compete on their
 #: held-out predicted epsilon for the paired bound.
-RANK_Z_CUT = 0.5
+RANK_Z_CUT = 0.8
 
 
 class InlineExecutor(Executor):
