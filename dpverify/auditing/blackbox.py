@@ -88,7 +88,8 @@ from . import _runner
 from .bounds import clopper_pearson_lower, clopper_pearson_upper, paired_log_ratio_lower
 from .events import HalfLine, OutputTable, ScoreAbove, to_table, with_errors
 from .result import AuditResult, DirectionResult
-from .scores import predicted, select_both, slots
+from .learned import LogisticScore
+from .scores import NaiveBayesScore, predicted, scan, select_both, slots
 from .sequential import cs_lower, cs_upper
 
 __all__ = ["audit_black_box", "InlineExecutor", "AUTO_POOL_MIN_OUTPUTS", "SELECTION_FRACTION", "MIN_SAMPLES",
@@ -264,6 +265,9 @@ def _counts_of(t: OutputTable, events: list) -> np.ndarray:
         else:
             out[i] = np.count_nonzero(ev.contains(t))
     return out
+
+
+FITTED_SCORES = (NaiveBayesScore, LogisticScore)
 
 
 def _rank_z(s1: np.ndarray, s2: np.ndarray) -> float:
@@ -583,6 +587,16 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             # an event must look good on both parts: its thresholds were chosen on the first (whose
             # prediction is optimistic), the second is held out (but small, so noisy)
             top = _rank_top(events, recs, owner, list(np.minimum(pv, preds)), v1, v2)
+            ev = events[top] if top >= 0 else None
+            if isinstance(ev, ScoreAbove) and isinstance(ev.score, FITTED_SCORES):
+                # a fitted score's tails on its own fitting draws are optimistic: its threshold is
+                # chosen again on the held-out draws (still selection draws, so still valid)
+                fav_t, oth_t = (v1, v2) if owner[top] == 0 else (v2, v1)
+                (t_new, p_new), _ = scan(ev.score(fav_t), ev.score(oth_t), (fav_t.size, oth_t.size, cert, cert),
+                                         PAIRED_SHARE * a_f * 2 * lay.slots / K, 0.0, claim.epsilon, ev.upper)
+                if math.isfinite(p_new):
+                    events[top] = ScoreAbove(ev.score, t_new, ev.upper)
+                    recs[top].text = f"{recs[top].family}: {events[top].describe()} (threshold from held-out draws)"
         del v1, v2
         share = a_f * 2 * lay.slots / K  # this pair's part of the final alpha
         a_sep = a_f * (1.0 - PAIRED_SHARE - PAIRED_MARGIN_SHARE) if top >= 0 else a_f
