@@ -35,6 +35,11 @@
    ``PAIRED_SHARE`` goes to that bound, ``PAIRED_MARGIN_SHARE`` to its margin correction and the
    rest to the 2K Clopper-Pearson bounds (each at ``0.25 alpha / (2K)``); the weights depend on
    the selection draws only, which are independent of the certification draws.
+   The event is ranked on the last ``VALIDATION_SHARE`` of the selection draws, held out from
+   the threshold scans: each epsilon-goal event's score is scored by its Mann-Whitney z between
+   the held-out outputs of the two datasets; among those within ``RANK_Z_CUT`` of the best z,
+   the one with the best predicted epsilon (the smaller of the held-out and the selection
+   predictions) wins, and a fitted score's threshold is chosen again on the held-out draws.
 
 **Early stopping** (``stop_early=True``): a pilot round (2,000 selection + up to 8,000
 certification outputs per dataset, at ``alpha/10``) and the main round (``alpha/10``) look at the
