@@ -27,6 +27,20 @@
    direction): it is the maximum over the same certified events, so it holds for every eps of
    the grid at once.
 
+   *Paired bound* (pure claims, delta = 0): the i-th certification output of D and the i-th of
+   D' form an i.i.d. pair, so the event with the best predicted epsilon (chosen on selection
+   draws) also gets a joint lower bound on log(P_D(E) / P_D'(E)) from its discordant pairs
+   (:func:`dpverify.auditing.bounds.paired_log_ratio_lower`), about 40 % tighter than the two
+   separate bounds. Weighted union bound: of each pair's share of the final alpha,
+   ``PAIRED_SHARE`` goes to that bound, ``PAIRED_MARGIN_SHARE`` to its margin correction and the
+   rest to the 2K Clopper-Pearson bounds (each at ``0.25 alpha / (2K)``); the weights depend on
+   the selection draws only, which are independent of the certification draws.
+   The event is ranked on the last ``VALIDATION_SHARE`` of the selection draws, held out from
+   the threshold scans: each epsilon-goal event's score is scored by its Mann-Whitney z between
+   the held-out outputs of the two datasets; among those within ``RANK_Z_CUT`` of the best z,
+   the one with the best predicted epsilon (the smaller of the held-out and the selection
+   predictions) wins, and a fitted score's threshold is chosen again on the held-out draws.
+
 **Early stopping** (``stop_early=True``): a pilot round (2,000 selection + up to 8,000
 certification outputs per dataset, at ``alpha/10``) and the main round (``alpha/10``) look at the
 counts after every batch with anytime-valid confidence sequences
@@ -76,10 +90,11 @@ from .._validate import open_unit
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument, MechanismError
 from . import _runner
-from .bounds import clopper_pearson_lower, clopper_pearson_upper
-from .events import OutputTable, ScoreAbove, to_table, with_errors
+from .bounds import clopper_pearson_lower, clopper_pearson_upper, paired_log_ratio_lower
+from .events import HalfLine, OutputTable, ScoreAbove, to_table, with_errors
 from .result import AuditResult, DirectionResult
-from .scores import select_both, slots
+from .learned import LogisticScore
+from .scores import NaiveBayesScore, predicted, scan, select_both, slots
 from .sequential import cs_lower, cs_upper
 
 __all__ = ["audit_black_box", "InlineExecutor", "AUTO_POOL_MIN_OUTPUTS", "SELECTION_FRACTION", "MIN_SAMPLES",
@@ -111,6 +126,19 @@ FIRST_LOOK = 1_024
 EVIDENCE_ALPHA = 0.5
 #: Points of the reported delta(eps) grid.
 CURVE_POINTS = 33
+#: Pure-DP claims: share of a pair's final alpha given to the paired (joint) bound on the log
+#: ratio of its top event (the candidate with the best predicted epsilon), and to that bound's
+#: margin correction; the rest is split evenly over every event's two Clopper-Pearson bounds.
+#: Weights fixed from the selection draws alone (weighted Bonferroni), so the union bound holds.
+PAIRED_SHARE = 0.7
+PAIRED_MARGIN_SHARE = 0.05
+#: Pure claims: share of the selection draws held out to rank the candidates for the paired
+#: bound (thresholds are chosen on the rest), when there are at least VALIDATION_MIN of them.
+VALIDATION_SHARE = 0.2
+VALIDATION_MIN = 1_000
+#: Events whose score's held-out z is at least this share of the best one compete on their
+#: held-out predicted epsilon for the paired bound.
+RANK_Z_CUT = 0.8
 
 
 class InlineExecutor(Executor):
@@ -205,23 +233,120 @@ def _table(mechanism, data, size, seed, where, structured, names, float_bits) ->
         raise MechanismError(f"{_runner.describe(mechanism)}.sample returned a bad output: {exc}") from None
 
 
-def _counts(mechanism, data, size, seed, where, structured, names, float_bits, events) -> np.ndarray:
-    """Worker task: draw one certification batch and return the count of each event (int64)."""
+def _counts(mechanism, data, size, seed, where, structured, names, float_bits, events, top=-1):
+    """Worker task: draw one certification batch and return the count of each event (int64);
+    with ``top >= 0``, ``(counts, packed bits of event top's indicator)`` (for the paired bound)."""
     t = _table(mechanism, data, size, seed, where, structured, names, float_bits)
     if structured:
         t = _conform_names(t, names)
     cache: dict[int, np.ndarray] = {}  # each learned score is evaluated once per batch
     out = np.empty(len(events), dtype=np.int64)
+    bits = None
     for i, ev in enumerate(events):
         if isinstance(ev, ScoreAbove):
             key = id(ev.score)
             if key not in cache:
                 cache[key] = ev.score(t)
             x = cache[key]
+            mask = x >= ev.threshold if ev.upper else x <= ev.threshold
+        else:
+            mask = ev.contains(t)
+        out[i] = np.count_nonzero(mask)
+        if i == top:
+            bits = np.packbits(np.asarray(mask, dtype=bool))
+    return out if top < 0 else (out, bits)
+
+
+def _counts_of(t: OutputTable, events: list) -> np.ndarray:
+    """The count of each event among the outputs of ``t``."""
+    cache: dict[int, np.ndarray] = {}
+    out = np.empty(len(events), dtype=np.int64)
+    for i, ev in enumerate(events):
+        if isinstance(ev, ScoreAbove):
+            if id(ev.score) not in cache:
+                cache[id(ev.score)] = ev.score(t)
+            x = cache[id(ev.score)]
             out[i] = np.count_nonzero(x >= ev.threshold if ev.upper else x <= ev.threshold)
         else:
             out[i] = np.count_nonzero(ev.contains(t))
     return out
+
+
+FITTED_SCORES = (NaiveBayesScore, LogisticScore)
+
+
+def _rank_z(s1: np.ndarray, s2: np.ndarray) -> float:
+    """Mann-Whitney z statistic (ties corrected) that ``s1`` tends to exceed ``s2``."""
+    n1, n2 = s1.size, s2.size
+    pooled = np.concatenate([s1, s2])
+    _, inv, cnt = np.unique(pooled, return_inverse=True, return_counts=True)
+    # average rank of each distinct value
+    ends = np.cumsum(cnt)
+    avg = ends - (cnt - 1) / 2.0
+    u = float(avg[inv[:n1]].sum()) - n1 * (n1 + 1) / 2.0
+    big_n = n1 + n2
+    ties = float(np.sum(cnt.astype(float) ** 3 - cnt))
+    var = n1 * n2 / 12.0 * ((big_n + 1) - ties / (big_n * (big_n - 1)))
+    return (u - n1 * n2 / 2.0) / math.sqrt(var) if var > 0 else 0.0
+
+
+def _rank_top(events, recs, owner, preds, v1: OutputTable, v2: OutputTable) -> int:
+    """The event that gets the paired bound, chosen on the held-out selection draws ``v1``, ``v2``.
+
+    Each epsilon-goal event is scored by how well its underlying score (the feature of a
+    half-line, the learned score, the indicator of an outcome set) separates the held-out
+    outputs of its favoured dataset from the other's: the Mann-Whitney z, oriented. Unlike the
+    selection's predicted epsilon of a tail event (the best of thousands of scanned thresholds,
+    often a handful of outputs), it is not inflated by the threshold search and uses every
+    held-out output, so a score that tracks the likelihood ratio stands out even when each output
+    carries little evidence. Among the events within RANK_Z_CUT of the best z, the one with the
+    best ``preds`` (the smaller of the epsilon predicted from the held-out counts and from the
+    selection counts) wins. -1 when none separates."""
+    zs = {}
+    best = -1
+    key = None
+    for i, ev in enumerate(events):
+        if recs[i].goal != "epsilon":
+            continue
+        if isinstance(ev, HalfLine):
+            tag, f1, f2, up = ("f", ev.feature), v1.features[:, ev.feature], v2.features[:, ev.feature], ev.upper
+        elif isinstance(ev, ScoreAbove):
+            tag, f1, f2, up = ("s", id(ev.score)), None, None, ev.upper
+        else:
+            tag, up = ("e", i), True
+            f1, f2 = ev.contains(v1).astype(float), ev.contains(v2).astype(float)
+        if tag not in zs:
+            if tag[0] == "s":
+                f1, f2 = ev.score(v1), ev.score(v2)
+            zs[tag] = _rank_z(np.asarray(f1, dtype=float), np.asarray(f2, dtype=float))
+        z = zs[tag] * (1 if up else -1) * (1 if owner[i] == 0 else -1)
+        if z > 0 and (key is None or z > key[0]):
+            key = (z, i)
+    if key is None:
+        return best
+    cut = RANK_Z_CUT * key[0]
+    cand = [i for i in range(len(events)) if recs[i].goal == "epsilon" and i in _oriented(events, owner, zs, cut)
+            and math.isfinite(preds[i])]
+    return max(cand, key=lambda i: preds[i]) if cand else key[1]
+
+
+def _oriented(events, owner, zs, cut) -> set:
+    out = set()
+    for i, ev in enumerate(events):
+        if isinstance(ev, HalfLine):
+            tag, up = ("f", ev.feature), ev.upper
+        elif isinstance(ev, ScoreAbove):
+            tag, up = ("s", id(ev.score)), ev.upper
+        else:
+            tag, up = ("e", i), True
+        if tag in zs and zs[tag] * (1 if up else -1) * (1 if owner[i] == 0 else -1) >= cut:
+            out.add(i)
+    return out
+
+
+def _rows(t: OutputTable, sl: slice) -> OutputTable:
+    """The outputs ``sl`` of a table."""
+    return OutputTable(t.kind, t.codes[sl], t.skeleton[sl], t.features[sl], t.names, t.examples)
 
 
 def _merge(tables: list[OutputTable]) -> OutputTable:
@@ -338,12 +463,14 @@ def _plan(n: int, per: int, sequential: bool, looks: tuple[int, ...] | None = No
 class _Event:
     """One certified event: counts, and its best bounds over the stages that tested it."""
 
-    __slots__ = ("family", "goal", "text", "k1", "k2", "n", "p1", "p2", "stage")
+    __slots__ = ("family", "goal", "text", "k1", "k2", "n", "p1", "p2", "stage", "joint", "discordant")
 
     def __init__(self, family, goal, text, stage):
         self.family, self.goal, self.text, self.stage = family, goal, text, stage
         self.k1 = self.k2 = self.n = 0
         self.p1, self.p2 = 0.0, 1.0
+        self.joint = 0.0  # paired lower bound on log(P_fav(E) / P_oth(E)) (top event of a pure claim)
+        self.discordant = None  # (n10, n01) when the paired bound was computed
 
     def bound(self, p1: float, p2: float) -> None:
         self.p1, self.p2 = max(self.p1, p1), min(self.p2, p2)
@@ -403,6 +530,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     # per (pair, direction): list of _Event
     table: dict[tuple[int, int], list[_Event]] = {(k, j): [] for k in range(len(pairs)) for j in (0, 1)}
     drawn = [0] * len(pairs)
+    levels: dict[int, float] = {}  # pair -> level of each final Clopper-Pearson bound
     stopped = None  # (pair, stage, samples per dataset) when a sequential look certified a violation
 
     def violated_now(p1, p2) -> bool:
@@ -432,19 +560,53 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             t1, t2 = _conform_names(t1, merged.names), _conform_names(t2, merged.names)
         names = t1.names
         plan_alpha = (a_f or a_s) / (8 * K)
-        cands = select_both(t1, t2, (sel, sel, cert, cert), plan_alpha, claim.delta, claim.epsilon, learned)
+        # pure claims: the last VALIDATION_SHARE of the selection draws is held out to rank the
+        # candidates (their thresholds are chosen on the rest, so the best-looking of thousands of
+        # scanned tails does not win on its own noise); the winner gets the paired bound
+        paired = a_f > 0 and claim.delta == 0 and sel >= VALIDATION_MIN
+        fit = sel - int(sel * VALIDATION_SHARE) if paired else sel
+        v1, v2 = _rows(t1, slice(fit, None)), _rows(t2, slice(fit, None))
+        t1, t2 = _rows(t1, slice(0, fit)), _rows(t2, slice(0, fit))
+        cands = select_both(t1, t2, (fit, fit, cert, cert), plan_alpha, claim.delta, claim.epsilon, learned)
         del t1, t2
-        events, recs, owner = [], [], []
+        events, recs, owner, preds = [], [], [], []
         for j in (0, 1):
             for c in cands[j][: lay.slots]:
                 if not math.isfinite(c.predicted):
                     continue
                 events.append(c.event)
+                preds.append(c.predicted)
                 recs.append(_Event(c.family, c.goal, f"{c.family}: {c.event.describe()}", label))
                 owner.append(j)
         drawn[k] += sel
         if not events:
             return False
+        # pure claims: the candidate with the best epsilon predicted on the held-out selection
+        # draws gets a paired (joint) bound
+        top = -1
+        if paired:
+            cv1, cv2 = _counts_of(v1, events), _counts_of(v2, events)
+            own_a = np.asarray(owner)
+            pv, _ = predicted(np.where(own_a == 0, cv1, cv2), np.where(own_a == 0, cv2, cv1), v1.size, v2.size,
+                              cert, cert, PAIRED_SHARE * a_f * 2 * lay.slots / K, 0.0, claim.epsilon)
+            # an event must look good on both parts: its thresholds were chosen on the first (whose
+            # prediction is optimistic), the second is held out (but small, so noisy)
+            top = _rank_top(events, recs, owner, list(np.minimum(pv, preds)), v1, v2)
+            ev = events[top] if top >= 0 else None
+            if isinstance(ev, ScoreAbove) and isinstance(ev.score, FITTED_SCORES):
+                # a fitted score's tails on its own fitting draws are optimistic: its threshold is
+                # chosen again on the held-out draws (still selection draws, so still valid)
+                fav_t, oth_t = (v1, v2) if owner[top] == 0 else (v2, v1)
+                (t_new, p_new), _ = scan(ev.score(fav_t), ev.score(oth_t), (fav_t.size, oth_t.size, cert, cert),
+                                         PAIRED_SHARE * a_f * 2 * lay.slots / K, 0.0, claim.epsilon, ev.upper)
+                if math.isfinite(p_new):
+                    events[top] = ScoreAbove(ev.score, t_new, ev.upper)
+                    recs[top].text = f"{recs[top].family}: {events[top].describe()} (threshold from held-out draws)"
+        del v1, v2
+        share = a_f * 2 * lay.slots / K  # this pair's part of the final alpha
+        a_sep = a_f * (1.0 - PAIRED_SHARE - PAIRED_MARGIN_SHARE) if top >= 0 else a_f
+        if a_f > 0:
+            levels[k] = a_sep / (2 * K)
         plan = _plan(cert, lay.per, a_s > 0, looks)
         nb = sum(len(look) for look in plan)
         cseeds = [cs.spawn(nb) for cs in cert_seeds]
@@ -452,19 +614,31 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         c2 = np.zeros(len(events), dtype=np.int64)
         n = 0
         i = 0
+        n10 = n01 = 0
         own = np.asarray(owner)
         for look in plan:
             tasks, which = [], []
             for side, (data, where) in enumerate(sides):
                 for b, bs in zip(look, cseeds[side][i: i + len(look)]):
-                    tasks.append((mechanism, data, b, bs, where, lay.structured, names, float_bits, events))
+                    tasks.append((mechanism, data, b, bs, where, lay.structured, names, float_bits, events, top))
                     which.append(side)
             i += len(look)
+            bits: list[list] = [[], []]
             for cnt, w in zip(_runner.run_batches(_counts, tasks, executor), which):
+                if top >= 0:
+                    cnt, bt = cnt
+                    bits[w].append(bt)
                 if w == 0:
                     c1 += cnt
                 else:
                     c2 += cnt
+            for b0, b1 in zip(*bits):  # the i-th output of D is paired with the i-th output of D'
+                x10 = int(np.unpackbits(b0 & ~b1).sum())
+                x01 = int(np.unpackbits(b1 & ~b0).sum())
+                if owner[top] == 0:
+                    n10, n01 = n10 + x10, n01 + x01
+                else:
+                    n10, n01 = n10 + x01, n01 + x10
             n += sum(look)
             drawn[k] += sum(look)
             if a_s > 0:
@@ -480,10 +654,14 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         fav = np.where(own == 0, c1, c2)
         oth = np.where(own == 0, c2, c1)
         if a_f > 0 and n > 0:
-            p1 = clopper_pearson_lower(fav, n, a_f / (2 * K))
-            p2 = clopper_pearson_upper(oth, n, a_f / (2 * K))
+            p1 = clopper_pearson_lower(fav, n, a_sep / (2 * K))
+            p2 = clopper_pearson_upper(oth, n, a_sep / (2 * K))
             for r, a, b in zip(recs, p1, p2):
                 r.bound(float(a), float(b))
+            if top >= 0:
+                recs[top].joint = max(0.0, paired_log_ratio_lower(
+                    n10, n01, int(fav[top]), int(oth[top]), n, PAIRED_SHARE * share, PAIRED_MARGIN_SHARE * share))
+                recs[top].discordant = (n10, n01)
         for r, j, a, b in zip(recs, owner, fav, oth):
             r.k1, r.k2, r.n = int(a), int(b), n
             table[(k, j)].append(r)
@@ -505,7 +683,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             own_pool.shutdown()
     # -- bounds, curve, verdict --------------------------------------------------------------------
     all_events = [r for v in table.values() for r in v]
-    best_e = max([float(_eps(np.array(r.p1), np.array(r.p2), claim.delta)) for r in all_events] or [0.0])
+    best_e = max([max(float(_eps(np.array(r.p1), np.array(r.p2), claim.delta)), r.joint) for r in all_events] or [0.0])
     top = max(2.0 * claim.epsilon, 1.0, 1.25 * best_e if math.isfinite(best_e) else 0.0)
     grid = np.union1d(np.linspace(0.0, min(top, 50.0), CURVE_POINTS), [claim.epsilon])
 
@@ -524,7 +702,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         rows, best = [], None
         d_low = d_hat = 0.0
         for r in evs:
-            e = float(_eps(np.array(r.p1), np.array(r.p2), claim.delta))
+            e = max(float(_eps(np.array(r.p1), np.array(r.p2), claim.delta)), r.joint)
             dl = max(0.0, r.p1 - growth * r.p2)
             dh = max(0.0, (r.k1 - growth * r.k2) / r.n) if r.n else 0.0
             d_low, d_hat = max(d_low, dl), max(d_hat, dh)
@@ -534,16 +712,21 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                 evidence = evidence or violated_now(np.array([w1]), np.array([w2]))
             rows.append({"family": r.family, "goal": r.goal, "event": r.text, "stage": r.stage,
                          "count_D": r.k1, "count_D_prime": r.k2, "certification_samples": r.n,
-                         "p_D_lower": r.p1, "p_D_prime_upper": r.p2, "epsilon_lower": e, "delta_lower": dl})
+                         "p_D_lower": r.p1, "p_D_prime_upper": r.p2, "epsilon_lower": e, "delta_lower": dl,
+                         "epsilon_lower_paired": r.joint if r.discordant is not None else None,
+                         "discordant_pairs": r.discordant})
             if best is None or e > best[0] or (e == best[0] and dl > best[2]):
                 best = (e, r, dl)
         text = "none certified" if best is None else (
             f"{best[1].text} (certified: P_{first}(E) >= {best[1].p1:.4g} from {best[1].k1}/{best[1].n}, "
             f"P_{second}(E) <= {best[1].p2:.4g} from {best[1].k2}/{best[1].n}, {best[1].stage} round)")
+        if best is not None and best[1].discordant is not None and best[1].joint >= best[0] > 0:
+            text += (f"; paired bound log(P_{first}(E)/P_{second}(E)) >= {best[1].joint:.4g} from "
+                     f"{best[1].discordant[0]} vs {best[1].discordant[1]} discordant pairs")
         cv = curve(evs)
         results.append(DirectionResult(k, name, drawn[k], best[0] if best else 0.0, d_low, d_hat, 0,
                                        extra={"event": text, "events": rows, "event_slots": K,
-                                              "bound_level_final": a_fix / (2 * K),
+                                              "bound_level_final": levels.get(k, a_fix / (2 * K)),
                                               "delta_curve": [[float(a), float(b)] for a, b in zip(grid, cv)]}))
     best_r = max(results, key=lambda r: (r.epsilon_lower, r.delta_lower))
     overall = curve(all_events)
@@ -572,7 +755,10 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     notes = [f"best event (pair {best_r.pair_index}, {best_r.direction}): {best_r.extra['event']}",
              f"{n_sel} selection + up to {n_cert} certification outputs per dataset; {split}{K} event slots, each "
              f"event's two bounds at level alpha/(2K) of its part (union bound over all pairs, directions, "
-             f"families and parts)",
+             f"families and parts)" + (
+                 f"; pure claim: in the final part, each pair's top event also gets a paired bound on its log "
+                 f"ratio at {PAIRED_SHARE:g} + {PAIRED_MARGIN_SHARE:g} of that pair's share, the Clopper-Pearson "
+                 f"bounds the remaining {1 - PAIRED_SHARE - PAIRED_MARGIN_SHARE:g}" if claim.delta == 0 else ""),
              "delta_curve (each direction): certified lower bounds on delta(eps) over a grid of eps, valid "
              "simultaneously"] + notes
     kb = best_r.pair_index

@@ -15,8 +15,26 @@ samples this is the Chernoff bound, within a few percent of Clopper-Pearson; it 
 variance estimate and is valid for every [0, 1]-valued law.
 
 ``clopper_pearson_lower`` / ``_upper`` are the exact binomial bounds (via the beta quantile).
+
+``paired_log_ratio_lower`` is a *joint* lower bound on log(p1 / p2) for one event E with
+p1 = P_D(E), p2 = P_D'(E), from paired draws: the i-th output of D and the i-th output of D'
+form an i.i.d. pair, and of the N pairs where exactly one is in E, the number ``n10`` with the
+D-output in E is, given N, Binomial(N, theta) with theta / (1 - theta) = p1 (1 - p2) / (p2 (1 - p1))
+(the odds ratio; McNemar's conditional argument, exact). So, with theta_L the Clopper-Pearson
+lower bound on theta at level ``alpha``, and p1_up, p2_low the Clopper-Pearson bounds on the
+marginal counts at ``alpha_margin / 2`` each,
+
+    log(p1 / p2) = log(OR) - log((1 - p2) / (1 - p1))
+                >= log(theta_L / (1 - theta_L)) - log((1 - p2_low) / (1 - p1_up))
+
+with probability >= 1 - alpha - alpha_margin. One bound on the ratio instead of a lower bound on
+p1 and an upper bound on p2 at alpha / 2 each: the statistical penalty is about
+sqrt(1/k1 + 1/k2) z_alpha instead of (1/sqrt(k1) + 1/sqrt(k2)) z_(alpha/2), i.e. 40 % smaller
+at alpha = 0.05 for p1 ~ p2.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from scipy import special
@@ -24,7 +42,8 @@ from scipy import special
 from .._validate import integer, open_unit
 from ..errors import InvalidArgument
 
-__all__ = ["kl_bernoulli", "kl_lower", "kl_upper", "clopper_pearson_lower", "clopper_pearson_upper"]
+__all__ = ["kl_bernoulli", "kl_lower", "kl_upper", "clopper_pearson_lower", "clopper_pearson_upper",
+           "paired_log_ratio_lower"]
 
 _ITERATIONS = 200  # bisection steps; the interval shrinks to machine precision well before this
 
@@ -108,3 +127,33 @@ def clopper_pearson_upper(successes, n: int, alpha: float) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         out = special.betaincinv(k + 1, n - k, 1 - alpha)
     return np.where(k < n, out, 1.0)
+
+
+def paired_log_ratio_lower(n10, n01, k1, k2, n: int, alpha: float, alpha_margin: float) -> float:
+    """Lower (1 - alpha - alpha_margin) bound on log(P_D(E) / P_D'(E)) from n paired draws.
+
+    ``n10`` (``n01``): pairs whose D-output (D'-output) alone is in E; ``k1``, ``k2``: the
+    marginal counts of E among the n outputs of D and of D'. See the module docstring. Returns
+    ``-inf`` when no discordant pair favours D (nothing certified); never NaN.
+    """
+    n = integer("n", n, minimum=1)
+    alpha = open_unit("alpha", alpha)
+    alpha_margin = open_unit("alpha_margin", alpha_margin)
+    vals = {"n10": n10, "n01": n01, "k1": k1, "k2": k2}
+    for name, val in vals.items():
+        if not (isinstance(val, (int, np.integer)) and 0 <= val <= n):
+            raise InvalidArgument(f"{name}={val!r} must be a whole number in [0, n={n}] (a count of pairs).")
+    if n10 + n01 > n or n10 > k1 or n01 > k2:
+        raise InvalidArgument(f"n10={n10!r}, n01={n01!r} are inconsistent with k1={k1!r}, k2={k2!r}, n={n!r}: "
+                              "discordant pairs are at most n and at most the marginal count of their side.")
+    if n10 == 0:
+        return -np.inf
+    theta = float(special.betaincinv(n10, n01 + 1, alpha))  # Clopper-Pearson lower bound on theta
+    if not theta > 0.0:
+        return -np.inf
+    p1_up = float(clopper_pearson_upper(k1, n, alpha_margin / 2))
+    p2_low = float(clopper_pearson_lower(k2, n, alpha_margin / 2))
+    if p1_up >= 1.0:
+        return -np.inf
+    log_or = np.inf if theta >= 1.0 else math.log(theta) - math.log1p(-theta)
+    return float(log_or - (math.log1p(-p2_low) - math.log1p(-p1_up)))

@@ -283,7 +283,11 @@ def to_table(outputs: Any, where: str, *, structured: bool | None = None, float_
         cols.append(granularity(flat))
         names.append("granularity")
     feats = np.stack(cols, axis=1) if cols else np.zeros((n, 0))
-    uniq, first = np.unique(codes[: min(n, 4096)], return_index=True)
+    uniq, first, cnt = np.unique(codes[: min(n, 4096)], return_index=True, return_counts=True)
+    if uniq.size > 64:  # many distinct outcomes (e.g. continuous): examples of the recurring ones only
+        keep = np.argsort(-cnt, kind="stable")[:64]
+        keep = np.sort(keep[cnt[keep] >= 2])
+        uniq, first = uniq[keep], first[keep]
     examples = {int(c): _short(np.array2string(arr[i], separator=", ", threshold=8).replace("\n", "")
                                if isinstance(arr[i], np.ndarray) else repr(arr[i].item() if hasattr(arr[i], "item") else arr[i]))
                 for c, i in zip(uniq[:64], first[:64])}

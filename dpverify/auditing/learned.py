@@ -57,6 +57,9 @@ class _Design:
     def __init__(self, x1: np.ndarray, x2: np.ndarray, names: tuple[str, ...]):
         self.coords, self.diffs, self.others, self.gran = _groups(names)
         self.base = self.coords + self.diffs + self.others
+        # constants from the first FIT_ROWS rows of each sample (i.i.d. draws; the same rows the
+        # regression is fitted on)
+        x1, x2 = x1[:FIT_ROWS], x2[:FIT_ROWS]
         pooled = np.concatenate([x1[:, self.base], x2[:, self.base]])
         fin = np.where(np.isfinite(pooled), pooled, np.nan)
         with np.errstate(all="ignore"):
@@ -139,14 +142,15 @@ class LogisticScore:
 
 def _fit_logistic(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     n, p = X.shape
+    X32 = X.astype(np.float32)  # the products in single precision (twice as fast; ample for a fit)
 
     def loss(theta):
         w, b = theta[:p], theta[p]
-        z = X @ w + b
+        z = (X32 @ w.astype(np.float32)).astype(float) + b
         m = -y * z
         val = np.logaddexp(0.0, m).mean() + 0.5 * PENALTY * (w @ w)
         s = -y * 0.5 * (1.0 + np.tanh(0.5 * m))  # -y * sigmoid(m)
-        grad_w = X.T @ s / n + PENALTY * w
+        grad_w = (X32.T @ s.astype(np.float32)).astype(float) / n + PENALTY * w
         return val, np.concatenate([grad_w, [s.mean()]])
 
     res = optimize.minimize(loss, np.zeros(p + 1), jac=True, method="L-BFGS-B", options={"maxiter": 100})

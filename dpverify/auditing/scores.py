@@ -39,6 +39,11 @@ __all__ = ["Candidate", "scan", "scan_both", "predicted", "NaiveBayesScore", "se
 EXACT_RERANK = 48
 #: Histogram bins per feature for the naive-Bayes score.
 BINS = 64
+#: Threshold scans try every distinct value when there are at most this many; otherwise this
+#: many evenly spaced (in rank) values plus every one of the TAIL_THRESHOLDS lowest and highest
+#: (where the events with the largest epsilon live). The thresholds depend on selection only.
+MAX_THRESHOLDS = 4096
+TAIL_THRESHOLDS = 2048
 
 
 def _cp_lower_real(k, n, alpha):
@@ -100,7 +105,7 @@ def scan(s1: np.ndarray, s2: np.ndarray, sizes, alpha: float, delta: float, eps:
     Returns ((t_eps, eps_pred), (t_delta, delta_pred)). ``sizes`` = (n1, n2, m1, m2).
     """
     n1, n2, m1, m2 = sizes
-    v = np.unique(np.concatenate([s1, s2]))
+    v = _thresholds(np.unique(np.concatenate([s1, s2])))
     a1, a2 = np.sort(s1), np.sort(s2)
     if upper:
         a = n1 - np.searchsorted(a1, v, side="left")
@@ -184,24 +189,37 @@ class NaiveBayesScore:
 def _outcome_candidates(family, keys1, keys2, examples, sizes, alpha, delta, eps, skeleton):
     n1 = keys1.size
     keys, inv = np.unique(np.concatenate([keys1, keys2]), return_inverse=True)
-    if keys.size < 2:
-        return []  # a single outcome: no event separates the datasets
     c1 = np.bincount(inv[:n1], minlength=keys.size)
     c2 = np.bincount(inv[n1:], minlength=keys.size)
-    lr = _log_ratio(c1, c2, n1, keys2.size)
+    # continuous outputs: no outcome recurs in the selection, and the set of D's selection outcomes
+    # would look like a perfect event that certifies nothing (and costs a set lookup per output),
+    # so there is no candidate; on a lattice (some outcome recurs) every seen outcome may join
+    if keys.size < 2 or not np.any(c1 + c2 >= 2):
+        return []
+    single = np.zeros(keys.size, dtype=bool)
+    lr = np.where(single, -np.inf, _log_ratio(c1, c2, n1, keys2.size))
     s1, s2 = lr[inv[:n1]], lr[inv[n1:]]
     (te, pe), (td, pd) = scan(s1, s2, sizes, alpha, delta, eps, upper=True)
     out = []
     for t, p, goal in ((te, pe, "epsilon"), (td, pd, "delta")):
-        chosen = keys[lr >= t]
-        ex = tuple(examples.get(int(c), f"<outcome {int(c):#x}>") for c in chosen[np.argsort(-lr[lr >= t])][:4])
+        inside = (lr >= t) & ~single
+        chosen = keys[inside]
+        ex = tuple(examples.get(int(c), f"<outcome {int(c):#x}>") for c in chosen[np.argsort(-lr[inside])][:4])
         out.append(Candidate(family, OutcomeSet(chosen, ex, skeleton), goal, p))
     return out
 
 
+def _thresholds(v: np.ndarray) -> np.ndarray:
+    """The candidate thresholds among the sorted distinct values ``v`` (see MAX_THRESHOLDS)."""
+    if v.size <= MAX_THRESHOLDS + 2 * TAIL_THRESHOLDS:
+        return v
+    mid = np.linspace(TAIL_THRESHOLDS, v.size - 1 - TAIL_THRESHOLDS, MAX_THRESHOLDS).round().astype(np.int64)
+    return np.concatenate([v[:TAIL_THRESHOLDS], v[np.unique(mid)], v[v.size - TAIL_THRESHOLDS:]])
+
+
 def _counts(s1: np.ndarray, s2: np.ndarray):
-    """Distinct values of the pooled scores and, per value, the counts of ``>= v`` and ``<= v``."""
-    v = np.unique(np.concatenate([s1, s2]))
+    """Candidate thresholds of the pooled scores and, per value, the counts of ``>= v`` and ``<= v``."""
+    v = _thresholds(np.unique(np.concatenate([s1, s2])))
     a1, a2 = np.sort(s1), np.sort(s2)
     up1 = s1.size - np.searchsorted(a1, v, side="left")
     up2 = s2.size - np.searchsorted(a2, v, side="left")

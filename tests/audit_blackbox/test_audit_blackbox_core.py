@@ -104,7 +104,9 @@ def test_structured_outputs_and_error_outcomes():
     # P(error) = 0.3 vs 0.01: eps ~ log 30 = 3.4 on the exact outcome "error:ValueError".
     assert r.verdict is Verdict.VIOLATED
     assert r.epsilon_lower > 2.5
-    assert "ValueError" in r.event
+    # the error outcome is an event of its own (the best event may be a learned score whose
+    # outcome-branch term singles out the same outputs)
+    assert any("ValueError" in e["event"] for d in r.directions for e in d.extra["events"])
 
 
 def test_boolean_and_integer_vectors():
@@ -206,8 +208,8 @@ def test_each_certified_event_spends_alpha_over_2k():
     K the number of event slots (fixed from the output layout before any selection draw), for
     the union bound to give the stated confidence. Recompute every reported bound from its
     counts and compare exactly."""
-    from dpverify.auditing.blackbox import SELECTION_FRACTION
-    from dpverify.auditing.bounds import clopper_pearson_lower, clopper_pearson_upper
+    from dpverify.auditing.blackbox import PAIRED_MARGIN_SHARE, PAIRED_SHARE, SELECTION_FRACTION
+    from dpverify.auditing.bounds import clopper_pearson_lower, clopper_pearson_upper, paired_log_ratio_lower
 
     samples, confidence = 20_000, 0.9
     r = audit(Lap(1.0), [(0.0, 1.0), (0.0, -1.0)], samples=samples, confidence=confidence, rng=4)
@@ -215,9 +217,23 @@ def test_each_certified_event_spends_alpha_over_2k():
     K = r.directions[0].extra["event_slots"]
     assert K >= len(events) >= 4
     n_cert = samples - min(samples - 1, max(1, int(round(samples * SELECTION_FRACTION))))
-    a_each = (1 - confidence) / (2 * K)
+    # pure claim: each pair's top event gets a paired bound at PAIRED_SHARE (+ margin) of the pair's
+    # share a * 2 slots / K; every Clopper-Pearson bound the rest: the levels add up to alpha.
+    rest = 1 - PAIRED_SHARE - PAIRED_MARGIN_SHARE
+    a_each = rest * (1 - confidence) / (2 * K)
     assert r.directions[0].extra["bound_level_final"] == a_each
+    share = (1 - confidence) / len(r.directions) * 2  # two pairs with the same layout: equal shares
+    paired = [e for e in events if e["epsilon_lower_paired"] is not None]
+    assert len(paired) == 2  # one top event per pair
+    assert 2 * K * a_each + sum(PAIRED_SHARE * share + PAIRED_MARGIN_SHARE * share for _ in paired) == \
+        pytest.approx(1 - confidence, rel=1e-12)
     for e in events:
         assert e["certification_samples"] == n_cert
         assert e["p_D_lower"] == float(clopper_pearson_lower(e["count_D"], n_cert, a_each))
         assert e["p_D_prime_upper"] == float(clopper_pearson_upper(e["count_D_prime"], n_cert, a_each))
+    for e in paired:
+        n10, n01 = e["discordant_pairs"]
+        want = paired_log_ratio_lower(n10, n01, e["count_D"], e["count_D_prime"], n_cert,
+                                      PAIRED_SHARE * share, PAIRED_MARGIN_SHARE * share)
+        assert e["epsilon_lower_paired"] == max(0.0, want)
+        assert e["epsilon_lower"] >= e["epsilon_lower_paired"]

@@ -254,3 +254,49 @@ def test_learned_events_add_power_on_parallel_laplace():
     assert r.verdict is Verdict.VIOLATED
     assert 0.75 < r.epsilon_lower <= 2.0 + 1e-9
     assert "logistic" in r.event or "count past medians" in r.event
+
+
+# -- paired (joint) bound on the log ratio ---------------------------------------------------------
+
+def _paired_coverage(p1, p2, n, reps, alpha, margin, seed, corrected=True):
+    """Share of simulated paired samples whose bound exceeds the true log(p1 / p2)."""
+    from dpverify.auditing.bounds import paired_log_ratio_lower
+
+    rng = np.random.default_rng(seed)
+    cells = [p1 * (1 - p2), p2 * (1 - p1), p1 * p2, (1 - p1) * (1 - p2)]
+    bad = 0
+    for n10, n01, n11, _ in rng.multinomial(n, cells, size=reps):
+        k1, k2 = int(n10 + n11), int(n01 + n11)
+        b = paired_log_ratio_lower(int(n10), int(n01), k1, k2, n, alpha, margin)
+        if not corrected:  # the mutant: the odds ratio taken for the ratio (no margin correction)
+            from scipy import special
+            th = special.betaincinv(n10, n01 + 1, alpha + margin) if n10 else 0.0
+            b = math.log(th / (1 - th)) if th > 0 else -math.inf
+        bad += b > math.log(p1 / p2)
+    return bad
+
+
+@pytest.mark.parametrize("p1, p2", [(0.12, 0.12 / math.e), (0.6, 0.3), (0.002, 0.001)])
+def test_paired_bound_coverage_at_the_boundary(p1, p2):
+    """The bound exceeds the true log ratio in at most alpha = 0.05 of 1,500 simulated paired
+    samples (n = 4,000) at the boundary of the hypothesis; the count limit has binomial tail
+    < 1e-6 under rate 0.05, so a valid bound fails this with probability < 1e-6."""
+    bad = _paired_coverage(p1, p2, 4_000, 1_500, 0.045, 0.005, seed=11)
+    assert bad < _limit(1_500, 0.05)
+
+
+def test_paired_bound_mutant_without_margin_is_caught():
+    """The adversary: the odds ratio reported as the probability ratio. At p1 = 0.6, p2 = 0.3
+    (odds ratio 3.5, ratio 2) it exceeds log 2 in almost every sample; the check above would fail it."""
+    assert _paired_coverage(0.6, 0.3, 4_000, 300, 0.045, 0.005, seed=12, corrected=False) > _limit(300, 0.05)
+
+
+def test_paired_bound_rejects_inconsistent_counts():
+    from dpverify.auditing.bounds import paired_log_ratio_lower
+    from dpverify.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="n10"):
+        paired_log_ratio_lower(10, 5, 8, 20, 100, 0.05, 0.01)
+    with pytest.raises(InvalidArgument, match="alpha"):
+        paired_log_ratio_lower(1, 1, 1, 1, 10, float("nan"), 0.01)
+    assert paired_log_ratio_lower(0, 5, 0, 5, 100, 0.05, 0.01) == -math.inf
