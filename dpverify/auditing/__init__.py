@@ -106,6 +106,13 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     else:
         checks = tuple(f"generator space: {search['space']['relation']} {search['space']['unit']}"
                        if isinstance(search.get("space"), dict) else "generator space" for _ in pair_list)
+    if executor is not None:
+        from . import distributed
+
+        if distributed.is_dask_client(executor):  # everything sent to workers must pickle: say what does not
+            distributed.check_picklable("mechanism", mechanism)
+            for i, pair in enumerate(pair_list):
+                distributed.check_picklable(f"pairs[{i}]" if len(pair_list) > 1 else "pairs", pair)
     honest = _runner.honours_rng(mechanism, pair_list[0][0])
     notes: list[str] = []
     if honest is False:
