@@ -6,8 +6,8 @@
     python benchmarks/bench_scaling.py compare F.json G.json
     python benchmarks/bench_scaling.py docs RESULTS_DIR         # prints the tables of docs/scaling.md
 
-``run``: one audit (white-box: ``ScalarLaplace(1.0)`` on (0, 1); black-box: the faulty control
-``HistogramScaleEpsilon(0.5)`` on one of its pairs) at one seed, serial (inline) or on a
+``run``: one audit (white-box: ``ScalarLaplace(1.0)`` on (0, 1); black-box: the control
+``NaiveFloatLaplace(1.0)`` (textbook float Laplace, sampler only) on (0, 1)) at one seed, serial (inline) or on a
 ``LocalCluster`` of N one-thread worker processes started here. It writes the result dict without
 the timing, the seconds, and the peak resident memory (``ru_maxrss``) of the calling process, of
 every worker process and of the scheduler, plus the bytes one task sends back.
@@ -38,10 +38,9 @@ def _mechanism(kind: str):
         from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
         return ScalarLaplace(1.0), (0.0, 1.0)
-    from dpverify_mechanisms.faulty.histogram import HistogramScaleEpsilon
-    from dpverify_mechanisms.faulty.registry import _hist_pairs
+    from dpverify_mechanisms.faulty.float_laplace import NaiveFloatLaplace
 
-    return HistogramScaleEpsilon(0.5), _hist_pairs()[0]
+    return NaiveFloatLaplace(1.0), (0.0, 1.0)
 
 
 def _peak_mb() -> float:
@@ -62,7 +61,7 @@ def _cluster(workers: int):
     return cluster, Client(cluster)
 
 
-def _audit(kind: str, samples: int, seed: int, executor):
+def _audit(kind: str, samples: int, seed: int, executor, log_every: int = 0):
     from dpverify import audit
     from dpverify.auditing.blackbox import InlineExecutor
     from dpverify.auditing.result import jsonable
@@ -70,6 +69,11 @@ def _audit(kind: str, samples: int, seed: int, executor):
     mech, pair = _mechanism(kind)
     t = time.perf_counter()
     extra = {"max_samples": samples} if kind == "white" else {}
+    if kind == "white" and log_every:
+        def tick(done, total):
+            if done % log_every == 0 or done == total:
+                print(f"{time.strftime('%H:%M:%S')} {done}/{total} tasks", file=sys.stderr, flush=True)
+        extra["progress"] = tick
     res = audit(mech, pair, samples=samples, rng=seed, executor=executor if executor is not None else InlineExecutor(),
                 **extra)
     return jsonable(res.to_dict()), time.perf_counter() - t
@@ -85,7 +89,7 @@ def cmd_run(args) -> None:
     else:
         cluster, client = _cluster(args.workers)
         try:
-            doc, secs = _audit(args.kind, samples, args.seed, client)
+            doc, secs = _audit(args.kind, samples, args.seed, client, args.log_every)
             workers = client.run(_peak_mb)
             sched = client.run_on_scheduler(_peak_mb)
             out["peak_rss_mb"] = {"caller": _peak_mb(), "scheduler": sched,
@@ -173,6 +177,7 @@ def main() -> None:
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out")
     r.add_argument("--quiet", action="store_true")
+    r.add_argument("--log-every", type=int, default=0, help="white-box on Dask: log every N tasks to stderr")
     q = sub.add_parser("ratio")
     q.add_argument("--kind", choices=("white", "black"), default="white")
     q.add_argument("--samples", default="2e7")

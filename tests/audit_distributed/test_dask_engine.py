@@ -190,3 +190,33 @@ def test_importing_dpverify_does_not_import_dask():
     code = "import dpverify, dpverify.auditing.distributed, sys; print('distributed' in sys.modules or 'dask' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_cli_scheduler_option_gives_the_local_result(clients, capsys):
+    import json
+
+    from dpverify.cli import main
+
+    argv = ["audit", "laplace-scalar", "--samples", "20000", "--seed", "5", "--json"]
+    assert main(argv) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main(argv + ["--scheduler", clients[2].scheduler.address]) == 0
+    remote = json.loads(capsys.readouterr().out)
+    local.pop("seconds"), remote.pop("seconds")
+    assert remote == local and local["samples"] == 20000
+    assert clients[2].status == "running"  # a cluster the CLI did not start keeps running
+
+
+@pytest.mark.slow
+def test_cli_workers_option_starts_and_stops_a_local_cluster(capsys):
+    import json
+
+    from dpverify.cli import main
+
+    argv = ["audit", "laplace-scalar", "--samples", "20000", "--seed", "5", "--json"]
+    assert main(argv + ["--workers", "2"]) == 0
+    a = json.loads(capsys.readouterr().out)
+    assert main(argv) == 0
+    b = json.loads(capsys.readouterr().out)
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
