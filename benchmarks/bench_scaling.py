@@ -4,7 +4,7 @@
     python benchmarks/bench_scaling.py run --kind white --samples 1e9 --engine serial --out G.json
     python benchmarks/bench_scaling.py ratio --kind white --samples 2e7 --rounds 3
     python benchmarks/bench_scaling.py compare F.json G.json
-    python benchmarks/bench_scaling.py docs RESULTS_DIR         # prints the tables of docs/scaling.md
+    python benchmarks/bench_scaling.py docs --runs benchmarks/results/scaling --write docs/scaling.md docs/performance.md
 
 ``run``: one audit (white-box: ``ScalarLaplace(1.0)`` on (0, 1); black-box: the control
 ``NaiveFloatLaplace(1.0)`` (textbook float Laplace, sampler only) on (0, 1)) at one seed, serial (inline) or on a
@@ -61,7 +61,7 @@ def _cluster(workers: int):
     return cluster, Client(cluster)
 
 
-def _audit(kind: str, samples: int, seed: int, executor, log_every: int = 0):
+def _audit(kind: str, samples: int, seed: int, executor, log_every: int = 0, ticks: list | None = None):
     from dpverify import audit
     from dpverify.auditing.blackbox import InlineExecutor
     from dpverify.auditing.result import jsonable
@@ -74,6 +74,8 @@ def _audit(kind: str, samples: int, seed: int, executor, log_every: int = 0):
             if done % log_every == 0 or done == total:
                 print(f"{time.strftime('%H:%M:%S')} {done}/{total} tasks", file=sys.stderr, flush=True)
         extra["progress"] = tick
+    if kind == "white" and ticks is not None:
+        extra["progress"] = lambda done, total: ticks.append((time.perf_counter(), done))
     res = audit(mech, pair, samples=samples, rng=seed, executor=executor if executor is not None else InlineExecutor(),
                 **extra)
     return jsonable(res.to_dict()), time.perf_counter() - t
@@ -107,25 +109,26 @@ def cmd_run(args) -> None:
 
 
 def _bytes_per_task(kind: str) -> dict:
-    """Pickled size of what one task returns (the engine's wire format), measured on one task."""
-    import pickle
-
+    """Pickled sizes (cloudpickle, what Dask sends) of one task's arguments and of its result."""
+    import cloudpickle
     import numpy as np
 
     mech, pair = _mechanism(kind)
     if kind == "white":
-        from dpverify.auditing.distributed import stream_group
+        from dpverify.auditing import distributed as dist
         from dpverify.auditing.whitebox import EPSILON_GRID
 
         eval_eps = np.unique(np.append(EPSILON_GRID, 1.0))
-        seeds = np.random.SeedSequence(1).spawn(1)
-        st = stream_group(mech, pair[0], pair[1], [(1 << 18, seeds[0])], None, eval_eps, np.array([0.5, 1.0]))
-        return {"task_result_bytes": len(pickle.dumps(st)), "outputs_per_batch": 1 << 18,
-                "uncompressed_bytes": st.nbytes()}
+        batches = list(zip([1 << 18] * dist.GROUP, np.random.SeedSequence(1).spawn(dist.GROUP)))
+        args = (mech, pair[0], pair[1], batches, None, eval_eps, np.array([0.5, 1.0]))
+        st = dist.stream_group(*args)
+        return {"task_arguments_bytes": len(cloudpickle.dumps(args)), "task_result_bytes": len(cloudpickle.dumps(st)),
+                "outputs_per_task": (1 << 18) * dist.GROUP, "result_in_memory_bytes": st.nbytes()}
     from dpverify.auditing.blackbox import _counts
 
-    counts = _counts(mech, pair[0], 1 << 14, np.random.SeedSequence(1), "", False, None, False, [])
-    return {"task_result_bytes_per_event": 8, "empty_task_result_bytes": len(pickle.dumps(counts))}
+    counts = _counts(mech, pair[0], 1 << 10, np.random.SeedSequence(1), "", False, None, False, [])
+    return {"task_result_bytes": len(cloudpickle.dumps(np.zeros(24, dtype=np.int64))), "events": 24,
+            "empty_result_bytes": len(cloudpickle.dumps(counts)), "outputs_per_task": 1 << 16}
 
 
 def cmd_ratio(args) -> None:
@@ -134,14 +137,21 @@ def cmd_ratio(args) -> None:
     samples = int(float(args.samples))
     clusters = {w: _cluster(w) for w in (1, 2)}
     rates: dict[int, list[float]] = {1: [], 2: []}
+    stream: dict[int, list[float]] = {1: [], 2: []}
     load_before = os.getloadavg()
     try:
         for w in (1, 2):  # warm-up: imports and first pickles on every worker
             _audit(args.kind, max(20_000, samples // 50), args.seed, clusters[w][1])
         for _ in range(args.rounds):
             for w in (1, 2):
-                _, secs = _audit(args.kind, samples, args.seed, clusters[w][1])
+                ticks: list = []
+                _, secs = _audit(args.kind, samples, args.seed, clusters[w][1], ticks=ticks)
                 rates[w].append(2 * samples / secs)
+                if len(ticks) > 2:  # the streaming phase alone: draws between the first and the last task
+                    from dpverify.auditing import distributed as dist
+
+                    (t0, d0), (t1, d1) = ticks[0], ticks[-1]
+                    stream[w].append((d1 - d0) * dist.GROUP * (1 << 18) / (t1 - t0))
     finally:
         for cluster, client in clusters.values():
             client.close()
@@ -151,6 +161,9 @@ def cmd_ratio(args) -> None:
            "samples_per_s_1_worker": rates[1], "samples_per_s_2_workers": rates[2],
            "ratio_best": max(rates[2]) / max(rates[1]), "ratio_median_per_round": statistics.median(per_round),
            "load_before": load_before, "load_after": os.getloadavg(), "cpus": os.cpu_count()}
+    if stream[1] and stream[2]:
+        out.update(stream_samples_per_s_1_worker=stream[1], stream_samples_per_s_2_workers=stream[2],
+                   stream_ratio_median_per_round=statistics.median(b / a for a, b in zip(stream[1], stream[2])))
     text = json.dumps(out, indent=1)
     if args.out:
         with open(args.out, "w") as fh:
@@ -164,6 +177,99 @@ def cmd_compare(args) -> None:
     same = all(d["result"] == ref for d in docs[1:])
     print(json.dumps({"identical": same, "files": args.files}))
     sys.exit(0 if same else 1)
+
+
+def _load(folder: str) -> list[dict]:
+    import glob
+
+    out = []
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        with open(path) as fh:
+            doc = json.load(fh)
+        doc["file"] = os.path.basename(path)
+        out.append(doc)
+    return out
+
+
+def _markdown(folder: str) -> str:
+    docs = _load(folder)
+    runs = [d for d in docs if "engine" in d]
+    ratios = [d for d in docs if "ratio_best" in d]
+    lines = ["Generated by `python benchmarks/bench_scaling.py docs --runs " + folder + " --write` from the",
+             "JSON files written by its `run` and `ratio` commands (this machine: "
+             f"{os.cpu_count()} cores, shared with other jobs; load = 1-minute load average).", ""]
+    if runs:
+        lines += ["| audit | engine | samples per direction | seconds | draws/s | peak RSS caller (+ scheduler), MB "
+                  "| peak RSS per worker, MB | load before / after | same result as serial (same seed) |",
+                  "|---|---|---:|---:|---:|---:|---:|---|---|"]
+        for d in sorted(runs, key=lambda d: (d["kind"], d["samples"], d["engine"], d["workers"])):
+            serial = [r for r in runs if r["kind"] == d["kind"] and r["samples"] == d["samples"]
+                      and r["seed"] == d["seed"] and r["engine"] == "serial"]
+            same = "(reference)" if d["engine"] == "serial" else (
+                ("yes" if serial[0]["result"] == d["result"] else "**NO**") if serial else "not run")
+            rss = d["peak_rss_mb"]
+            workers = [v for k, v in rss.items() if k.startswith("worker")]
+            eng = "serial (inline)" if d["engine"] == "serial" else f"Dask LocalCluster, {d['workers']} workers"
+            lines.append(f"| {d['kind']}-box | {eng} | {d['samples']:.3g} | {d['seconds']:.0f} | "
+                         f"{d['samples_per_s']:.3g} | {rss['caller']:.0f} | "
+                         f"{max(workers):.0f} |" if workers else
+                         f"| {d['kind']}-box | {eng} | {d['samples']:.3g} | {d['seconds']:.0f} | "
+                         f"{d['samples_per_s']:.3g} | {rss['caller']:.0f} | - |")
+            lines[-1] += f" {d['load_before'][0]:.1f} / {d['load_after'][0]:.1f} | {same} |"
+        lines.append("")
+        kinds = sorted({d["kind"] for d in runs}, reverse=True)
+        if kinds:
+            lines += ["What travels per task (measured now, pickled with cloudpickle as Dask does):", ""]
+            for kind in kinds:
+                b = _bytes_per_task(kind)
+                if kind == "white":
+                    lines.append(f"- white-box: arguments {b['task_arguments_bytes']:,} bytes (mechanism, pair, "
+                                 f"seeds, the {2766}-point epsilon grid), result {b['task_result_bytes']:,} bytes "
+                                 f"(summary of {b['outputs_per_task']:,} draws; {b['result_in_memory_bytes']:,} "
+                                 "bytes in memory)")
+                else:
+                    lines.append(f"- black-box certification: result {b['task_result_bytes']:,} bytes for "
+                                 f"{b['events']} event counts (up to {b['outputs_per_task']:,} outputs per task); "
+                                 "the selection outputs (at most 100,000 per dataset) come back once, as tables")
+            lines.append("")
+    for d in ratios:
+        lines += [f"Throughput, {d['kind']}-box, {d['samples_per_direction']:.3g} samples per direction, "
+                  f"{d['rounds']} rounds alternating a 1-worker and a 2-worker LocalCluster (both started once; "
+                  f"load {d['load_before'][0]:.1f} before, {d['load_after'][0]:.1f} after):", "",
+                  "| round | 1 worker, draws/s | 2 workers, draws/s | ratio |", "|---:|---:|---:|---:|"]
+        for i, (a, b) in enumerate(zip(d["samples_per_s_1_worker"], d["samples_per_s_2_workers"]), 1):
+            lines.append(f"| {i} | {a:.3g} | {b:.3g} | {b / a:.2f} |")
+        lines += ["", f"Whole audits (including the caller's serial part: probes, consistency pilots, bounds): ratio of "
+                      f"the best rounds **{d['ratio_best']:.2f}**, median of the per-round ratios "
+                      f"**{d['ratio_median_per_round']:.2f}**."]
+        if "stream_ratio_median_per_round" in d:
+            lines += [f"Streaming phase alone (draws between the first and the last completed task): "
+                      f"{', '.join(f'{x:.3g}' for x in d['stream_samples_per_s_1_worker'])} draws/s with 1 worker, "
+                      f"{', '.join(f'{x:.3g}' for x in d['stream_samples_per_s_2_workers'])} with 2; median per-round "
+                      f"ratio **{d['stream_ratio_median_per_round']:.2f}**."]
+        lines.append("")
+    return "\n".join(lines)
+
+
+BEGIN, END = "<!-- bench_scaling:begin -->", "<!-- bench_scaling:end -->"
+
+
+def cmd_docs(args) -> None:
+    text = _markdown(args.runs)
+    if not args.write:
+        print(text)
+        return
+    for path in args.write:
+        with open(path) as fh:
+            doc = fh.read()
+        if BEGIN in doc:
+            head, rest = doc.split(BEGIN, 1)
+            doc = head + BEGIN + "\n" + text + "\n" + END + rest.split(END, 1)[1]
+        else:
+            doc = doc.rstrip("\n") + "\n\n## Audits on a Dask cluster (`benchmarks/bench_scaling.py`)\n\n" + \
+                BEGIN + "\n" + text + "\n" + END + "\n"
+        with open(path, "w") as fh:
+            fh.write(doc)
 
 
 def main() -> None:
@@ -180,14 +286,17 @@ def main() -> None:
     r.add_argument("--log-every", type=int, default=0, help="white-box on Dask: log every N tasks to stderr")
     q = sub.add_parser("ratio")
     q.add_argument("--kind", choices=("white", "black"), default="white")
-    q.add_argument("--samples", default="2e7")
+    q.add_argument("--samples", default="1e7")
     q.add_argument("--seed", type=int, default=SEED)
-    q.add_argument("--rounds", type=int, default=3)
+    q.add_argument("--rounds", type=int, default=2)
     q.add_argument("--out")
     c = sub.add_parser("compare")
     c.add_argument("files", nargs="+")
+    dd = sub.add_parser("docs")
+    dd.add_argument("--runs", default="benchmarks/results/scaling")
+    dd.add_argument("--write", nargs="*", help="files whose generated section to replace (or append)")
     args = ap.parse_args()
-    {"run": cmd_run, "ratio": cmd_ratio, "compare": cmd_compare}[args.cmd](args)
+    {"run": cmd_run, "ratio": cmd_ratio, "compare": cmd_compare, "docs": cmd_docs}[args.cmd](args)
 
 
 if __name__ == "__main__":
