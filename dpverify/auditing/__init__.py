@@ -122,6 +122,11 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
             executor = None
             notes.append("ran serially instead of on the given process pool: its workers could repeat one "
                          "another's draws of a sampler that ignores rng")
+    elif honest and executor is not None:
+        from . import distributed
+
+        if distributed.is_dask_client(executor):  # the workers must run the caller's mechanism
+            notes.extend(distributed.check_workers_agree(executor, mechanism, *pair_list[0]))
     if is_white_box(mechanism):
         from .whitebox import audit_white_box
 

@@ -117,6 +117,72 @@ class FromFactory:
         return f"FromFactory({name}{', ' + args if args else ''})"
 
 
+#: Seed and size of the probe draw compared between the caller and every worker.
+PROBE_SEED, PROBE_SIZE = 20261124, 64
+
+
+def _probe(mechanism: Any, data: Any, data_prime: Any) -> tuple:
+    """(outputs, log densities under data and data_prime or None) of one fixed-seed draw."""
+    import numpy as np
+
+    out = mechanism.sample(data, PROBE_SIZE, np.random.default_rng(PROBE_SEED))
+    dens = None
+    if callable(getattr(mechanism, "log_density", None)):
+        dens = (np.asarray(mechanism.log_density(out, data), dtype=float),
+                np.asarray(mechanism.log_density(out, data_prime), dtype=float))
+    return out, dens
+
+
+def _same(a: Any, b: Any) -> bool:
+    import numpy as np
+
+    try:
+        x, y = np.asarray(a), np.asarray(b)
+        if x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
+            return x.shape == y.shape and bool(np.array_equal(x, y, equal_nan=True))
+    except Exception:  # pragma: no cover - exotic outputs: compare their text
+        pass
+    return repr(a) == repr(b)
+
+
+def check_workers_agree(client: Any, mechanism: Any, data: Any, data_prime: Any) -> list[str]:
+    """Draw the same fixed-seed probe on the caller and on every worker of ``client``.
+
+    Different *outputs* mean the workers run another mechanism than the caller (another version of
+    its module, a class patched in the caller only, another numpy): InvalidArgument naming the
+    worker, since the audit would certify code the caller never ran. Different *log densities*
+    of the same outputs (last bits: another libm or SIMD path) give a note: the bounds stay valid,
+    but the result is not bit-identical to a run elsewhere. Call only for samplers that honour rng.
+    """
+    from ._runner import describe
+
+    try:
+        mine = _probe(mechanism, data, data_prime)
+    except Exception:  # the audit itself will report the sampler's error
+        return []
+    try:
+        theirs = client.run(_probe, mechanism, data, data_prime)
+    except Exception as exc:
+        raise InvalidArgument(
+            f"mechanism={describe(mechanism)} could not be drawn on the Dask workers ({type(exc).__name__}: "
+            f"{str(exc)[:200]}); is the module that defines it installed on every worker?"
+        ) from None
+    notes = []
+    for addr, (out, dens) in sorted(theirs.items()):
+        if not _same(out, mine[0]):
+            raise InvalidArgument(
+                f"executor: the Dask worker {addr} draws other outputs than this process from "
+                f"mechanism={describe(mechanism)} with the same seed: the workers run a different mechanism "
+                "(another version of its module or of numpy, or a change made in this process only). Install the "
+                "same versions on every worker; the audit would otherwise certify code this process never ran."
+            )
+        if mine[1] is not None and (dens is None or not all(_same(a, b) for a, b in zip(dens, mine[1]))):
+            notes.append(f"Dask worker {addr} computes log densities that differ in the last bits from this "
+                         "process's (another numpy build or CPU): the bounds hold, but the result is not "
+                         "bit-identical to a run on other machines")
+    return notes
+
+
 def total_threads(client: Any) -> int:
     try:
         return max(1, int(sum(client.nthreads().values())))

@@ -220,3 +220,31 @@ def test_cli_workers_option_starts_and_stops_a_local_cluster(capsys):
     b = json.loads(capsys.readouterr().out)
     a.pop("seconds"), b.pop("seconds")
     assert a == b
+
+
+class _Elsewhere(ScalarLaplace):
+    """An adversary: off the caller's main thread (i.e. on a worker) it is another mechanism -
+    its outputs shift by ``shift``, or its log densities move by one ulp (``ulp=True``)."""
+
+    shift, ulp = 0.0, False
+
+    def sample(self, data, size, rng):
+        out = super().sample(data, size, rng)
+        return out if threading.current_thread() is threading.main_thread() else out + self.shift
+
+    def log_density(self, outputs, data):
+        d = super().log_density(outputs, data)
+        return d if threading.current_thread() is threading.main_thread() or not self.ulp else np.nextafter(d, 0)
+
+
+def test_workers_running_another_mechanism_are_refused(clients):
+    mech = _Elsewhere(1.0)
+    mech.shift = 0.5  # the workers would audit a shifted sampler, never run by the caller
+    with pytest.raises(InvalidArgument, match=r"Dask worker .* draws other outputs than this process"):
+        audit(mech, (0.0, 1.0), samples=5_000, rng=1, executor=clients[2])
+    same = _Elsewhere(1.0)  # the same code everywhere: no note, no error
+    assert not [n for n in audit(same, (0.0, 1.0), samples=5_000, rng=1, executor=clients[1]).notes if "Dask" in n]
+    bits = _Elsewhere(1.0)
+    bits.ulp = True
+    res = audit(bits, (0.0, 1.0), samples=5_000, rng=1, executor=clients[1])
+    assert any("differ in the last bits" in n for n in res.notes)
