@@ -43,6 +43,11 @@ def _mechanism(kind: str):
     return NaiveFloatLaplace(1.0), (0.0, 1.0)
 
 
+def _cpu_seconds() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
@@ -138,6 +143,7 @@ def cmd_ratio(args) -> None:
     clusters = {w: _cluster(w) for w in (1, 2)}
     rates: dict[int, list[float]] = {1: [], 2: []}
     stream: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[int, list[float]] = {1: [], 2: []}  # draws per CPU second of the workers (all of them)
     load_before = os.getloadavg()
     try:
         for w in (1, 2):  # warm-up: imports and first pickles on every worker
@@ -145,8 +151,10 @@ def cmd_ratio(args) -> None:
         for _ in range(args.rounds):
             for w in (1, 2):
                 ticks: list = []
+                cpu0 = sum(clusters[w][1].run(_cpu_seconds).values())
                 _, secs = _audit(args.kind, samples, args.seed, clusters[w][1], ticks=ticks)
                 rates[w].append(2 * samples / secs)
+                cpu[w].append(2 * samples / (sum(clusters[w][1].run(_cpu_seconds).values()) - cpu0))
                 if len(ticks) > 2:  # the streaming phase alone: draws between the first and the last task
                     from dpverify.auditing import distributed as dist
 
@@ -161,6 +169,7 @@ def cmd_ratio(args) -> None:
            "samples_per_s_1_worker": rates[1], "samples_per_s_2_workers": rates[2],
            "ratio_best": max(rates[2]) / max(rates[1]), "ratio_median_per_round": statistics.median(per_round),
            "load_before": load_before, "load_after": os.getloadavg(), "cpus": os.cpu_count()}
+    out.update(draws_per_worker_cpu_s_1_worker=cpu[1], draws_per_worker_cpu_s_2_workers=cpu[2])
     if stream[1] and stream[2]:
         out.update(stream_samples_per_s_1_worker=stream[1], stream_samples_per_s_2_workers=stream[2],
                    stream_ratio_median_per_round=statistics.median(b / a for a, b in zip(stream[1], stream[2])))
@@ -247,6 +256,13 @@ def _markdown(folder: str) -> str:
                       f"{', '.join(f'{x:.3g}' for x in d['stream_samples_per_s_1_worker'])} draws/s with 1 worker, "
                       f"{', '.join(f'{x:.3g}' for x in d['stream_samples_per_s_2_workers'])} with 2; median per-round "
                       f"ratio **{d['stream_ratio_median_per_round']:.2f}**."]
+        if d.get("draws_per_worker_cpu_s_1_worker"):
+            a, b = d["draws_per_worker_cpu_s_1_worker"], d["draws_per_worker_cpu_s_2_workers"]
+            lines += [f"Draws per CPU second of the workers (all workers together; independent of how much CPU the "
+                      f"machine's load leaves them): {', '.join(f'{x:.3g}' for x in a)} with 1 worker, "
+                      f"{', '.join(f'{x:.3g}' for x in b)} with 2 - the engine's cost per draw does not grow with the "
+                      "number of workers when the two are close; the throughput ratio on free cores would then be "
+                      "about 2 x (2-worker / 1-worker draws per CPU second)."]
         lines.append("")
     return "\n".join(lines)
 
