@@ -127,7 +127,7 @@ def _bytes_per_task(kind: str) -> dict:
         batches = list(zip([1 << 18] * dist.GROUP, np.random.SeedSequence(1).spawn(dist.GROUP)))
         args = (mech, pair[0], pair[1], batches, None, eval_eps, np.array([0.5, 1.0]))
         st = dist.stream_group(*args)
-        return {"task_arguments_bytes": len(cloudpickle.dumps(args)), "task_result_bytes": len(cloudpickle.dumps(st)),
+        return {"task_arguments_bytes": len(cloudpickle.dumps(args)), "evaluation_points": int(eval_eps.size), "task_result_bytes": len(cloudpickle.dumps(st)),
                 "outputs_per_task": (1 << 18) * dist.GROUP, "result_in_memory_bytes": st.nbytes()}
     from dpverify.auditing.blackbox import _counts
 
@@ -233,7 +233,7 @@ def _markdown(folder: str) -> str:
                 b = _bytes_per_task(kind)
                 if kind == "white":
                     lines.append(f"- white-box: arguments {b['task_arguments_bytes']:,} bytes (mechanism, pair, "
-                                 f"seeds, the {2766}-point epsilon grid), result {b['task_result_bytes']:,} bytes "
+                                 f"seeds, the {b['evaluation_points']:,} evaluation epsilons), result {b['task_result_bytes']:,} bytes "
                                  f"(summary of {b['outputs_per_task']:,} draws; {b['result_in_memory_bytes']:,} "
                                  "bytes in memory)")
                 else:
