@@ -201,6 +201,8 @@ def _load(folder: str) -> list[dict]:
 
 
 def _markdown(folder: str) -> str:
+    import statistics
+
     docs = _load(folder)
     runs = [d for d in docs if "engine" in d]
     ratios = [d for d in docs if "ratio_best" in d]
@@ -225,6 +227,15 @@ def _markdown(folder: str) -> str:
                          f"| {d['kind']}-box | {eng} | {d['samples']:.3g} | {d['seconds']:.0f} | "
                          f"{d['samples_per_s']:.3g} | {rss['caller']:.0f} | - |")
             lines[-1] += f" {d['load_before'][0]:.1f} / {d['load_after'][0]:.1f} | {same} |"
+        lines.append("")
+        for kind, target in (("white", 10**9), ("black", 10**8)):
+            mine = [d for d in runs if d["kind"] == kind and d["engine"] == "dask"]
+            if mine and max(d["samples"] for d in mine) < target:
+                big = max(mine, key=lambda d: d["samples"])
+                lines.append(f"- {kind}-box: the largest run here has {big['samples']:.3g} samples per direction; "
+                             f"{target:.0e} at its rate ({big['samples_per_s']:.3g} draws/s, load "
+                             f"{big['load_before'][0]:.0f}) would take {2 * target / big['samples_per_s'] / 3600:.1f} h "
+                             "on this machine; memory per process does not grow with the samples (table).")
         lines.append("")
         kinds = sorted({d["kind"] for d in runs}, reverse=True)
         if kinds:
@@ -260,9 +271,10 @@ def _markdown(folder: str) -> str:
             a, b = d["draws_per_worker_cpu_s_1_worker"], d["draws_per_worker_cpu_s_2_workers"]
             lines += [f"Draws per CPU second of the workers (all workers together; independent of how much CPU the "
                       f"machine's load leaves them): {', '.join(f'{x:.3g}' for x in a)} with 1 worker, "
-                      f"{', '.join(f'{x:.3g}' for x in b)} with 2 - the engine's cost per draw does not grow with the "
-                      "number of workers when the two are close; the throughput ratio on free cores would then be "
-                      "about 2 x (2-worker / 1-worker draws per CPU second)."]
+                      f"{', '.join(f'{x:.3g}' for x in b)} with 2. On free cores (each worker a whole core) the "
+                      "throughput ratio would be 2 x (2-worker / 1-worker draws per CPU second): "
+                      f"**{2 * statistics.median(b) / statistics.median(a):.2f}** (medians) - an estimate from CPU "
+                      "time, not a wall-clock measurement."]
         lines.append("")
     return "\n".join(lines)
 
