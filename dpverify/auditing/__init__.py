@@ -122,6 +122,10 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
             executor = None
             notes.append("ran serially instead of on the given process pool: its workers could repeat one "
                          "another's draws of a sampler that ignores rng")
+        elif executor is not None and _is_dask(executor):
+            notes.append("on Dask, a sampler that ignores rng draws from each worker process's own state (a retried "
+                         "batch draws afresh); workers must not be forked from one parent (Dask's default "
+                         "multiprocessing method, spawn, is safe)")
     elif honest and executor is not None:
         from . import distributed
 
@@ -175,3 +179,9 @@ def _with_checks(result: AuditResult, checks: tuple, honest: bool | None = None,
         notes = notes + (f"pairs {unchecked} unchecked: neither their records nor a neighbourhood stated by the "
                          "mechanism could confirm they are neighbours; the bounds hold for these pairs as given",)
     return dataclasses.replace(result, neighbour_checks=checks, notes=notes, reproducible=honest)
+
+
+def _is_dask(executor: Any) -> bool:
+    from .distributed import is_dask_client
+
+    return is_dask_client(executor)

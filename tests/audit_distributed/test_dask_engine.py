@@ -274,3 +274,14 @@ def test_tree_reduce_in_any_order_gives_the_serial_bits():
         for f in ("delta_sums", "weighted", "below"):
             assert np.array_equal(getattr(tree, f), getattr(serial, f))
     assert serial.n == 36_000 and np.count_nonzero(serial.delta_sums) > 100  # the sums are not trivial
+
+
+class _IgnoresRng(ScalarLaplace):
+    def sample(self, data, size, rng):
+        return super().sample(data, size, np.random.default_rng())  # fresh entropy: ignores rng
+
+
+def test_sampler_ignoring_rng_on_dask_is_said(clients, small_batches):
+    res = audit(_IgnoresRng(1.0), (0.0, 1.0), samples=5_000, rng=1, executor=clients[2])
+    assert res.reproducible is False
+    assert any("on Dask, a sampler that ignores rng" in n for n in res.notes)
