@@ -224,6 +224,35 @@ def _counts(mechanism, data, size, seed, where, structured, names, float_bits, e
     return out
 
 
+#: Certification batches per task on a Dask cluster (one dataset's consecutive batches; counts add exactly).
+DASK_GROUP = 4
+
+
+def _counts_sum(tasks: list) -> np.ndarray:
+    """Worker task: the summed event counts of several certification batches (exact integer sums)."""
+    total = None
+    for t in tasks:
+        c = _counts(*t)
+        total = c if total is None else total + c
+    return total
+
+
+def _run_counts(tasks: list, which: list, executor) -> list:
+    """[(counts, side)] of the certification batches ``tasks``. On a Dask cluster, up to DASK_GROUP
+    batches of one side travel as one task (a batch of a fast sampler is too short to pay Dask's
+    per-task cost); the sums per side are the same integers either way."""
+    from . import distributed
+
+    if not distributed.is_dask_client(executor):
+        return list(zip(_runner.run_batches(_counts, tasks, executor), which))
+    groups = []
+    for side in (0, 1):
+        mine = [t for t, w in zip(tasks, which) if w == side]
+        groups += [(side, mine[j:j + DASK_GROUP]) for j in range(0, len(mine), DASK_GROUP)]
+    sums = _runner.run_batches(_counts_sum, [(g,) for _, g in groups], executor)
+    return [(c, side) for c, (side, _) in zip(sums, groups)]
+
+
 def _merge(tables: list[OutputTable]) -> OutputTable:
     if len(tables) == 1:
         return tables[0]
@@ -460,7 +489,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                     tasks.append((mechanism, data, b, bs, where, lay.structured, names, float_bits, events))
                     which.append(side)
             i += len(look)
-            for cnt, w in zip(_runner.run_batches(_counts, tasks, executor), which):
+            for cnt, w in _run_counts(tasks, which, executor):
                 if w == 0:
                     c1 += cnt
                 else:
