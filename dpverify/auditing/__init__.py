@@ -106,6 +106,13 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     else:
         checks = tuple(f"generator space: {search['space']['relation']} {search['space']['unit']}"
                        if isinstance(search.get("space"), dict) else "generator space" for _ in pair_list)
+    if executor is not None:
+        from . import distributed
+
+        if distributed.is_dask_client(executor):  # everything sent to workers must pickle: say what does not
+            distributed.check_picklable("mechanism", mechanism)
+            for i, pair in enumerate(pair_list):
+                distributed.check_picklable(f"pairs[{i}]" if len(pair_list) > 1 else "pairs", pair)
     honest = _runner.honours_rng(mechanism, pair_list[0][0])
     notes: list[str] = []
     if honest is False:
@@ -115,6 +122,15 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
             executor = None
             notes.append("ran serially instead of on the given process pool: its workers could repeat one "
                          "another's draws of a sampler that ignores rng")
+        elif executor is not None and _is_dask(executor):
+            notes.append("on Dask, a sampler that ignores rng draws from each worker process's own state (a retried "
+                         "batch draws afresh); workers must not be forked from one parent (Dask's default "
+                         "multiprocessing method, spawn, is safe)")
+    elif honest and executor is not None:
+        from . import distributed
+
+        if distributed.is_dask_client(executor):  # the workers must run the caller's mechanism
+            notes.extend(distributed.check_workers_agree(executor, mechanism, *pair_list[0]))
     if is_white_box(mechanism):
         from .whitebox import audit_white_box
 
@@ -163,3 +179,9 @@ def _with_checks(result: AuditResult, checks: tuple, honest: bool | None = None,
         notes = notes + (f"pairs {unchecked} unchecked: neither their records nor a neighbourhood stated by the "
                          "mechanism could confirm they are neighbours; the bounds hold for these pairs as given",)
     return dataclasses.replace(result, neighbour_checks=checks, notes=notes, reproducible=honest)
+
+
+def _is_dask(executor: Any) -> bool:
+    from .distributed import is_dask_client
+
+    return is_dask_client(executor)

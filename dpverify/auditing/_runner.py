@@ -108,9 +108,14 @@ def run_batches(func: Callable, tasks: Sequence[tuple], executor: Executor | Non
     """
     if executor is None:
         return [func(*t) for t in tasks]
+    from . import distributed
+
+    if distributed.is_dask_client(executor):  # a dask.distributed.Client (imported only when given)
+        return distributed.map_ordered(executor, func, tasks)
     if not isinstance(executor, Executor):
         raise InvalidArgument(
-            f"executor={describe(executor)} must be a concurrent.futures.Executor or None "
+            f"executor={describe(executor)} must be a concurrent.futures.Executor, a dask.distributed.Client "
+            "or None "
             "(e.g. concurrent.futures.ProcessPoolExecutor(2))."
         )
     if not tasks:

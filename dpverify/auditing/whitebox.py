@@ -320,6 +320,11 @@ def _stream_directions(mechanism, directions, eval_eps, thresholds, executor, pr
                 x, y = directions[j][0], directions[j][1]
                 tasks.append((j, (mechanism, x, y, plan[i][0], plan[i][1], precision, eval_eps, thresholds)))
     stats = [DirectionStats.empty(eval_eps.size, thresholds.size) for _ in directions]
+    from . import distributed
+
+    if distributed.is_dask_client(executor):
+        return _stream_on_dask(executor, mechanism, directions, plans, stats, eval_eps, thresholds, precision,
+                               deadline, progress)
     workers = getattr(executor, "_max_workers", 1) if executor is not None else 1
     chunk = 1 if executor is None else max(2, 2 * int(workers or 1))
     bar = _progress_bar(progress, len(tasks))
@@ -335,6 +340,32 @@ def _stream_directions(mechanism, directions, eval_eps, thresholds, executor, pr
             if deadline is not None and time.monotonic() >= deadline and start + chunk < len(tasks):
                 stopped = True
                 break
+    finally:
+        if bar is not None:
+            bar(None, None)
+    return stats, stopped
+
+
+def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thresholds, precision, deadline,
+                    progress):
+    """:func:`_stream_directions` on a Dask cluster (:mod:`dpverify.auditing.distributed`): groups of
+    consecutive batches of one direction per task, interleaved like the batches; same statistics."""
+    from .distributed import GROUP, stream_tasks
+
+    groups = [[plan[i:i + GROUP] for i in range(0, len(plan), GROUP)] for plan in plans]
+    tasks = []
+    for i in range(max((len(g) for g in groups), default=0)):
+        for j, g in enumerate(groups):
+            if i < len(g):
+                x, y = directions[j][0], directions[j][1]
+                tasks.append((j, (mechanism, x, y, g[i], precision, eval_eps, thresholds)))
+
+    def merge(j, st):
+        stats[j] = stats[j].merge(st)
+
+    bar = _progress_bar(progress, len(tasks))
+    try:
+        stopped = stream_tasks(client, tasks, merge, deadline, bar)
     finally:
         if bar is not None:
             bar(None, None)

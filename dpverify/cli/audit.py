@@ -49,6 +49,13 @@ def register(sub):
     p.add_argument("--time-budget", type=float, metavar="SECONDS",
                    help="stop drawing after SECONDS and report the bounds reached so far (white-box audits)")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
+    cluster = p.add_mutually_exclusive_group()
+    cluster.add_argument("--scheduler", metavar="ADDRESS",
+                         help="run the batches on the Dask cluster whose scheduler is at ADDRESS (e.g. "
+                              "tcp://10.0.0.5:8786; needs extra `dask`); same result as a local run")
+    cluster.add_argument("--workers", type=_common.count_arg, metavar="N",
+                         help="run the batches on a local Dask cluster of N one-thread worker processes "
+                              "(needs extra `dask`)")
     return p
 
 
@@ -93,6 +100,12 @@ def run(args) -> int:
             heartbeat = _common.Heartbeat(f"black-box audit of {args.mechanism}")
     if args.time_budget is not None:
         extra["time_budget"] = args.time_budget
+    client = cluster = None
+    if getattr(args, "scheduler", None) or getattr(args, "workers", None):
+        from ..auditing.distributed import connect
+
+        client, cluster = connect(args.scheduler, args.workers)
+        extra["executor"] = client
     try:
         if heartbeat is not None:
             with heartbeat:
@@ -104,6 +117,11 @@ def run(args) -> int:
     except KeyboardInterrupt:  # Ctrl-C: the workers are already stopped (dpverify.auditing._runner)
         print(f"dpverify audit: interrupted (Ctrl-C); no result. Repeat with --seed {seed}.", file=sys.stderr)
         return 130
+    finally:
+        if client is not None:  # a cluster started here stops with the audit; a remote one keeps running
+            client.close()
+            if cluster is not None:
+                cluster.close()
     code = _common.EXIT_FAIL_ON if args.fail_on == "violated" and result.verdict.value in ("violated", "inconsistent") else 0
     code = max(code, _report_now(result, args, claim, seed))
     if args.report:

@@ -1,0 +1,344 @@
+"""Audits on a Dask cluster: identical results, peak memory per process, 2-worker / 1-worker throughput.
+
+    python benchmarks/bench_scaling.py run --kind white --samples 1e9 --engine dask --workers 2 --out F.json
+    python benchmarks/bench_scaling.py run --kind white --samples 1e9 --engine serial --out G.json
+    python benchmarks/bench_scaling.py ratio --kind white --samples 2e7 --rounds 3
+    python benchmarks/bench_scaling.py compare F.json G.json
+    python benchmarks/bench_scaling.py net --out benchmarks/results/scaling/network.json
+    python benchmarks/bench_scaling.py docs --runs benchmarks/results/scaling --write docs/scaling.md docs/performance.md
+
+``run``: one audit (white-box: ``ScalarLaplace(1.0)`` on (0, 1); black-box: the control
+``NaiveFloatLaplace(1.0)`` (textbook float Laplace, sampler only) on (0, 1)) at one seed, serial (inline) or on a
+``LocalCluster`` of N one-thread worker processes started here. It writes the result dict without
+the timing, the seconds, and the peak resident memory (``ru_maxrss``) of the calling process, of
+every worker process and of the scheduler, plus the bytes one task sends back.
+
+``ratio``: samples per second on a 1-worker and on a 2-worker cluster, both started once and used
+alternately (``--rounds`` rounds, 1 worker then 2 workers, same seed): the machine's load then
+weighs on both alike; the ratio of the best rounds and the median of the per-round ratios are
+reported, with the load average before and after.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+SEED = 20261123
+
+
+def _mechanism(kind: str):
+    if kind == "white":
+        from dpverify_mechanisms.lecture21_dp import ScalarLaplace
+
+        return ScalarLaplace(1.0), (0.0, 1.0)
+    from dpverify_mechanisms.faulty.float_laplace import NaiveFloatLaplace
+
+    return NaiveFloatLaplace(1.0), (0.0, 1.0)
+
+
+def _cpu_seconds() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _comparable(doc: dict) -> dict:
+    doc = dict(doc)
+    doc.pop("seconds", None)
+    return doc
+
+
+def _cluster(workers: int):
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                           memory_limit="1GiB", silence_logs=40)
+    return cluster, Client(cluster)
+
+
+def _audit(kind: str, samples: int, seed: int, executor, log_every: int = 0, ticks: list | None = None):
+    from dpverify import audit
+    from dpverify.auditing.blackbox import InlineExecutor
+    from dpverify.auditing.result import jsonable
+
+    mech, pair = _mechanism(kind)
+    t = time.perf_counter()
+    extra = {"max_samples": samples} if kind == "white" else {}
+    if kind == "white" and log_every:
+        def tick(done, total):
+            if done % log_every == 0 or done == total:
+                print(f"{time.strftime('%H:%M:%S')} {done}/{total} tasks", file=sys.stderr, flush=True)
+        extra["progress"] = tick
+    if kind == "white" and ticks is not None:
+        extra["progress"] = lambda done, total: ticks.append((time.perf_counter(), done))
+    res = audit(mech, pair, samples=samples, rng=seed, executor=executor if executor is not None else InlineExecutor(),
+                **extra)
+    return jsonable(res.to_dict()), time.perf_counter() - t
+
+
+def cmd_run(args) -> None:
+    samples = int(float(args.samples))
+    out = {"kind": args.kind, "samples": samples, "seed": args.seed, "engine": args.engine,
+           "workers": args.workers if args.engine == "dask" else 0, "load_before": os.getloadavg()}
+    if args.engine == "serial":
+        doc, secs = _audit(args.kind, samples, args.seed, None)
+        out["peak_rss_mb"] = {"caller": _peak_mb()}
+    else:
+        cluster, client = _cluster(args.workers)
+        try:
+            doc, secs = _audit(args.kind, samples, args.seed, client, args.log_every)
+            workers = client.run(_peak_mb)
+            sched = client.run_on_scheduler(_peak_mb)
+            out["peak_rss_mb"] = {"caller": _peak_mb(), "scheduler": sched,
+                                  **{f"worker {i}": v for i, v in enumerate(workers.values())}}
+            out["bytes_per_task"] = _bytes_per_task(args.kind)
+        finally:
+            client.close()
+            cluster.close()
+    out.update(seconds=secs, samples_per_s=2 * samples / secs, load_after=os.getloadavg(), result=_comparable(doc))
+    text = json.dumps(out, indent=1, default=str)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(text if not args.quiet else json.dumps({k: v for k, v in out.items() if k != "result"}, default=str))
+
+
+def _bytes_per_task(kind: str) -> dict:
+    """Pickled sizes (cloudpickle, what Dask sends) of one task's arguments and of its result."""
+    import cloudpickle
+    import numpy as np
+
+    mech, pair = _mechanism(kind)
+    if kind == "white":
+        from dpverify.auditing import distributed as dist
+        from dpverify.auditing.whitebox import EPSILON_GRID
+
+        eval_eps = np.unique(np.append(EPSILON_GRID, 1.0))
+        batches = list(zip([1 << 18] * dist.GROUP, np.random.SeedSequence(1).spawn(dist.GROUP)))
+        args = (mech, pair[0], pair[1], batches, None, eval_eps, np.array([0.5, 1.0]))
+        st = dist.stream_group(*args)
+        return {"task_arguments_bytes": len(cloudpickle.dumps(args)), "evaluation_points": int(eval_eps.size), "task_result_bytes": len(cloudpickle.dumps(st)),
+                "outputs_per_task": (1 << 18) * dist.GROUP, "result_in_memory_bytes": st.nbytes()}
+    from dpverify.auditing.blackbox import _counts
+
+    counts = _counts(mech, pair[0], 1 << 10, np.random.SeedSequence(1), "", False, None, False, [])
+    return {"task_result_bytes": len(cloudpickle.dumps(np.zeros(24, dtype=np.int64))), "events": 24,
+            "empty_result_bytes": len(cloudpickle.dumps(counts)), "outputs_per_task": 1 << 16}
+
+
+def cmd_ratio(args) -> None:
+    import statistics
+
+    samples = int(float(args.samples))
+    clusters = {w: _cluster(w) for w in (1, 2)}
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    stream: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[int, list[float]] = {1: [], 2: []}  # draws per CPU second of the workers (all of them)
+    load_before = os.getloadavg()
+    try:
+        for w in (1, 2):  # warm-up: imports and first pickles on every worker
+            _audit(args.kind, max(20_000, samples // 50), args.seed, clusters[w][1])
+        for _ in range(args.rounds):
+            for w in (1, 2):
+                ticks: list = []
+                cpu0 = sum(clusters[w][1].run(_cpu_seconds).values())
+                _, secs = _audit(args.kind, samples, args.seed, clusters[w][1], ticks=ticks)
+                rates[w].append(2 * samples / secs)
+                cpu[w].append(2 * samples / (sum(clusters[w][1].run(_cpu_seconds).values()) - cpu0))
+                if len(ticks) > 2:  # the streaming phase alone: draws between the first and the last task
+                    from dpverify.auditing import distributed as dist
+
+                    (t0, d0), (t1, d1) = ticks[0], ticks[-1]
+                    stream[w].append((d1 - d0) * dist.GROUP * (1 << 18) / (t1 - t0))
+    finally:
+        for cluster, client in clusters.values():
+            client.close()
+            cluster.close()
+    per_round = [b / a for a, b in zip(rates[1], rates[2])]
+    out = {"kind": args.kind, "samples_per_direction": samples, "rounds": args.rounds,
+           "samples_per_s_1_worker": rates[1], "samples_per_s_2_workers": rates[2],
+           "ratio_best": max(rates[2]) / max(rates[1]), "ratio_median_per_round": statistics.median(per_round),
+           "load_before": load_before, "load_after": os.getloadavg(), "cpus": os.cpu_count()}
+    out.update(draws_per_worker_cpu_s_1_worker=cpu[1], draws_per_worker_cpu_s_2_workers=cpu[2])
+    if stream[1] and stream[2]:
+        out.update(stream_samples_per_s_1_worker=stream[1], stream_samples_per_s_2_workers=stream[2],
+                   stream_ratio_median_per_round=statistics.median(b / a for a, b in zip(stream[1], stream[2])))
+    text = json.dumps(out, indent=1)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(text)
+
+
+def cmd_net(args) -> None:
+    out = {"network": {kind: _bytes_per_task(kind) for kind in ("white", "black")}}
+    text = json.dumps(out, indent=1)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(text)
+
+
+def cmd_compare(args) -> None:
+    docs = [json.load(open(p)) for p in args.files]
+    ref = docs[0]["result"]
+    same = all(d["result"] == ref for d in docs[1:])
+    print(json.dumps({"identical": same, "files": args.files}))
+    sys.exit(0 if same else 1)
+
+
+def _load(folder: str) -> list[dict]:
+    import glob
+
+    out = []
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        with open(path) as fh:
+            doc = json.load(fh)
+        doc["file"] = os.path.basename(path)
+        out.append(doc)
+    return out
+
+
+def _markdown(folder: str) -> str:
+    import statistics
+
+    docs = _load(folder)
+    runs = [d for d in docs if "engine" in d]
+    ratios = [d for d in docs if "ratio_best" in d]
+    cpus = sorted({d["cpus"] for d in docs if "cpus" in d})
+    lines = ["Generated by `python benchmarks/bench_scaling.py docs --runs " + folder + " --write` from the",
+             "JSON files written by its `run`, `ratio` and `net` commands (the machine: "
+             f"{'/'.join(map(str, cpus)) or '?'} cores, shared with other jobs; load = 1-minute load average).", ""]
+    if runs:
+        lines += ["| audit | engine | samples per direction | seconds | draws/s | peak RSS caller (+ scheduler), MB "
+                  "| peak RSS per worker, MB | load before / after | same result as serial (same seed) |",
+                  "|---|---|---:|---:|---:|---:|---:|---|---|"]
+        for d in sorted(runs, key=lambda d: (d["kind"], d["samples"], d["engine"], d["workers"])):
+            serial = [r for r in runs if r["kind"] == d["kind"] and r["samples"] == d["samples"]
+                      and r["seed"] == d["seed"] and r["engine"] == "serial"]
+            same = "(reference)" if d["engine"] == "serial" else (
+                ("yes" if serial[0]["result"] == d["result"] else "**NO**") if serial else "not run")
+            rss = d["peak_rss_mb"]
+            workers = [v for k, v in rss.items() if k.startswith("worker")]
+            eng = "serial (inline)" if d["engine"] == "serial" else f"Dask LocalCluster, {d['workers']} workers"
+            lines.append(f"| {d['kind']}-box | {eng} | {d['samples']:.3g} | {d['seconds']:.0f} | "
+                         f"{d['samples_per_s']:.3g} | {rss['caller']:.0f} | "
+                         f"{max(workers):.0f} |" if workers else
+                         f"| {d['kind']}-box | {eng} | {d['samples']:.3g} | {d['seconds']:.0f} | "
+                         f"{d['samples_per_s']:.3g} | {rss['caller']:.0f} | - |")
+            lines[-1] += f" {d['load_before'][0]:.1f} / {d['load_after'][0]:.1f} | {same} |"
+        lines.append("")
+        for kind, target in (("white", 10**9), ("black", 10**8)):
+            mine = [d for d in runs if d["kind"] == kind and d["engine"] == "dask"]
+            if mine and max(d["samples"] for d in mine) < target:
+                big = max(mine, key=lambda d: d["samples"])
+                lines.append(f"- {kind}-box: the largest run here has {big['samples']:.3g} samples per direction; "
+                             f"{target:.0e} at its rate ({big['samples_per_s']:.3g} draws/s, load "
+                             f"{big['load_before'][0]:.0f}) would take {2 * target / big['samples_per_s'] / 3600:.1f} h "
+                             "on this machine; memory per process does not grow with the samples (table).")
+        lines.append("")
+        net = [d for d in docs if "network" in d]
+        if net:
+            lines += ["What travels per task (measured by `bench_scaling.py net`, pickled with cloudpickle as Dask "
+                      "does):", ""]
+            for kind, b in sorted(net[0]["network"].items(), reverse=True):
+                if kind == "white":
+                    lines.append(f"- white-box: arguments {b['task_arguments_bytes']:,} bytes (mechanism, pair, "
+                                 f"seeds, the {b['evaluation_points']:,} evaluation epsilons), result {b['task_result_bytes']:,} bytes "
+                                 f"(summary of {b['outputs_per_task']:,} draws; {b['result_in_memory_bytes']:,} "
+                                 "bytes in memory)")
+                else:
+                    lines.append(f"- black-box certification: result {b['task_result_bytes']:,} bytes for "
+                                 f"{b['events']} event counts (up to {b['outputs_per_task']:,} outputs per task); "
+                                 "the selection outputs (at most 100,000 per dataset) come back once, as tables")
+            lines.append("")
+    for d in ratios:
+        lines += [f"Throughput, {d['kind']}-box, {d['samples_per_direction']:.3g} samples per direction, "
+                  f"{d['rounds']} rounds alternating a 1-worker and a 2-worker LocalCluster (both started once; "
+                  f"load {d['load_before'][0]:.1f} before, {d['load_after'][0]:.1f} after):", "",
+                  "| round | 1 worker, draws/s | 2 workers, draws/s | ratio |", "|---:|---:|---:|---:|"]
+        for i, (a, b) in enumerate(zip(d["samples_per_s_1_worker"], d["samples_per_s_2_workers"]), 1):
+            lines.append(f"| {i} | {a:.3g} | {b:.3g} | {b / a:.2f} |")
+        lines += ["", f"Whole audits (including the caller's serial part: probes, consistency pilots, bounds): ratio of "
+                      f"the best rounds **{d['ratio_best']:.2f}**, median of the per-round ratios "
+                      f"**{d['ratio_median_per_round']:.2f}**."]
+        if "stream_ratio_median_per_round" in d:
+            lines += [f"Streaming phase alone (draws between the first and the last completed task): "
+                      f"{', '.join(f'{x:.3g}' for x in d['stream_samples_per_s_1_worker'])} draws/s with 1 worker, "
+                      f"{', '.join(f'{x:.3g}' for x in d['stream_samples_per_s_2_workers'])} with 2; median per-round "
+                      f"ratio **{d['stream_ratio_median_per_round']:.2f}**."]
+        if d.get("draws_per_worker_cpu_s_1_worker"):
+            a, b = d["draws_per_worker_cpu_s_1_worker"], d["draws_per_worker_cpu_s_2_workers"]
+            lines += [f"Draws per CPU second of the workers (all workers together; independent of how much CPU the "
+                      f"machine's load leaves them): {', '.join(f'{x:.3g}' for x in a)} with 1 worker, "
+                      f"{', '.join(f'{x:.3g}' for x in b)} with 2. On free cores (each worker a whole core) the "
+                      "throughput ratio would be 2 x (2-worker / 1-worker draws per CPU second): "
+                      f"**{2 * statistics.median(b) / statistics.median(a):.2f}** (medians) - an estimate from CPU "
+                      "time, not a wall-clock measurement."]
+        lines.append("")
+    return "\n".join(lines)
+
+
+BEGIN, END = "<!-- bench_scaling:begin -->", "<!-- bench_scaling:end -->"
+
+
+def cmd_docs(args) -> None:
+    text = _markdown(args.runs)
+    if not args.write:
+        print(text)
+        return
+    for path in args.write:
+        with open(path) as fh:
+            doc = fh.read()
+        if BEGIN in doc:
+            head, rest = doc.split(BEGIN, 1)
+            doc = head + BEGIN + "\n" + text + "\n" + END + rest.split(END, 1)[1]
+        else:
+            doc = doc.rstrip("\n") + "\n\n## Audits on a Dask cluster (`benchmarks/bench_scaling.py`)\n\n" + \
+                BEGIN + "\n" + text + "\n" + END + "\n"
+        with open(path, "w") as fh:
+            fh.write(doc)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--kind", choices=("white", "black"), default="white")
+    r.add_argument("--samples", default="1e6")
+    r.add_argument("--seed", type=int, default=SEED)
+    r.add_argument("--engine", choices=("serial", "dask"), default="dask")
+    r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--out")
+    r.add_argument("--quiet", action="store_true")
+    r.add_argument("--log-every", type=int, default=0, help="white-box on Dask: log every N tasks to stderr")
+    q = sub.add_parser("ratio")
+    q.add_argument("--kind", choices=("white", "black"), default="white")
+    q.add_argument("--samples", default="1e7")
+    q.add_argument("--seed", type=int, default=SEED)
+    q.add_argument("--rounds", type=int, default=2)
+    q.add_argument("--out")
+    c = sub.add_parser("compare")
+    c.add_argument("files", nargs="+")
+    nn = sub.add_parser("net")
+    nn.add_argument("--out")
+    dd = sub.add_parser("docs")
+    dd.add_argument("--runs", default="benchmarks/results/scaling")
+    dd.add_argument("--write", nargs="*", help="files whose generated section to replace (or append)")
+    args = ap.parse_args()
+    {"run": cmd_run, "ratio": cmd_ratio, "compare": cmd_compare, "docs": cmd_docs, "net": cmd_net}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

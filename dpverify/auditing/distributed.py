@@ -1,0 +1,278 @@
+"""Audits on a Dask cluster: ``audit(..., executor=client)`` with a ``dask.distributed.Client``.
+
+Nothing here imports dask until a Client is actually used (the ``dask`` extra:
+``pip install "dpverify[dask]"``). The engine changes *where* batches run, never *what* they
+compute:
+
+* **Seeds.** Every batch's generator is a grandchild of the run's root ``SeedSequence`` (see
+  :mod:`dpverify.auditing._runner`) and batch sizes depend only on the output size, so a batch
+  gives the same outputs on any worker, on a retry, or inline.
+* **Merging.** White-box batches come back as :class:`~dpverify.auditing.streaming.DirectionStats`
+  (integer fixed-point sums and counts: merging is exact, associative and commutative), black-box
+  certification batches as integer event counts, so the merged statistics - and the result - do
+  not depend on the number of workers, their speed or the order in which batches complete.
+* **Tasks.** White-box batches travel in groups of :data:`GROUP` consecutive batches of one
+  direction (one task; merged on the worker, exact like any merge): a task returns one summary of a
+  few KB (see :mod:`dpverify.auditing.streaming`, wire format) for about a million draws. At most
+  ``2 x threads + 2`` tasks are in flight, so neither the caller nor the scheduler holds the whole
+  run; with ``time_budget`` no task is submitted after the deadline and every submitted one is
+  waited for (the batches kept are a prefix of the fixed order, never chosen by their speed).
+* **Failures.** A worker that dies mid-task loses only its tasks: the scheduler runs them again
+  elsewhere with the same arguments, hence the same seeds and the same summary. An exception
+  raised by the mechanism is not retried (it would raise again); it reaches the caller as in a
+  local run.
+* **Pickling.** The mechanism and the pairs travel to the workers (cloudpickle). One that cannot be
+  pickled gets :class:`~dpverify.errors.InvalidArgument` naming it, before any work is sent; wrap a
+  mechanism that holds an unpicklable resource in :class:`FromFactory` to build it on each worker.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, Callable, Sequence
+
+from ..errors import InvalidArgument
+
+__all__ = ["is_dask_client", "require_distributed", "check_picklable", "FromFactory", "map_ordered",
+           "stream_tasks", "stream_group", "connect", "GROUP"]
+
+#: White-box batches per Dask task (consecutive batches of one direction, merged on the worker).
+GROUP = 4
+
+_INSTALL = 'pip install "dpverify[dask]"  (or: pip install "dask[distributed]")'
+
+
+def is_dask_client(obj: Any) -> bool:
+    """True for a ``distributed.Client`` (or a subclass), without importing dask."""
+    return any(c.__name__ == "Client" and c.__module__.split(".")[0] == "distributed" for c in type(obj).__mro__)
+
+
+def require_distributed(what: str):
+    """The ``distributed`` module, or InvalidArgument saying how to install it."""
+    try:
+        import distributed
+    except ImportError:
+        raise InvalidArgument(f"{what} needs dask.distributed, which is not installed; {_INSTALL}.") from None
+    return distributed
+
+
+def check_picklable(name: str, obj: Any) -> None:
+    """InvalidArgument naming ``obj`` when it cannot be pickled for Dask workers (cloudpickle)."""
+    from ._runner import describe
+
+    try:
+        import cloudpickle
+
+        dumps = cloudpickle.dumps
+    except ImportError:  # pragma: no cover - cloudpickle comes with distributed
+        import pickle
+
+        dumps = pickle.dumps
+    try:
+        dumps(obj)
+    except Exception as exc:
+        raise InvalidArgument(
+            f"{name}={describe(obj)} cannot be pickled to send it to Dask workers ({type(exc).__name__}: "
+            f"{str(exc)[:160]}). Make it picklable, or build it on each worker: "
+            "dpverify.auditing.distributed.FromFactory(factory, *args) with a module-level factory."
+        ) from None
+
+
+class FromFactory:
+    """A mechanism built by ``factory(*args, **kwargs)`` in each process that uses it.
+
+    It pickles as the factory and its arguments (which must pickle; a module-level function or a
+    class does), so a mechanism holding an open file, a lock or a library handle can run on Dask
+    workers. Every attribute is that of the built mechanism.
+    """
+
+    def __init__(self, factory: Callable[..., Any], *args: Any, **kwargs: Any):
+        if not callable(factory):
+            from ._runner import describe
+
+            raise InvalidArgument(f"factory={describe(factory)} must be callable (it builds the mechanism).")
+        self._factory, self._args, self._kwargs = factory, args, kwargs
+        self._built = None
+
+    def _mechanism(self):
+        if self._built is None:
+            self._built = self._factory(*self._args, **self._kwargs)
+        return self._built
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name in ("_factory", "_args", "_kwargs", "_built"):
+            raise AttributeError(name)
+        return getattr(self._mechanism(), name)
+
+    def __getstate__(self):
+        return {"factory": self._factory, "args": self._args, "kwargs": self._kwargs}
+
+    def __setstate__(self, state):
+        self._factory, self._args, self._kwargs = state["factory"], state["args"], state["kwargs"]
+        self._built = None
+
+    def __repr__(self) -> str:
+        name = getattr(self._factory, "__qualname__", repr(self._factory))
+        args = ", ".join([repr(a) for a in self._args] + [f"{k}={v!r}" for k, v in self._kwargs.items()])
+        return f"FromFactory({name}{', ' + args if args else ''})"
+
+
+#: Seed and size of the probe draw compared between the caller and every worker.
+PROBE_SEED, PROBE_SIZE = 20261124, 64
+
+
+def _probe(mechanism: Any, data: Any, data_prime: Any) -> tuple:
+    """(outputs, log densities under data and data_prime or None) of one fixed-seed draw."""
+    import numpy as np
+
+    out = mechanism.sample(data, PROBE_SIZE, np.random.default_rng(PROBE_SEED))
+    dens = None
+    if callable(getattr(mechanism, "log_density", None)):
+        dens = (np.asarray(mechanism.log_density(out, data), dtype=float),
+                np.asarray(mechanism.log_density(out, data_prime), dtype=float))
+    return out, dens
+
+
+def _same(a: Any, b: Any) -> bool:
+    import numpy as np
+
+    try:
+        x, y = np.asarray(a), np.asarray(b)
+        if x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
+            return x.shape == y.shape and bool(np.array_equal(x, y, equal_nan=True))
+    except Exception:  # pragma: no cover - exotic outputs: compare their text
+        pass
+    return repr(a) == repr(b)
+
+
+def check_workers_agree(client: Any, mechanism: Any, data: Any, data_prime: Any) -> list[str]:
+    """Draw the same fixed-seed probe on the caller and on every worker of ``client``.
+
+    Different *outputs* mean the workers run another mechanism than the caller (another version of
+    its module, a class patched in the caller only, another numpy): InvalidArgument naming the
+    worker, since the audit would certify code the caller never ran. Different *log densities*
+    of the same outputs (last bits: another libm or SIMD path) give a note: the bounds stay valid,
+    but the result is not bit-identical to a run elsewhere. Call only for samplers that honour rng.
+    """
+    from ._runner import describe
+
+    try:
+        mine = _probe(mechanism, data, data_prime)
+    except Exception:  # the audit itself will report the sampler's error
+        return []
+    try:
+        theirs = client.run(_probe, mechanism, data, data_prime)
+    except Exception as exc:
+        raise InvalidArgument(
+            f"mechanism={describe(mechanism)} could not be drawn on the Dask workers ({type(exc).__name__}: "
+            f"{str(exc)[:200]}); is the module that defines it installed on every worker?"
+        ) from None
+    notes = []
+    for addr, (out, dens) in sorted(theirs.items()):
+        if not _same(out, mine[0]):
+            raise InvalidArgument(
+                f"executor: the Dask worker {addr} draws other outputs than this process from "
+                f"mechanism={describe(mechanism)} with the same seed: the workers run a different mechanism "
+                "(another version of its module or of numpy, or a change made in this process only). Install the "
+                "same versions on every worker; the audit would otherwise certify code this process never ran."
+            )
+        if mine[1] is not None and (dens is None or not all(_same(a, b) for a, b in zip(dens, mine[1]))):
+            notes.append(f"Dask worker {addr} computes log densities that differ in the last bits from this "
+                         "process's (another numpy build or CPU): the bounds hold, but the result is not "
+                         "bit-identical to a run on other machines")
+    return notes
+
+
+def total_threads(client: Any) -> int:
+    try:
+        return max(1, int(sum(client.nthreads().values())))
+    except Exception:  # pragma: no cover - a client without workers yet
+        return 1
+
+
+def _keys(func: Callable, n: int) -> list[str]:
+    tag = uuid.uuid4().hex[:12]
+    name = getattr(func, "__name__", "task").lstrip("_")
+    return [f"dpverify-{name}-{tag}-{i}" for i in range(n)]
+
+
+def map_ordered(client: Any, func: Callable, tasks: Sequence[tuple]) -> list:
+    """``[func(*t) for t in tasks]`` on the cluster (order kept); Ctrl-C cancels what is pending."""
+    if not tasks:
+        return []
+    futures = client.map(func, *zip(*tasks), key=_keys(func, len(tasks)), pure=False)
+    try:
+        return client.gather(futures)
+    except BaseException:
+        client.cancel(futures)
+        raise
+
+
+def stream_group(mechanism, data, data_prime, batches, precision, eval_eps, thresholds):
+    """Worker task: the merged summary of consecutive white-box batches ``[(size, seed), ...]``."""
+    from .whitebox import _stream_batch
+
+    out = None
+    for size, seed in batches:
+        st = _stream_batch(mechanism, data, data_prime, size, seed, precision, eval_eps, thresholds)
+        out = st if out is None else out.merge(st)
+    return out
+
+
+def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any], None], deadline: float | None,
+                 tick: Callable | None) -> bool:
+    """Run ``tasks`` (each ``(j, args for stream_group)``) with a bounded window, calling
+    ``merge(j, summary)`` as each completes (any order: merging is exact). Returns True when
+    ``deadline`` (time.monotonic()) stopped the submissions before the end."""
+    from distributed import as_completed
+
+    window = 2 * total_threads(client) + 2
+    keys = _keys(stream_group, len(tasks))
+    owner: dict = {}
+    pending = as_completed()
+    submitted = done = 0
+    stopped = False
+
+    def submit_next() -> None:
+        nonlocal submitted
+        j, args = tasks[submitted]
+        fut = client.submit(stream_group, *args, key=keys[submitted], pure=False)
+        owner[fut.key] = j
+        pending.add(fut)
+        submitted += 1
+
+    try:
+        while submitted < min(window, len(tasks)):
+            submit_next()
+        for fut in pending:
+            st = fut.result()
+            merge(owner.pop(fut.key), st)
+            fut.release()
+            done += 1
+            if tick is not None:
+                tick(done, len(tasks))
+            if submitted < len(tasks):
+                if deadline is not None and time.monotonic() >= deadline:
+                    stopped = True
+                else:
+                    submit_next()
+    except BaseException:
+        client.cancel(list(pending.futures))
+        raise
+    return stopped
+
+
+def connect(scheduler: str | None = None, workers: int | None = None):
+    """(client, cluster or None): a Client of the scheduler at ``scheduler``, or of a new
+    ``LocalCluster`` of ``workers`` one-thread worker processes (the CLI's ``--scheduler`` /
+    ``--workers``). The caller closes both."""
+    distributed = require_distributed("--scheduler/--workers" if scheduler or workers else "a Dask cluster")
+    if scheduler:
+        try:
+            return distributed.Client(scheduler, timeout="20s"), None
+        except (OSError, TimeoutError) as exc:
+            raise InvalidArgument(f"--scheduler {scheduler!r}: no Dask scheduler answered there ({exc}); give "
+                                  "its address, e.g. tcp://10.0.0.5:8786 (dask scheduler prints it).") from None
+    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    return distributed.Client(cluster), cluster
