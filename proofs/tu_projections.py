@@ -12,7 +12,10 @@ import mpmath
 import sympy as sp
 
 from dpverify.symbolic import CheckResult, ClaimReport, Lemma, ProofVerdict, Range, Strategy, get_derivation
+from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.library import check_lemma, get_lemma
+from dpverify.symbolic.library_dp import (Premise, checked, chi_square_tail_statement, kenthapadi_statement,
+                                          mixture_profile)
 from dpverify.symbolic.numeric import (DPS, decimal, gaussian_delta, mp_value, projected_delta_lower,
                                        projected_delta_upper)
 from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown
@@ -88,7 +91,7 @@ def chi_square_step() -> CheckResult:
 
 
 def lemma_1() -> ClaimReport:
-    lm = check_lemma("std/laurent-massart")
+    lm = checked(chi_square_tail_statement)
     chi2 = chi_square_step()
     steps = chain([("rows other than i cancel", rows_cancel_step()),
                    ("<z, P_j> ~ N(0, ||z||^2 sigma_p^2)", gaussian_form_step()),
@@ -99,7 +102,9 @@ def lemma_1() -> ClaimReport:
     return ClaimReport(f"{PAPER}/lemma-1",
                        "with prob >= 1 - delta, ||XP - X'P||_F <= B sigma_p sqrt(k + 2 sqrt(k log(1/delta)) + 2 log(1/delta))",
                        steps=steps, conclusion=concl,
-                       notes=("the box of the certificate is k in 1..24, delta = e^-x with x in [1e-4, 60]",))
+                       notes=("Laurent-Massart for every k > 0 and x = log(1/delta) > 0 (every delta in (0, 1)) by the "
+                              "Chernoff route, sympy over symbolic k and x (dpverify.symbolic.library_dp."
+                              "chi_square_tail_statement); the scalar step is also kernel-checked (LaurentMassart.v)",))
 
 
 # ---------------------------------------------------------------- Lemma 2
@@ -112,14 +117,16 @@ def literal_variance_lemma() -> Lemma:
 
 
 def lemma_2() -> list[ClaimReport]:
-    kent = check_lemma("std/gaussian-mechanism-kenthapadi")
+    kent = checked(kenthapadi_statement)
     lit = literal_variance_lemma().check()
     cited = "no proof in the note (cited: Kenthapadi et al. 2013, Lemma 1); the statement is checked directly"
     return [
         ClaimReport(f"{PAPER}/lemma-2/one-over-two-delta",
                     "f(D) + N(0, 2 D^2 (log(1/(2 delta)) + eps)/eps^2) is (eps, delta)-DP for delta < 1/2",
                     steps=stated(cited + " (Kenthapadi et al. 2013, Lemma 1)"), conclusion=kent,
-                    notes=(f"the text's log(1/2 delta) is a conversion artefact for log(1/(2 delta)) (seeds/INDEX.md); "
+                    notes=("domain: every eps > 0 and 0 < delta <= 1/2 (sympy; dpverify.symbolic.library_dp."
+                           "kenthapadi_statement: profile <= Phi(-t) <= e^(-t^2/2)/2 <= delta)",
+f"the text's log(1/2 delta) is a conversion artefact for log(1/(2 delta)) (seeds/INDEX.md); "
                            f"read literally as log(delta/2) the variance would be negative: {lit.verdict.value}: "
                            f"{lit.evidence}",)),
     ]
@@ -249,16 +256,69 @@ def union_step() -> CheckResult:
         if sp.simplify(d / 2 + d / 2 - d) == 0 else unknown("sympy did not simplify delta/2 + delta/2")
 
 
+def theorem_1_derived_statement() -> ReducedStatement:
+    """Theorem 1 with the derived sigma, constants c_sqrt, c_lin (Laurent-Massart threshold), c_split (log(c_split/delta):
+    the split delta/2 + delta/2) and c_var (Kenthapadi variance factor); the paper's derivation: 2, 2, 2, 2.
+
+    Route: (P, XP + G) with P released has delta(eps) = E_P[delta_G(eps; ||zP||, sigma)] <= P(||zP|| > Delta) +
+    delta_G(eps; Delta, sigma) (std/mixture-profile; delta_G grows with the sensitivity); Lemma 1 at delta/2 gives
+    P(||zP|| > Delta) <= delta/2 for Delta = B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + 2 log(2/delta)), Lemma 2 at
+    delta/2 gives delta_G <= delta/2 for sigma >= Delta sqrt(2(log(1/delta) + eps))/eps. Residual: the claimed
+    sigma^2 >= that sigma^2 (sympy), B = sigma_p = 1 by scaling."""
+    e, dl = sp.Symbol("epsilon", positive=True), sp.Symbol("delta", positive=True)
+    k = sp.Symbol("k", positive=True, integer=True)
+    cs, cl, cp, cv = sp.symbols("c_sqrt c_lin c_split c_var", positive=True)
+    Lc = sp.log(cp / dl)
+    claimed = (k + cs * sp.sqrt(k * Lc) + cl * Lc) * cv * (sp.log(cp / (2 * dl)) + e) / e**2
+    L2 = sp.log(2 / dl)
+    required = (k + 2 * sp.sqrt(k * L2) + 2 * L2) * 2 * (sp.log(1 / dl) + e) / e**2
+    box = {"epsilon": Range(1e-2, 10, "log"), "delta": Range(1e-12, 0.5, "log"), "k": Range(1, 60, "int")}
+    residual = Lemma(id=f"{PAPER}/theorem-1/derived/residual", source=f"{PAPER} Theorem 1",
+                     statement="claimed sigma^2 >= Delta^2 2(log(1/delta) + eps)/eps^2 (Lemmas 1 and 2 at delta/2)",
+                     symbols=(e, dl, k), conclusion=sp.Le(required, claimed, evaluate=False),
+                     strategy=Strategy.NONNEG_TERMS, box=box, samples=60, seed=SEED)
+    return ReducedStatement(
+        f"{PAPER}/theorem-1/derived", "sigma derived from Lemmas 1 and 2 at delta/2 makes (P, XP + G) (eps, delta)-DP",
+        reduction=(("Lemma 1 (Laurent-Massart, every k)", Premise("std/laurent-massart-all-k", chi_square_tail_statement)),
+                   ("Lemma 2 (Kenthapadi, every eps, delta <= 1/2)",
+                    Premise("std/gaussian-mechanism-kenthapadi-all", kenthapadi_statement)),
+                   ("the profile of (P, XP + G) given P averages; bad P cost at most their probability",
+                    mixture_profile()),
+                   ("delta_G grows with the sensitivity", get_lemma("std/gaussian-profile-monotone-sensitivity"))),
+        residual=residual, constants={"c_sqrt": 2, "c_lin": 2, "c_split": 2, "c_var": 2})
+
+
+def derivation_matches_step() -> CheckResult:
+    """The derivation's sigma (dpverify.symbolic.derivations) is the composition the route above uses."""
+    der = get_derivation(f"{PAPER}/theorem-1")
+    syms = {s.name: s for s in der.expression.free_symbols}
+    e, dl, k, B, sp_ = (syms[n] for n in ("epsilon", "delta", "k", "B", "sigma_p"))
+    L2 = sp.log(2 / dl)
+    route = B * sp_ * sp.sqrt(k + 2 * sp.sqrt(k * L2) + 2 * L2) * sp.sqrt(2 * (sp.log(1 / dl) + e)) / e
+    if sp.simplify(der.expression**2 - route**2) == 0:
+        return proved("sympy: the derivation's sigma^2 equals Delta^2 2(log(1/delta) + eps)/eps^2 with "
+                      "Delta = B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + 2 log(2/delta))")
+    return unknown(f"sympy did not identify the derivation's sigma {der.expression} with the route's {route}")
+
+
 def theorem_1() -> list[ClaimReport]:
     did = f"{PAPER}/theorem-1"
-    kent = check_lemma("std/gaussian-mechanism-kenthapadi")
+    kent = checked(kenthapadi_statement)
     derived_chain = chain([("Lemma 1 at delta/2", lemma_1().conclusion), ("Lemma 2 at delta/2", kent),
+                           ("the derivation's sigma is this composition", derivation_matches_step()),
+                           ("mixture over P: delta(eps) <= P(bad P) + sup over good P", mixture_profile().check()),
+                           ("delta_G grows with the sensitivity",
+                            check_lemma("std/gaussian-profile-monotone-sensitivity")),
                            ("union of the two failure events", union_step())])
+    grid = projected_conclusion(did + "/derived", _sigma_fn(did), GRID_T1)
+    stmt = theorem_1_derived_statement().check()
+    concl = grid if grid.verdict is ProofVerdict.REFUTED else rests_on(stmt, ("the derivation's steps", derived_chain))
     out = [ClaimReport(f"{did}/derived",
                        "sigma derived from Lemma 1 and Lemma 2 at delta/2: B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + "
                        "2 log(2/delta)) sqrt(2(log(1/delta) + eps))/eps",
-                       steps=derived_chain,
-                       conclusion=_direct(projected_conclusion(did + "/derived", _sigma_fn(did), GRID_T1), derived_chain))]
+                       steps=derived_chain, conclusion=concl,
+                       notes=(f"domain: every eps > 0, 0 < delta < 1, integer k >= 1; cross-check on the exact profile: "
+                              f"{grid.evidence}",))]
     statements = {
         "as-printed": "sigma = B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + 2 log(2/delta) sqrt(2(log(1/(2delta)) + eps))/eps) "
                       "(outer root over everything, as printed)",
@@ -350,6 +410,7 @@ def claims() -> list[ClaimReport]:
 
 def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` decides the claim's conclusion (capped by its premises)."""
-    return {f"{PAPER}/lemma-1": get_lemma("std/laurent-massart"),
-            f"{PAPER}/lemma-2/one-over-two-delta": get_lemma("std/gaussian-mechanism-kenthapadi"),
+    return {f"{PAPER}/lemma-1": chi_square_tail_statement(),
+            f"{PAPER}/lemma-2/one-over-two-delta": kenthapadi_statement(),
+            f"{PAPER}/theorem-1/derived": theorem_1_derived_statement(),
             f"{PAPER}/lemma-4": get_lemma("std/gaussian-tail")}

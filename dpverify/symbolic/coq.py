@@ -124,6 +124,11 @@ MANIFEST: tuple[CoqEntry, ...] = (
     CoqEntry("lecture21-dp/lemma-4", "FiniteDP.v", "post_processing",
              "on finite output spaces, for pure DP (delta = 0) only: a randomized post-processing (nonnegative kernel) "
              "of an eps-DP output is eps-DP; the claim's delta > 0 case is not in Coq", Coverage.STEP),
+    CoqEntry("lecture21-dp/lemma-3", "Bernoulli.v", "laplace_max_tail",
+             "for every integer K >= 1 and 0 < delta <= K: 1 - (1 - e^(-ln(K/delta)))^K <= delta, the exact tail of "
+             "the maximum of K independent Laplace(B/eps) magnitudes at log(K/delta) B/eps (by bernoulli: "
+             "1 - K q <= (1 - q)^K, induction on K); the Laplace tail e^(-t/b) and independence are not in Coq",
+             Coverage.CLAIM),
 )
 
 

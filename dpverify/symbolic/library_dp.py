@@ -1,0 +1,300 @@
+"""Standard lemmas proved for every value of their parameters, and the full-domain statements built on them.
+
+The library's ``std/laurent-massart`` and ``std/gaussian-mechanism-kenthapadi`` are Arb certificates on
+boxes; the statements here prove the same facts (with the claims' own constants) for every parameter,
+by sympy over general symbols:
+
+* :func:`bernoulli_induction` -- (1 - q)^K >= 1 - K q for every integer K >= 1 and 0 <= q <= 1, by
+  induction on K (base case and step checked by sympy with symbolic K).
+* :func:`gaussian_half_tail` -- P(N(0, 1) > t) = erfc(t/sqrt 2)/2 <= e^(-t^2/2)/2 for every t >= 0:
+  the difference vanishes at 0 and at infinity and its derivative changes sign once (+ then -).
+* :func:`erfc_positive` -- erfc(z) > 0 for real z (decreasing, limit 0 at infinity).
+* :func:`mixture_profile` -- the hockey-stick divergence of a release (P, Y) whose P has the same law
+  under both datasets is the P-average of the conditional ones, and is at most P(bad P) + the largest
+  conditional divergence over the good P (conditional divergences are <= 1).
+* :func:`laplace_max_tail_statement` -- lecture21-dp Lemma 3 (union bound + Bernoulli);
+* :func:`chi_square_tail_statement` -- Laurent-Massart for every k > 0 by the Chernoff route;
+* :func:`kenthapadi_statement` -- the Kenthapadi Gaussian mechanism for every eps > 0, 0 < delta <= 1/2.
+
+Each statement is a :class:`~dpverify.symbolic.dp_statements.ReducedStatement`: constant-free lemmas
+(``reduction``), a residual inequality in the claim's named constants (proved by sympy: it is what the
+mutation campaign perturbs) and a witness (the claim's exact probability, sampled) that refutes a false
+variant. Every verdict is computed by sympy here; nothing is a literal.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+import sympy as sp
+
+from .dp_statements import ReducedStatement
+from .lemma import Lemma, Range, Strategy
+from .library import Phi, gaussian_profile_expr
+from .verdicts import CheckResult, ProofVerdict
+
+__all__ = ["SympyProof", "Premise", "checked", "bernoulli_induction", "gaussian_half_tail", "erfc_positive", "mixture_profile",
+           "chernoff_pointwise", "chi_square_log_mgf_bound", "laplace_max_tail_statement",
+           "chi_square_tail_statement", "kenthapadi_statement"]
+
+
+@dataclass(frozen=True)
+class SympyProof:
+    """A constant-free step proved by a sympy computation (``prove`` returns (ok, evidence)).
+
+    Used as a ``reduction`` lemma of a ReducedStatement (it has ``id``, ``constants`` and ``check()``)."""
+
+    id: str
+    statement: str
+    prove: Callable[[], tuple[bool, str]]
+    constants: Mapping[str, object] = field(default_factory=dict)
+
+    def check(self) -> CheckResult:
+        ok, why = self.prove()
+        if ok:
+            return CheckResult(ProofVerdict.PROVED, f"{self.id}: {why}")
+        return CheckResult(ProofVerdict.UNKNOWN, f"{self.id}: not shown by sympy: {why}")
+
+
+@functools.lru_cache(maxsize=None)
+def checked(builder: Callable) -> CheckResult:
+    """``builder().check()`` memoised in the process (the builders take no arguments and are deterministic)."""
+    return builder().check()
+
+
+@dataclass(frozen=True)
+class Premise:
+    """A reduction entry whose verdict is another encoded statement's (memoised) check."""
+
+    id: str
+    builder: Callable
+    constants: Mapping[str, object] = field(default_factory=dict)
+
+    def check(self) -> CheckResult:
+        return checked(self.builder)
+
+
+def _zero(e) -> bool:
+    return sp.simplify(e) == 0
+
+
+# ----------------------------------------------------------------------------- Bernoulli
+def _bernoulli(slack=0) -> tuple[bool, str]:
+    """Induction on K: base K = 1: (1 - q) - (1 - q) = 0; step: if (1 - q)^K >= 1 - K q and 1 - q >= 0 then
+    (1 - q)^(K+1) >= (1 - K q)(1 - q) (multiplying by 1 - q >= 0) and (1 - K q)(1 - q) - (1 - (K+1) q) = K q^2 >= 0.
+    ``slack`` (mutation hook) is added to the step's claimed remainder."""
+    K = sp.Symbol("K", positive=True, integer=True)
+    q = sp.Symbol("q", nonnegative=True)
+    base = sp.expand((1 - q) ** 1 - (1 - 1 * q))
+    rem = sp.expand((1 - K * q) * (1 - q) - (1 - (K + 1) * q) - slack * q)
+    terms = sp.Add.make_args(rem)
+    if base != 0:
+        return False, f"base case K = 1 leaves {base}"
+    if not all(t.is_nonnegative is True for t in terms):
+        return False, f"step remainder {rem} not a sum of nonnegative terms"
+    return True, (f"induction on K (symbolic K): base K = 1 is an identity; step: (1 - q)^(K+1) >= (1 - K q)(1 - q) "
+                  f"for 1 - q >= 0, and (1 - K q)(1 - q) - (1 - (K+1) q) expands to {rem} >= 0")
+
+
+def bernoulli_induction(slack=0) -> SympyProof:
+    return SympyProof("std/bernoulli-inequality", "(1 - q)^K >= 1 - K q for integers K >= 1 and 0 <= q <= 1",
+                      lambda: _bernoulli(slack))
+
+
+# ----------------------------------------------------------------------------- Gaussian tail
+def _half_tail(factor=sp.Rational(1, 2)) -> tuple[bool, str]:
+    t = sp.Symbol("t", nonnegative=True)
+    v = sp.Symbol("v", nonnegative=True)
+    G = factor * sp.exp(-t**2 / 2) - sp.erfc(t / sp.sqrt(2)) / 2
+    g0, ginf = sp.simplify(G.subs(t, 0)), sp.limit(G, t, sp.oo)
+    h = sp.simplify(sp.diff(G, t) * sp.exp(t**2 / 2))  # the derivative divided by e^(-t^2/2) > 0
+    if not (g0.is_nonnegative is True and ginf.is_nonnegative is True):
+        return False, f"G(0) = {g0}, G(oo) = {ginf} not both >= 0"
+    if sp.degree(sp.expand(h), t) != 1 or sp.expand(h).coeff(t, 1).is_negative is not True:
+        return False, f"G'(t) e^(t^2/2) = {h} is not linear and decreasing in t"
+    roots = sp.solve(h, t)
+    if len(roots) != 1 or roots[0].is_nonnegative is not True:
+        return False, f"G' does not change sign once on [0, oo) (roots {roots})"
+    t0 = roots[0]
+    up, down = sp.simplify(h.subs(t, t0 - v)), sp.simplify(h.subs(t, t0 + v))
+    if not (up.is_nonnegative is True and down.is_nonpositive is True):
+        return False, f"sign of G' around {t0} not shown ({up}, {down})"
+    return True, (f"G(t) = {factor} e^(-t^2/2) - erfc(t/sqrt 2)/2 has G(0) = {g0}, G(oo) = {ginf} (sympy limit), "
+                  f"G'(t) = e^(-t^2/2) ({h}) >= 0 on [0, {t0}] and <= 0 beyond: G increases from G(0) then decreases "
+                  f"to G(oo), so G >= 0 on [0, oo)")
+
+
+def gaussian_half_tail(factor=sp.Rational(1, 2)) -> SympyProof:
+    return SympyProof("std/gaussian-half-tail", "P(N(0,1) > t) = erfc(t/sqrt 2)/2 <= e^(-t^2/2)/2 for t >= 0",
+                      lambda: _half_tail(factor))
+
+
+def _erfc_pos() -> tuple[bool, str]:
+    z = sp.Symbol("z", real=True)
+    d = sp.diff(sp.erfc(z), z)
+    lim = sp.limit(sp.erfc(z), z, sp.oo)
+    if d.is_negative is True and lim == 0:
+        return True, f"d/dz erfc(z) = {d} < 0 and erfc(oo) = 0, so erfc(z) > 0 for real z"
+    return False, f"derivative {d}, limit {lim}"
+
+
+def erfc_positive() -> SympyProof:
+    return SympyProof("std/erfc-positive", "erfc(z) > 0 for real z", _erfc_pos)
+
+
+def _mixture() -> tuple[bool, str]:
+    """max(0, w p - c w q) = w max(0, p - c q) for w >= 0 (the P-average of conditional divergences), by the two
+    signs of p - c q; and for weights w_j summing to 1, conditional divergences d_j <= 1 on the bad set and
+    d_j <= D on the good set: sum w_j d_j <= P(bad) + D (the margin, with d_j = 1 - a_j resp. D - b_j, a, b >= 0,
+    is sum w_j a_j + sum w_j b_j + D P(bad) >= 0)."""
+    w, r, c = sp.symbols("w r c", nonnegative=True)
+    pos = sp.simplify(sp.Max(0, w * r) - w * sp.Max(0, r))  # p - c q = r >= 0
+    neg = sp.simplify(sp.Max(0, -w * r) - w * sp.Max(0, -r))  # p - c q = -r <= 0
+    wb, wg, a, b, D = sp.symbols("w_b w_g a b D", nonnegative=True)  # one bad and one good atom (sums add termwise)
+    margin = sp.expand((wb + D) - (wb * (1 - a) + wg * (D - b)) - D * (1 - wb - wg))
+    ok = pos == 0 and neg == 0 and all(t.is_nonnegative is True for t in sp.Add.make_args(margin))
+    return ok, (f"max(0, w p - c w q) - w max(0, p - c q) simplifies to {pos} (p - c q >= 0) and {neg} (< 0); "
+                f"P(bad) + D - sum w_j d_j expands to {margin} (nonnegative terms)")
+
+
+def mixture_profile() -> SympyProof:
+    return SympyProof("std/mixture-profile", "a release (P, Y) with P's law the same under both datasets: "
+                      "delta(eps) = E_P[delta_{Y|P}(eps)] <= P(bad P) + sup over good P of delta_{Y|P}(eps)", _mixture)
+
+
+# ----------------------------------------------------------------------------- Chernoff for chi-square
+def chernoff_pointwise() -> Lemma:
+    """1{X >= a} <= e^(t (X - a)) for t >= 0: on X = a + r (r >= 0) e^(t r) - 1 is 0 at r = 0 and increasing
+    (DERIVATIVE); on X < a the right side is positive and the left 0."""
+    t, r = sp.symbols("t r", nonnegative=True)
+    return Lemma(id="std/chernoff-pointwise", source="Markov/Chernoff",
+                 statement="e^(t r) >= 1 for t, r >= 0 (so 1{X >= a} <= e^(t (X - a)), and P(X >= a) <= e^(-t a) E e^(t X))",
+                 symbols=(t, r), conclusion=sp.Le(1, sp.exp(t * r), evaluate=False), strategy=Strategy.DERIVATIVE,
+                 var=r, interval=(0, sp.oo), box={"t": Range(0, 5), "r": Range(0, 20)}, samples=30)
+
+
+def chi_square_log_mgf_bound() -> Lemma:
+    """log E e^(t (chi2_k - k)) = -(k/2) log(1 - 2t) - k t <= k t^2/(1 - 2t) on 0 <= t < 1/2, written with
+    t = w/(2(1 + w)), w >= 0 (an exact parametrisation of [0, 1/2)): margin 0 at w = 0, derivative k w^2/(4 (1+w)^2)."""
+    k, w = sp.Symbol("k", positive=True), sp.Symbol("w", nonnegative=True)
+    t = w / (2 * (1 + w))
+    return Lemma(id="std/chi-square-log-mgf-bound", source="Laurent & Massart (2000) proof of Lemma 1",
+                 statement="-(k/2) log(1 - 2t) - k t <= k t^2/(1 - 2t) for k > 0, 0 <= t < 1/2",
+                 symbols=(k, w), conclusion=sp.Le(-(k / 2) * sp.log(1 - 2 * t) - k * t, k * t**2 / (1 - 2 * t),
+                                                  evaluate=False),
+                 strategy=Strategy.DERIVATIVE, var=w, interval=(0, sp.oo),
+                 box={"k": Range(0.5, 200, "log"), "w": Range(0, 50)}, samples=40)
+
+
+def _t_star_range() -> tuple[bool, str]:
+    s = sp.Symbol("s", nonnegative=True)
+    gap = sp.simplify(sp.Rational(1, 2) - s / (1 + 2 * s))
+    ok = _zero(gap - 1 / (2 * (1 + 2 * s))) and (1 / (2 * (1 + 2 * s))).is_positive is True \
+        and (s / (1 + 2 * s)).is_nonnegative is True
+    return ok, f"t* = s/(1 + 2s) >= 0 and 1/2 - t* = {gap} > 0 for s >= 0"
+
+
+def chi_square_tail_statement(box_k: Range = Range(1, 200, "int")) -> ReducedStatement:
+    """P(chi2_k >= k + c_sqrt sqrt(k x) + c_lin x) <= e^(-c_exp x) for every k > 0, x > 0 (the paper: 2, 2, 1).
+
+    Chernoff: P(X - k >= a) <= exp(-(t a - psi(t))), psi(t) = -(k/2) log(1 - 2t) - k t <= k t^2/(1 - 2t); with
+    x = k s^2 (s >= 0, exact) and t* = s/(1 + 2s) in [0, 1/2) the exponent t* a - k t*^2/(1 - 2t*) - c_exp x is the
+    residual, simplified by sympy (0 for the paper's constants). The witness is the exact chi-square tail."""
+    k = sp.Symbol("k", positive=True, integer=True)
+    s = sp.Symbol("s", nonnegative=True)
+    x = sp.Symbol("x", positive=True)
+    cs, cl, ce = sp.symbols("c_sqrt c_lin c_exp", positive=True)
+    ts = s / (1 + 2 * s)
+    a = cs * k * s + cl * k * s**2  # c_sqrt sqrt(k x) + c_lin x at x = k s^2
+    exponent = sp.cancel(sp.together(ts * a - k * ts**2 / (1 - 2 * ts) - ce * k * s**2))
+    residual = Lemma(id="tu-projections/lemma-1/chernoff-residual", source="Laurent & Massart (2000) Lemma 1",
+                     statement="t* a - k t*^2/(1 - 2t*) >= c_exp x at x = k s^2, t* = s/(1 + 2s), "
+                               "a = c_sqrt sqrt(k x) + c_lin x",
+                     symbols=(k, s), conclusion=sp.Le(0, exponent, evaluate=False), strategy=Strategy.NONNEG_TERMS,
+                     box={"k": box_k, "s": Range(0, 30)}, samples=60)
+    thr = k + cs * sp.sqrt(k * x) + cl * x
+    witness = Lemma(id="tu-projections/lemma-1/chi-square-tail", source="Laurent & Massart (2000) Lemma 1",
+                    statement="P(chi2_k >= k + c_sqrt sqrt(k x) + c_lin x) <= exp(-c_exp x) (exact tail)",
+                    symbols=(k, x), conclusion=sp.Le(sp.uppergamma(k / 2, thr / 2) / sp.gamma(k / 2), sp.exp(-ce * x),
+                                                     evaluate=False),
+                    strategy=Strategy.SAMPLED, box={"k": Range(1, 60, "int"), "x": Range(1e-4, 60, "log")},
+                    samples=80, seed=11)
+    return ReducedStatement(
+        "std/laurent-massart-all-k", "P(chi2_k >= k + 2 sqrt(k x) + 2 x) <= e^(-x) for every k > 0 and x > 0",
+        reduction=(("chi2_k MGF (1 - 2t)^(-k/2), symbolic k (std/chi-square-mgf)", _library("std/chi-square-mgf")),
+                   ("Chernoff: 1{X >= a} <= e^(t (X - a))", chernoff_pointwise()),
+                   ("-(k/2) log(1 - 2t) - k t <= k t^2/(1 - 2t)", chi_square_log_mgf_bound()),
+                   ("t* = s/(1 + 2s) in [0, 1/2)", SympyProof("std/chernoff-t-star", "0 <= t* < 1/2", _t_star_range))),
+        residual=residual, witness=witness, constants={"c_sqrt": 2, "c_lin": 2, "c_exp": 1})
+
+
+def _library(id_: str):
+    from .library import get_lemma
+    return get_lemma(id_)
+
+
+# ----------------------------------------------------------------------------- Kenthapadi
+def kenthapadi_statement() -> ReducedStatement:
+    """sigma^2 = c_var D^2 (log(1/(c_half delta)) + eps)/eps^2 gives the Gaussian mechanism delta(eps) <= delta for
+    every eps > 0 and 0 < delta <= 1/2 (the paper: c_var = c_half = 2).
+
+    Route (Balle-Wang profile, D = 1 by scaling): delta(eps) = Phi(-t) - e^eps Phi(-1/(2 sigma) - eps sigma) <= Phi(-t)
+    (erfc > 0), t = eps sigma - 1/(2 sigma); Phi(-t) <= e^(-t^2/2)/2 for t >= 0 (std/gaussian-half-tail); with
+    L = log(1/(2 delta)) >= 0 (delta = e^-L/2, exact) e^(-t^2/2)/2 <= delta iff t^2 >= 2L. Residual:
+    min(t^2 - 2L, eps sigma^2 - 1/2) >= 0 (the second is t >= 0), simplified by sympy."""
+    e = sp.Symbol("epsilon", positive=True)
+    L = sp.Symbol("L", nonnegative=True)
+    dl = sp.Symbol("delta", positive=True)
+    cv, ch = sp.symbols("c_var c_half", positive=True)
+    Lm = L + sp.log(2 / ch)  # log(1/(c_half delta)) at delta = e^-L/2
+    sig2 = cv * (Lm + e) / e**2
+    t2 = sp.expand(e**2 * sig2 - e + 1 / (4 * sig2))  # (eps sigma - 1/(2 sigma))^2
+    residual = Lemma(id="tu-projections/lemma-2/kenthapadi-residual", source="Kenthapadi et al. (2013) Lemma 1",
+                     statement="t^2 >= 2 L and t >= 0 for t = eps sigma - 1/(2 sigma), L = log(1/(2 delta))",
+                     symbols=(e, L), conclusion=sp.Le(0, sp.Min(sp.cancel(sp.together(t2 - 2 * L)),
+                                                                sp.expand(e * sig2 - sp.Rational(1, 2))), evaluate=False),
+                     strategy=Strategy.NONNEG_TERMS, box={"epsilon": Range(1e-3, 30, "log"), "L": Range(0, 30)},
+                     samples=80)
+    sigma = sp.sqrt(cv * (sp.log(1 / (ch * dl)) + e)) / e
+    witness = Lemma(id="tu-projections/lemma-2/kenthapadi-profile", source="Kenthapadi et al. (2013) Lemma 1",
+                    statement="exact Balle-Wang delta(eps) of N(0, sigma^2), sensitivity 1, <= delta",
+                    symbols=(e, dl), conclusion=sp.Le(gaussian_profile_expr(e, 1, sigma), dl, evaluate=False),
+                    strategy=Strategy.SAMPLED, box={"epsilon": Range(1e-3, 30, "log"), "delta": Range(1e-12, 0.5, "log")},
+                    samples=80, seed=13)
+    prof = SympyProof("std/gaussian-profile-le-phi", "Phi(a) - e^eps Phi(b) <= Phi(a) (e^eps Phi(b) = e^eps erfc(-b/sqrt 2)/2 > 0)",
+                      _erfc_pos)
+    return ReducedStatement(
+        "std/gaussian-mechanism-kenthapadi-all", "sigma^2 = 2 D^2 (log(1/(2 delta)) + eps)/eps^2 gives delta(eps) <= delta "
+        "for every eps > 0, 0 < delta <= 1/2",
+        reduction=(("Balle-Wang profile (std/gaussian-profile)", _library("std/gaussian-profile")),
+                   ("profile <= Phi(-t) (erfc > 0)", prof),
+                   ("Phi(-t) <= e^(-t^2/2)/2 for t >= 0", gaussian_half_tail())),
+        residual=residual, witness=witness, constants={"c_var": 2, "c_half": 2})
+
+
+# ----------------------------------------------------------------------------- Laplace max tail
+def laplace_max_tail_statement(paper: str = "lecture21-dp") -> ReducedStatement:
+    """P(max_i |b_i X_i| >= c_thr log(K/delta) B/eps) <= delta for K i.i.d. Laplace(0, c_scale B/eps) coordinates
+    (lecture21-dp Lemma 3; the paper: c_thr = c_scale = 1), every integer K >= 1 and 0 < delta <= 1.
+
+    Route: P(|noise_i| >= t) = q = exp(-t/b) (std/laplace-tail); independence: P(max >= t) = 1 - (1 - q)^K;
+    Bernoulli (induction): 1 - (1 - q)^K <= K q; residual: K q <= delta, simplified by sympy."""
+    K = sp.Symbol("K", positive=True, integer=True)
+    dl = sp.Symbol("delta", positive=True)
+    ct, cs = sp.symbols("c_thr c_scale", positive=True)
+    q = sp.exp(-ct * sp.log(K / dl) / cs)
+    box = {"K": Range(1, 50, "int"), "delta": Range(1e-9, 1, "log")}
+    residual = Lemma(id=f"{paper}/lemma-3/union-residual", source=f"{paper} Lemma 3",
+                     statement="K exp(-t/b) <= delta at t = c_thr log(K/delta) B/eps, b = c_scale B/eps",
+                     symbols=(K, dl), conclusion=sp.Le(K * q, dl, evaluate=False), strategy=Strategy.NONNEG_TERMS,
+                     box=box, samples=60, seed=5)
+    witness = Lemma(id=f"{paper}/lemma-3/exact-tail", source=f"{paper} Lemma 3",
+                    statement="1 - (1 - exp(-t/b))^K <= delta (exact tail of the max of K independent Laplace magnitudes)",
+                    symbols=(K, dl), conclusion=sp.Le(1 - (1 - q) ** K, dl, evaluate=False), strategy=Strategy.SAMPLED,
+                    box=box, samples=200, seed=7)
+    return ReducedStatement(
+        f"{paper}/lemma-3", "P(||F(S) - A(S)||_inf >= log(K/delta) B/eps) <= delta, A(S) = F(S) + Laplace(B/eps)^K",
+        reduction=(("Laplace tail P(|X| >= t) = exp(-t/b) (std/laplace-tail)", _library("std/laplace-tail")),
+                   ("1 - (1 - q)^K <= K q (Bernoulli, induction on K)", bernoulli_induction())),
+        residual=residual, witness=witness, constants={"c_thr": 1, "c_scale": 1})
