@@ -24,10 +24,12 @@ variant. Every verdict is computed by sympy here; nothing is a literal.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 import sympy as sp
+from sympy.utilities.lambdify import implemented_function
 
 from .dp_statements import ReducedStatement
 from .lemma import Lemma, Range, Strategy
@@ -298,3 +300,178 @@ def laplace_max_tail_statement(paper: str = "lecture21-dp") -> ReducedStatement:
         reduction=(("Laplace tail P(|X| >= t) = exp(-t/b) (std/laplace-tail)", _library("std/laplace-tail")),
                    ("1 - (1 - q)^K <= K q (Bernoulli, induction on K)", bernoulli_induction())),
         residual=residual, witness=witness, constants={"c_thr": 1, "c_scale": 1})
+
+
+# ----------------------------------------------------------------------------- advanced composition (Arb)
+def _opt_comp_mp(T, e, k):
+    from .numeric import optimal_composition_delta
+    return optimal_composition_delta(T, e, int(k))
+
+
+#: delta_opt(T, eps, k): the optimal-composition delta (Kairouz, Oh & Viswanath 2015, Thm 3.3) of k-fold composition
+#: of eps-DP mechanisms at total eps T; a sympy function evaluated by mpmath (``sp.N``, ``lambdify``).
+DELTA_OPT = implemented_function("delta_opt", _opt_comp_mp)
+
+
+def _opt_comp_arb(T, e, k: int):
+    """Arb enclosure of delta_opt(T; eps, k) at exact points T, eps (balls): only the terms with
+    eps (k - l) > T + eps l can be positive; each is enclosed and its positive part taken."""
+    import flint
+
+    arb = flint.arb
+    total = arb(0)
+    for ell in range(k + 1):
+        term = (e * (k - ell)).exp() - (T + e * ell).exp()
+        if term.upper() <= 0:  # certified nonpositive: contributes 0
+            continue
+        total += arb(math.comb(k, ell)) * term.max(arb(0))
+    return total / (1 + e.exp()) ** k
+
+
+def _arb_compile(expr: sp.Expr, names: dict):
+    """A closure evaluating ``expr`` on Arb balls (``vals``: symbol name -> ball) with the rules of ``arb_eval``
+    (exact integers and rationals, +, *, integer and half powers, exp, log, sqrt); None for any other node."""
+    import flint
+
+    arb = flint.arb
+
+    def comp(e):
+        if e.is_Symbol:
+            n = e.name
+            return lambda v: v[n]
+        if e.is_Integer:
+            c = int(e)
+            return lambda v: arb(c)
+        if e.is_Rational:
+            p, q = int(e.p), int(e.q)
+            return lambda v: arb(p) / arb(q)
+        if e.is_Add or e.is_Mul:
+            fs = [comp(a) for a in e.args]
+            if e.is_Add:
+                def add(v):
+                    out = fs[0](v)
+                    for f in fs[1:]:
+                        out = out + f(v)
+                    return out
+                return add
+
+            def mul(v):
+                out = fs[0](v)
+                for f in fs[1:]:
+                    out = out * f(v)
+                return out
+            return mul
+        if e.is_Pow:
+            b, x = e.args
+            fb = comp(b)
+            if x.is_Integer:
+                n = int(x)
+                return (lambda v: fb(v) ** n) if n >= 0 else (lambda v: arb(1) / fb(v) ** (-n))
+            if x == sp.S.Half:
+                return lambda v: fb(v).sqrt()
+            if x == -sp.S.Half:
+                return lambda v: arb(1) / fb(v).sqrt()
+            fx = comp(x)
+            return lambda v: (fx(v) * fb(v).log()).exp()
+        if e.func in (sp.exp, sp.log) and len(e.args) == 1:
+            fa = comp(e.args[0])
+            return (lambda v: fa(v).exp()) if e.func is sp.exp else (lambda v: fa(v).log())
+        raise TypeError(f"no Arb rule for {e.func}")
+
+    try:
+        return comp(sp.sympify(expr))
+    except TypeError:
+        return None
+
+
+@dataclass(frozen=True)
+class OptimalCompositionLemma(Lemma):
+    """``delta_opt(T(k, eps, delta'), eps, k) <= delta'`` certified by branch and bound with Arb balls.
+
+    delta_opt(T; eps, k) is nonincreasing in T (each term of the KOV sum is) and nondecreasing in the per-step
+    eps (KOV's delta is the supremum over all k-tuples of eps-DP mechanisms, and an eps-DP mechanism is eps''-DP
+    for eps'' >= eps); T's direction in eps and delta' is established by sympy (or mpmath.iv). So on a cell
+    [eps_a, eps_b] x [d_a, d_b] (k enumerated) delta_opt <= delta_opt(T at the corner that makes T smallest;
+    eps_b) and the cell is certified when that Arb ball is < d_a."""
+
+    def check(self) -> CheckResult:
+        if self.constants:
+            sub = self.substituted()
+            res = sub.check()
+            consts = ", ".join(f"{k} = {v}" for k, v in self.constants.items())
+            return CheckResult(res.verdict, f"{res.evidence} [statement constants: {consts}]",
+                               counterexample=res.counterexample, details=res.details)
+        counter = self._search()
+        if counter is not None:
+            return counter
+        why = self._certify()
+        if isinstance(why, CheckResult):
+            return why
+        n = self._evaluated
+        return CheckResult(ProofVerdict.TESTED if n else ProofVerdict.UNKNOWN,
+                           f"{self.id}: no counterexample at {n} evaluated points of {self._box_text()}; "
+                           f"certificate not obtained ({why})")
+
+    def _certify(self):
+        from .arb import NOT_INSTALLED, PREC_BITS, ball, flint_or_none
+        if flint_or_none() is None:
+            return NOT_INSTALLED
+        c = self.conclusion
+        if not (isinstance(c, sp.LessThan) and c.lhs.func == DELTA_OPT and len(c.lhs.args) == 3):
+            return "the conclusion is not delta_opt(T, eps, k) <= rhs"
+        T, e_arg, k_arg = c.lhs.args
+        syms = self._syms()
+        names = list(self.box)
+        if set(names) != {"k", "epsilon", "delta_prime"} or e_arg != syms["epsilon"] or k_arg != syms["k"]:
+            return "box must be k (int), epsilon, delta_prime with delta_opt(T, epsilon, k)"
+        eps, dp = syms["epsilon"], syms["delta_prime"]
+        dT = {n: self._direction(T, syms[n], names) for n in ("epsilon", "delta_prime")}
+        dR = {n: self._direction(c.rhs, syms[n], names) for n in ("epsilon", "delta_prime")}
+        if None in dT.values() or None in dR.values():
+            return f"directions not established (T: {dT}, rhs: {dR})"
+        fT, fR = _arb_compile(T, syms), _arb_compile(c.rhs, syms)
+        if fT is None or fR is None:
+            return "the total eps or the rhs has a function without an Arb rule here"
+        checked_cells = 0
+        rk = self.box["k"]
+        for kk in range(int(rk.lo), int(rk.hi) + 1):
+            stack = [[(float(kk), float(kk)), (self.box["epsilon"].lo, self.box["epsilon"].hi),
+                      (self.box["delta_prime"].lo, self.box["delta_prime"].hi)]]
+            while stack:
+                cell = stack.pop()
+                checked_cells += 1
+                if checked_cells > self.max_cells:
+                    return f"cell budget {self.max_cells} exhausted"
+                (_, _), (ea, eb), (da, db) = cell
+                # T smallest: epsilon and delta' each at the end where T is smallest; the per-step eps at its top
+                t_at = {"k": ball(kk), "epsilon": ball(ea if dT["epsilon"] >= 0 else eb),
+                        "delta_prime": ball(db if dT["delta_prime"] <= 0 else da)}
+                r_at = {"k": ball(kk), "epsilon": ball(ea if dR["epsilon"] >= 0 else eb),
+                        "delta_prime": ball(da if dR["delta_prime"] >= 0 else db)}
+                L = _opt_comp_arb(fT(t_at), ball(eb), kk)
+                R = fR(r_at)
+                if (R - L).lower() > 0:
+                    continue
+                parts = self._split(names, cell)
+                if parts is None:
+                    return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
+                stack.extend(parts)
+        return CheckResult(ProofVerdict.CERTIFIED,
+                           f"{self.id}: certified on {self._box_text()} by branch and bound ({checked_cells} cells; k "
+                           f"enumerated): delta_opt (KOV) is nonincreasing in the total eps and nondecreasing in the "
+                           f"per-step eps, the total eps' directions by sympy, each cell's corner margin an Arb ball > 0 "
+                           f"({PREC_BITS}-bit python-flint)")
+
+
+def advanced_composition_statement(k_max: int = 60, max_cells: int = 200000) -> OptimalCompositionLemma:
+    """tu-projections Lemma 3 (Dwork, Rothblum & Vadhan): k-fold composition of eps-DP is (eps', delta')-DP with
+    eps' = sqrt(2 k log(1/delta')) eps + k eps (e^eps - 1), against the exact optimal composition."""
+    k = sp.Symbol("k", positive=True, integer=True)
+    e, dp = sp.Symbol("epsilon", positive=True), sp.Symbol("delta_prime", positive=True)
+    T = sp.sqrt(2 * k * sp.log(1 / dp)) * e + k * e * (sp.exp(e) - 1)
+    return OptimalCompositionLemma(
+        id="tu-projections/lemma-3/optimal-composition", source="Dwork, Rothblum & Vadhan (2010) Thm III.3",
+        statement="delta_opt(sqrt(2k log(1/delta')) eps + k eps (e^eps - 1); eps, k) <= delta'",
+        symbols=(k, e, dp), conclusion=sp.Le(DELTA_OPT(T, e, k), dp, evaluate=False), strategy=Strategy.SAMPLED,
+        box={"k": Range(1, k_max, "int"), "epsilon": Range(1e-3, 2.0, "log"), "delta_prime": Range(1e-12, 0.5, "log")},
+        samples=60, seed=17, max_cells=max_cells)
