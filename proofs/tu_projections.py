@@ -405,18 +405,76 @@ def theorem_2() -> list[ClaimReport]:
                    ("e^x <= 1 + 2x on (0, 1)", lin), ("quadratic formula", quad)])
     printed = printed_vs_derived(did, "as-printed", GRID_T2)
     concl = projected_conclusion(did, _sigma_fn(did, "as-printed"), GRID_T2)
+    adv = checked(lemma_3_statement)
     derived_chain = chain([("Gaussian tail (Lemma 4)", lemma_4().conclusion),
                            ("Kenthapadi", checked(kenthapadi_statement)),
-                           ("advanced composition", drv), ("e^x <= 1 + 2x", lin), ("quadratic", quad),
-                           ("budget k (delta_1/2 + delta_1/2) + delta/2 = delta", budget_step(1).check())])
+                           ("per column: the profile of (P_i, XP_i + g_i) averages over P_i",
+                            mixture_profile().check()),
+                           ("advanced composition (Lemma 3)", adv), ("e^x <= 1 + 2x", lin), ("quadratic", quad),
+                           ("budget k (delta_1/2 + delta_1/2) + delta/2 = delta", budget_step(1).check()),
+                           ("the derivation's sigma is this composition", t2_derivation_matches_step())])
+    grid = projected_conclusion(did + "/derived", _sigma_fn(did), GRID_T2)
+    derived_concl = grid if grid.verdict is ProofVerdict.REFUTED else \
+        rests_on(theorem_2_derived_statement().check(), ("the derivation's steps", derived_chain))
     return [
         ClaimReport(did, "sigma = (B sigma_p/eps_1) sqrt(4 log^2(k/delta) + 2 eps_1 log(2k/delta)), eps_1 from the quadratic, "
                     "makes XP + G (eps, delta)-DP (0 < eps < 1, delta < 1/2)", steps=steps, conclusion=concl,
                     notes=(f"printed vs derived sigma: {printed.evidence}",)),
         ClaimReport(f"{did}/derived", "sigma derived with the budget split per column (tail and mechanism at delta_1/2 each)",
-                    steps=derived_chain, conclusion=_direct(projected_conclusion(did + "/derived", _sigma_fn(did),
-                                                                                 GRID_T2), derived_chain)),
+                    steps=derived_chain, conclusion=derived_concl,
+                    notes=(f"domain: where Lemma 3's certificate applies: k <= {ADV_K_MAX}, eps_1 in [1e-3, 2], "
+                           "delta/2 in [1e-12, 0.5] (Lemmas 2 and 4 hold for every eps_1 and delta); cross-check on the "
+                           f"exact profile: {grid.evidence}",)),
     ]
+
+
+def _t2_sigma2(c_tail=2, c_var=2, c_split=2):
+    """sigma^2 of the Theorem 2 route (B = sigma_p = 1) and the derivation's symbols."""
+    der = get_derivation(f"{PAPER}/theorem-2")
+    syms = {x.name: x for x in der.expression.free_symbols}
+    e, dl, k, e1 = syms["epsilon"], syms["delta"], syms["k"], sp.Symbol("epsilon_1", positive=True)
+    eps1 = (sp.sqrt(2 * k * sp.log(2 / dl) + 8 * k * e) - sp.sqrt(2 * k * sp.log(2 / dl))) / (4 * k)
+    d1 = dl / (c_split * k)
+    return ((c_tail * sp.log(2 / d1)) * c_var * (sp.log(1 / d1) + e1) / e1**2).subs(e1, eps1), der, syms
+
+
+def t2_derivation_matches_step() -> CheckResult:
+    """The derivation's sigma (dpverify.symbolic.derivations) is the composition the Theorem 2 route uses."""
+    route, der, syms = _t2_sigma2()
+    diff = (der.expression**2).subs({syms["B"]: 1, syms["sigma_p"]: 1}) - route
+    if sp.simplify(diff) == 0 or diff.equals(0) is True:
+        return proved("sympy: the derivation's sigma^2 (B = sigma_p = 1) equals (Lemma 4 radius at delta_1/2)^2 "
+                      "2(log(1/delta_1) + eps_1)/eps_1^2 with delta_1 = delta/(2k), eps_1 the positive root")
+    return unknown(f"sympy did not identify the derivation's sigma with the route's: {diff}")
+
+
+def theorem_2_derived_statement() -> ReducedStatement:
+    """Theorem 2 with the derived sigma, constants c_tail (Lemma 4's radius sqrt(c_tail log(1/delta))), c_var
+    (Kenthapadi's 2) and c_split (delta_1 = delta/(c_split k)); the derivation: 2, 2, 2. Residual: the claimed
+    sigma^2 >= the route's sigma^2 (sympy), B = sigma_p = 1 by scaling; reduction: the route's lemmas."""
+    der = get_derivation(f"{PAPER}/theorem-2")
+    syms = {x.name: x for x in der.expression.free_symbols}
+    e, dl, k, e1 = syms["epsilon"], syms["delta"], syms["k"], sp.Symbol("epsilon_1", positive=True)
+    eps1 = (sp.sqrt(2 * k * sp.log(2 / dl) + 8 * k * e) - sp.sqrt(2 * k * sp.log(2 / dl))) / (4 * k)
+    ct, cv, cp = sp.symbols("c_tail c_var c_split", positive=True)
+
+    def sigma2(c_tail, c_var, c_split):
+        d1 = dl / (c_split * k)
+        return (c_tail * sp.log(2 / d1)) * c_var * (sp.log(1 / d1) + e1) / e1**2
+
+    required = sigma2(2, 2, 2).subs(e1, eps1)
+    claimed = sigma2(ct, cv, cp).subs(e1, eps1)
+    box = {"epsilon": Range(1e-2, 0.99, "log"), "delta": Range(1e-10, 0.49, "log"), "k": Range(1, ADV_K_MAX, "int")}
+    residual = Lemma(id=f"{PAPER}/theorem-2/derived/residual", source=f"{PAPER} Theorem 2",
+                     statement="claimed sigma^2 >= (Lemma 4 radius at delta_1/2)^2 2(log(1/delta_1) + eps_1)/eps_1^2",
+                     symbols=(e, dl, k), conclusion=sp.Le(required, claimed, evaluate=False),
+                     strategy=Strategy.NONNEG_TERMS, box=box, samples=40, seed=SEED)
+    return ReducedStatement(
+        f"{PAPER}/theorem-2/derived", "the derived sigma makes the k-column release (eps, delta)-DP",
+        reduction=(("Lemma 3 (advanced composition, certified box)", Premise("tu-projections/lemma-3", lemma_3_statement)),
+                   ("Lemma 2 (Kenthapadi)", Premise("std/gaussian-mechanism-kenthapadi-all", kenthapadi_statement)),
+                   ("per-column averaging over P_i", mixture_profile())),
+        residual=residual, constants={"c_tail": 2, "c_var": 2, "c_split": 2})
 
 
 def claims() -> list[ClaimReport]:
@@ -429,4 +487,5 @@ def statements() -> dict:
             f"{PAPER}/lemma-2/one-over-two-delta": kenthapadi_statement(),
             f"{PAPER}/lemma-3": lemma_3_statement(),
             f"{PAPER}/theorem-1/derived": theorem_1_derived_statement(),
+            f"{PAPER}/theorem-2/derived": theorem_2_derived_statement(),
             f"{PAPER}/lemma-4": get_lemma("std/gaussian-tail")}
