@@ -830,12 +830,13 @@ def lemma_5() -> ClaimReport:
 
 # ------------------------------------------------------------------ entry point
 def claims() -> list[ClaimReport]:
+    d1, d2 = definition_1(), definition_2()  # each is both the steps and the conclusion: computed once
     out = [
         ClaimReport(_id("definition-1"), "p(z) = exp(-|z - mu|/b)/(2b) is a probability density",
-                    steps=definition_1(), conclusion=definition_1(), kind="definition",
+                    steps=d1, conclusion=d1, kind="definition",
                     notes=("a definition: the check (normalisation) is a well-formedness check, not a proved claim",)),
         ClaimReport(_id("definition-2"), "the printed Wishart density integrates to 1 (m > d - 1)",
-                    steps=definition_2(), conclusion=definition_2(), kind="definition",
+                    steps=d2, conclusion=d2, kind="definition",
                     notes=("checked symbolically for d = 1 and d = 2 with C = s I; general C follows by W -> C^1/2 W C^1/2",)),
         theorem_1(),
         *theorem_2(),

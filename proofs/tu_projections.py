@@ -12,7 +12,10 @@ import mpmath
 import sympy as sp
 
 from dpverify.symbolic import CheckResult, ClaimReport, Lemma, ProofVerdict, Range, Strategy, get_derivation
+from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.library import check_lemma, get_lemma
+from dpverify.symbolic.library_dp import (Premise, advanced_composition_statement, checked,
+                                          chi_square_tail_statement, kenthapadi_statement, mixture_profile)
 from dpverify.symbolic.numeric import (DPS, decimal, gaussian_delta, mp_value, projected_delta_lower,
                                        projected_delta_upper)
 from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown
@@ -88,7 +91,7 @@ def chi_square_step() -> CheckResult:
 
 
 def lemma_1() -> ClaimReport:
-    lm = check_lemma("std/laurent-massart")
+    lm = checked(chi_square_tail_statement)
     chi2 = chi_square_step()
     steps = chain([("rows other than i cancel", rows_cancel_step()),
                    ("<z, P_j> ~ N(0, ||z||^2 sigma_p^2)", gaussian_form_step()),
@@ -99,7 +102,9 @@ def lemma_1() -> ClaimReport:
     return ClaimReport(f"{PAPER}/lemma-1",
                        "with prob >= 1 - delta, ||XP - X'P||_F <= B sigma_p sqrt(k + 2 sqrt(k log(1/delta)) + 2 log(1/delta))",
                        steps=steps, conclusion=concl,
-                       notes=("the box of the certificate is k in 1..24, delta = e^-x with x in [1e-4, 60]",))
+                       notes=("Laurent-Massart for every k > 0 and x = log(1/delta) > 0 (every delta in (0, 1)) by the "
+                              "Chernoff route, sympy over symbolic k and x (dpverify.symbolic.library_dp."
+                              "chi_square_tail_statement); the scalar step is also kernel-checked (LaurentMassart.v)",))
 
 
 # ---------------------------------------------------------------- Lemma 2
@@ -112,28 +117,45 @@ def literal_variance_lemma() -> Lemma:
 
 
 def lemma_2() -> list[ClaimReport]:
-    kent = check_lemma("std/gaussian-mechanism-kenthapadi")
+    kent = checked(kenthapadi_statement)
     lit = literal_variance_lemma().check()
     cited = "no proof in the note (cited: Kenthapadi et al. 2013, Lemma 1); the statement is checked directly"
     return [
         ClaimReport(f"{PAPER}/lemma-2/one-over-two-delta",
                     "f(D) + N(0, 2 D^2 (log(1/(2 delta)) + eps)/eps^2) is (eps, delta)-DP for delta < 1/2",
                     steps=stated(cited + " (Kenthapadi et al. 2013, Lemma 1)"), conclusion=kent,
-                    notes=(f"the text's log(1/2 delta) is a conversion artefact for log(1/(2 delta)) (seeds/INDEX.md); "
+                    notes=("domain: every eps > 0 and 0 < delta <= 1/2 (sympy; dpverify.symbolic.library_dp."
+                           "kenthapadi_statement: profile <= Phi(-t) <= e^(-t^2/2)/2 <= delta)",
+f"the text's log(1/2 delta) is a conversion artefact for log(1/(2 delta)) (seeds/INDEX.md); "
                            f"read literally as log(delta/2) the variance would be negative: {lit.verdict.value}: "
                            f"{lit.evidence}",)),
     ]
 
 
 # ---------------------------------------------------------------- Lemma 3
+#: the box of the advanced-composition certificate: k <= ADV_K_MAX (each k enumerated), eps in [1e-3, 2],
+#: delta' in [1e-12, 0.5]; the sampled search covers k <= 60
+ADV_K_MAX = 20
+
+
+def lemma_3_statement():
+    return advanced_composition_statement(k_max=ADV_K_MAX)
+
+
 def lemma_3() -> ClaimReport:
-    drv = check_lemma("std/advanced-composition")
+    drv = checked(lemma_3_statement)
+    wide = check_lemma("std/advanced-composition")
+    concl = wide if wide.verdict is ProofVerdict.REFUTED else drv
     return ClaimReport(f"{PAPER}/lemma-3",
                        "k-fold composition of (eps, delta)-DP is (eps', k delta + delta')-DP, "
                        "eps' = sqrt(2k log(1/delta')) eps + k eps (e^eps - 1)",
                        steps=stated("no proof in the note (cited: Dwork, Rothblum & Vadhan 2010, Thm III.3)"),
-                       conclusion=drv,
-                       notes=("checked against the optimal composition theorem (Kairouz, Oh & Viswanath 2015)",))
+                       conclusion=concl,
+                       notes=("checked against the optimal composition theorem (Kairouz, Oh & Viswanath 2015): the "
+                              f"(eps', delta') part certified with Arb balls on k <= {ADV_K_MAX}, eps in [1e-3, 2], "
+                              "delta' in [1e-12, 0.5]; the k delta part adds by the same theorem (1 - (1 - delta)^k "
+                              "(1 - delta_opt) <= k delta + delta_opt)",
+                              f"sampled search beyond the certified box: {wide.evidence}"))
 
 
 # ---------------------------------------------------------------- Lemma 4
@@ -249,16 +271,69 @@ def union_step() -> CheckResult:
         if sp.simplify(d / 2 + d / 2 - d) == 0 else unknown("sympy did not simplify delta/2 + delta/2")
 
 
+def theorem_1_derived_statement() -> ReducedStatement:
+    """Theorem 1 with the derived sigma, constants c_sqrt, c_lin (Laurent-Massart threshold), c_split (log(c_split/delta):
+    the split delta/2 + delta/2) and c_var (Kenthapadi variance factor); the paper's derivation: 2, 2, 2, 2.
+
+    Route: (P, XP + G) with P released has delta(eps) = E_P[delta_G(eps; ||zP||, sigma)] <= P(||zP|| > Delta) +
+    delta_G(eps; Delta, sigma) (std/mixture-profile; delta_G grows with the sensitivity); Lemma 1 at delta/2 gives
+    P(||zP|| > Delta) <= delta/2 for Delta = B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + 2 log(2/delta)), Lemma 2 at
+    delta/2 gives delta_G <= delta/2 for sigma >= Delta sqrt(2(log(1/delta) + eps))/eps. Residual: the claimed
+    sigma^2 >= that sigma^2 (sympy), B = sigma_p = 1 by scaling."""
+    e, dl = sp.Symbol("epsilon", positive=True), sp.Symbol("delta", positive=True)
+    k = sp.Symbol("k", positive=True, integer=True)
+    cs, cl, cp, cv = sp.symbols("c_sqrt c_lin c_split c_var", positive=True)
+    Lc = sp.log(cp / dl)
+    claimed = (k + cs * sp.sqrt(k * Lc) + cl * Lc) * cv * (sp.log(cp / (2 * dl)) + e) / e**2
+    L2 = sp.log(2 / dl)
+    required = (k + 2 * sp.sqrt(k * L2) + 2 * L2) * 2 * (sp.log(1 / dl) + e) / e**2
+    box = {"epsilon": Range(1e-2, 10, "log"), "delta": Range(1e-12, 0.5, "log"), "k": Range(1, 60, "int")}
+    residual = Lemma(id=f"{PAPER}/theorem-1/derived/residual", source=f"{PAPER} Theorem 1",
+                     statement="claimed sigma^2 >= Delta^2 2(log(1/delta) + eps)/eps^2 (Lemmas 1 and 2 at delta/2)",
+                     symbols=(e, dl, k), conclusion=sp.Le(required, claimed, evaluate=False),
+                     strategy=Strategy.NONNEG_TERMS, box=box, samples=60, seed=SEED)
+    return ReducedStatement(
+        f"{PAPER}/theorem-1/derived", "sigma derived from Lemmas 1 and 2 at delta/2 makes (P, XP + G) (eps, delta)-DP",
+        reduction=(("Lemma 1 (Laurent-Massart, every k)", Premise("std/laurent-massart-all-k", chi_square_tail_statement)),
+                   ("Lemma 2 (Kenthapadi, every eps, delta <= 1/2)",
+                    Premise("std/gaussian-mechanism-kenthapadi-all", kenthapadi_statement)),
+                   ("the profile of (P, XP + G) given P averages; bad P cost at most their probability",
+                    mixture_profile()),
+                   ("delta_G grows with the sensitivity", get_lemma("std/gaussian-profile-monotone-sensitivity"))),
+        residual=residual, constants={"c_sqrt": 2, "c_lin": 2, "c_split": 2, "c_var": 2})
+
+
+def derivation_matches_step() -> CheckResult:
+    """The derivation's sigma (dpverify.symbolic.derivations) is the composition the route above uses."""
+    der = get_derivation(f"{PAPER}/theorem-1")
+    syms = {s.name: s for s in der.expression.free_symbols}
+    e, dl, k, B, sp_ = (syms[n] for n in ("epsilon", "delta", "k", "B", "sigma_p"))
+    L2 = sp.log(2 / dl)
+    route = B * sp_ * sp.sqrt(k + 2 * sp.sqrt(k * L2) + 2 * L2) * sp.sqrt(2 * (sp.log(1 / dl) + e)) / e
+    if sp.simplify(der.expression**2 - route**2) == 0:
+        return proved("sympy: the derivation's sigma^2 equals Delta^2 2(log(1/delta) + eps)/eps^2 with "
+                      "Delta = B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + 2 log(2/delta))")
+    return unknown(f"sympy did not identify the derivation's sigma {der.expression} with the route's {route}")
+
+
 def theorem_1() -> list[ClaimReport]:
     did = f"{PAPER}/theorem-1"
-    kent = check_lemma("std/gaussian-mechanism-kenthapadi")
+    kent = checked(kenthapadi_statement)
     derived_chain = chain([("Lemma 1 at delta/2", lemma_1().conclusion), ("Lemma 2 at delta/2", kent),
+                           ("the derivation's sigma is this composition", derivation_matches_step()),
+                           ("mixture over P: delta(eps) <= P(bad P) + sup over good P", mixture_profile().check()),
+                           ("delta_G grows with the sensitivity",
+                            check_lemma("std/gaussian-profile-monotone-sensitivity")),
                            ("union of the two failure events", union_step())])
+    grid = projected_conclusion(did + "/derived", _sigma_fn(did), GRID_T1)
+    stmt = theorem_1_derived_statement().check()
+    concl = grid if grid.verdict is ProofVerdict.REFUTED else rests_on(stmt, ("the derivation's steps", derived_chain))
     out = [ClaimReport(f"{did}/derived",
                        "sigma derived from Lemma 1 and Lemma 2 at delta/2: B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + "
                        "2 log(2/delta)) sqrt(2(log(1/delta) + eps))/eps",
-                       steps=derived_chain,
-                       conclusion=_direct(projected_conclusion(did + "/derived", _sigma_fn(did), GRID_T1), derived_chain))]
+                       steps=derived_chain, conclusion=concl,
+                       notes=(f"domain: every eps > 0, 0 < delta < 1, integer k >= 1; cross-check on the exact profile: "
+                              f"{grid.evidence}",))]
     statements = {
         "as-printed": "sigma = B sigma_p sqrt(k + 2 sqrt(k log(2/delta)) + 2 log(2/delta) sqrt(2(log(1/(2delta)) + eps))/eps) "
                       "(outer root over everything, as printed)",
@@ -330,18 +405,76 @@ def theorem_2() -> list[ClaimReport]:
                    ("e^x <= 1 + 2x on (0, 1)", lin), ("quadratic formula", quad)])
     printed = printed_vs_derived(did, "as-printed", GRID_T2)
     concl = projected_conclusion(did, _sigma_fn(did, "as-printed"), GRID_T2)
+    adv = checked(lemma_3_statement)
     derived_chain = chain([("Gaussian tail (Lemma 4)", lemma_4().conclusion),
-                           ("Kenthapadi", check_lemma("std/gaussian-mechanism-kenthapadi")),
-                           ("advanced composition", drv), ("e^x <= 1 + 2x", lin), ("quadratic", quad),
-                           ("budget k (delta_1/2 + delta_1/2) + delta/2 = delta", budget_step(1).check())])
+                           ("Kenthapadi", checked(kenthapadi_statement)),
+                           ("per column: the profile of (P_i, XP_i + g_i) averages over P_i",
+                            mixture_profile().check()),
+                           ("advanced composition (Lemma 3)", adv), ("e^x <= 1 + 2x", lin), ("quadratic", quad),
+                           ("budget k (delta_1/2 + delta_1/2) + delta/2 = delta", budget_step(1).check()),
+                           ("the derivation's sigma is this composition", t2_derivation_matches_step())])
+    grid = projected_conclusion(did + "/derived", _sigma_fn(did), GRID_T2)
+    derived_concl = grid if grid.verdict is ProofVerdict.REFUTED else \
+        rests_on(theorem_2_derived_statement().check(), ("the derivation's steps", derived_chain))
     return [
         ClaimReport(did, "sigma = (B sigma_p/eps_1) sqrt(4 log^2(k/delta) + 2 eps_1 log(2k/delta)), eps_1 from the quadratic, "
                     "makes XP + G (eps, delta)-DP (0 < eps < 1, delta < 1/2)", steps=steps, conclusion=concl,
                     notes=(f"printed vs derived sigma: {printed.evidence}",)),
         ClaimReport(f"{did}/derived", "sigma derived with the budget split per column (tail and mechanism at delta_1/2 each)",
-                    steps=derived_chain, conclusion=_direct(projected_conclusion(did + "/derived", _sigma_fn(did),
-                                                                                 GRID_T2), derived_chain)),
+                    steps=derived_chain, conclusion=derived_concl,
+                    notes=(f"domain: where Lemma 3's certificate applies: k <= {ADV_K_MAX}, eps_1 in [1e-3, 2], "
+                           "delta/2 in [1e-12, 0.5] (Lemmas 2 and 4 hold for every eps_1 and delta); cross-check on the "
+                           f"exact profile: {grid.evidence}",)),
     ]
+
+
+def _t2_sigma2(c_tail=2, c_var=2, c_split=2):
+    """sigma^2 of the Theorem 2 route (B = sigma_p = 1) and the derivation's symbols."""
+    der = get_derivation(f"{PAPER}/theorem-2")
+    syms = {x.name: x for x in der.expression.free_symbols}
+    e, dl, k, e1 = syms["epsilon"], syms["delta"], syms["k"], sp.Symbol("epsilon_1", positive=True)
+    eps1 = (sp.sqrt(2 * k * sp.log(2 / dl) + 8 * k * e) - sp.sqrt(2 * k * sp.log(2 / dl))) / (4 * k)
+    d1 = dl / (c_split * k)
+    return ((c_tail * sp.log(2 / d1)) * c_var * (sp.log(1 / d1) + e1) / e1**2).subs(e1, eps1), der, syms
+
+
+def t2_derivation_matches_step() -> CheckResult:
+    """The derivation's sigma (dpverify.symbolic.derivations) is the composition the Theorem 2 route uses."""
+    route, der, syms = _t2_sigma2()
+    diff = (der.expression**2).subs({syms["B"]: 1, syms["sigma_p"]: 1}) - route
+    if sp.simplify(diff) == 0 or diff.equals(0) is True:
+        return proved("sympy: the derivation's sigma^2 (B = sigma_p = 1) equals (Lemma 4 radius at delta_1/2)^2 "
+                      "2(log(1/delta_1) + eps_1)/eps_1^2 with delta_1 = delta/(2k), eps_1 the positive root")
+    return unknown(f"sympy did not identify the derivation's sigma with the route's: {diff}")
+
+
+def theorem_2_derived_statement() -> ReducedStatement:
+    """Theorem 2 with the derived sigma, constants c_tail (Lemma 4's radius sqrt(c_tail log(1/delta))), c_var
+    (Kenthapadi's 2) and c_split (delta_1 = delta/(c_split k)); the derivation: 2, 2, 2. Residual: the claimed
+    sigma^2 >= the route's sigma^2 (sympy), B = sigma_p = 1 by scaling; reduction: the route's lemmas."""
+    der = get_derivation(f"{PAPER}/theorem-2")
+    syms = {x.name: x for x in der.expression.free_symbols}
+    e, dl, k, e1 = syms["epsilon"], syms["delta"], syms["k"], sp.Symbol("epsilon_1", positive=True)
+    eps1 = (sp.sqrt(2 * k * sp.log(2 / dl) + 8 * k * e) - sp.sqrt(2 * k * sp.log(2 / dl))) / (4 * k)
+    ct, cv, cp = sp.symbols("c_tail c_var c_split", positive=True)
+
+    def sigma2(c_tail, c_var, c_split):
+        d1 = dl / (c_split * k)
+        return (c_tail * sp.log(2 / d1)) * c_var * (sp.log(1 / d1) + e1) / e1**2
+
+    required = sigma2(2, 2, 2).subs(e1, eps1)
+    claimed = sigma2(ct, cv, cp).subs(e1, eps1)
+    box = {"epsilon": Range(1e-2, 0.99, "log"), "delta": Range(1e-10, 0.49, "log"), "k": Range(1, ADV_K_MAX, "int")}
+    residual = Lemma(id=f"{PAPER}/theorem-2/derived/residual", source=f"{PAPER} Theorem 2",
+                     statement="claimed sigma^2 >= (Lemma 4 radius at delta_1/2)^2 2(log(1/delta_1) + eps_1)/eps_1^2",
+                     symbols=(e, dl, k), conclusion=sp.Le(required, claimed, evaluate=False),
+                     strategy=Strategy.NONNEG_TERMS, box=box, samples=40, seed=SEED)
+    return ReducedStatement(
+        f"{PAPER}/theorem-2/derived", "the derived sigma makes the k-column release (eps, delta)-DP",
+        reduction=(("Lemma 3 (advanced composition, certified box)", Premise("tu-projections/lemma-3", lemma_3_statement)),
+                   ("Lemma 2 (Kenthapadi)", Premise("std/gaussian-mechanism-kenthapadi-all", kenthapadi_statement)),
+                   ("per-column averaging over P_i", mixture_profile())),
+        residual=residual, constants={"c_tail": 2, "c_var": 2, "c_split": 2})
 
 
 def claims() -> list[ClaimReport]:
@@ -350,6 +483,9 @@ def claims() -> list[ClaimReport]:
 
 def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` decides the claim's conclusion (capped by its premises)."""
-    return {f"{PAPER}/lemma-1": get_lemma("std/laurent-massart"),
-            f"{PAPER}/lemma-2/one-over-two-delta": get_lemma("std/gaussian-mechanism-kenthapadi"),
+    return {f"{PAPER}/lemma-1": chi_square_tail_statement(),
+            f"{PAPER}/lemma-2/one-over-two-delta": kenthapadi_statement(),
+            f"{PAPER}/lemma-3": lemma_3_statement(),
+            f"{PAPER}/theorem-1/derived": theorem_1_derived_statement(),
+            f"{PAPER}/theorem-2/derived": theorem_2_derived_statement(),
             f"{PAPER}/lemma-4": get_lemma("std/gaussian-tail")}

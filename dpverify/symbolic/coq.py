@@ -127,6 +127,11 @@ MANIFEST: tuple[CoqEntry, ...] = (
     CoqEntry("showkatbakhsh-regression/remark-1", "ShowkatRemark1.v", "remark1_noncoherent_not_smaller",
              "for every natural n' and every s > 0: (1/2) log2(1 + n'/s) <= (n'/2) log2(1 + 1/s) (Bernoulli's "
              "inequality (1 + x)^n >= 1 + n x by induction, then ln increasing)", Coverage.CLAIM),
+    CoqEntry("lecture21-dp/lemma-3", "Bernoulli.v", "laplace_max_tail",
+             "for every integer K >= 1 and 0 < delta <= K: 1 - (1 - e^(-ln(K/delta)))^K <= delta, the exact tail of "
+             "the maximum of K independent Laplace(B/eps) magnitudes at log(K/delta) B/eps (by bernoulli: "
+             "1 - K q <= (1 - q)^K, induction on K); the Laplace tail e^(-t/b) and independence are not in Coq",
+             Coverage.CLAIM),
 )
 
 

@@ -401,7 +401,43 @@ class Lemma:
         for _ in range(self.samples):
             yield {n: d[3](rng) for n, d in zip(names, doms)}
 
+    def _hyp_fast(self, pt: Mapping[str, float]) -> bool | None:
+        """The hypotheses (strict or weak inequalities) evaluated by lambdify at 30 digits; None (let sympy
+        decide) for any other hypothesis, a point that does not evaluate to a finite real, or a margin of 0."""
+        cache = self.__dict__.setdefault("_hcache", {})
+        names = tuple(sorted(pt))
+        if names not in cache:
+            fs = []
+            try:
+                syms = [self._syms()[n] for n in names]
+                for h in self.hypotheses:
+                    if not isinstance(h, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
+                        raise TypeError(h)
+                    less = isinstance(h, (sp.StrictLessThan, sp.LessThan))
+                    fs.append((less, sp.lambdify(syms, h.lhs - h.rhs, modules="mpmath")))
+            except Exception:  # noqa: BLE001 - not a plain inequality: sympy's subs decides
+                fs = None
+            cache[names] = fs
+        fs = cache[names]
+        if fs is None:
+            return None
+        with mpmath.workdps(30):
+            args = [mpmath.mpf(pt[n]) for n in names]
+            for less, f in fs:
+                try:
+                    m = f(*args)
+                except Exception:  # noqa: BLE001 - a symbol without a value, a domain error: sympy decides
+                    return None
+                if not isinstance(m, mpmath.mpf) or not mpmath.isfinite(m) or m == 0:
+                    return None
+                if (m > 0) if less else (m < 0):
+                    return False
+        return True
+
     def _hyp_ok(self, pt: Mapping[str, float]) -> bool:
+        fast = self._hyp_fast(pt)
+        if fast is not None:
+            return fast
         syms = self._syms()
         for h in self.hypotheses:
             val = h.subs({syms[k]: sp.Float(v, 30) for k, v in pt.items() if k in syms})
