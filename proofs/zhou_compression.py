@@ -170,11 +170,29 @@ def renormalisation_bound(const=sp.Rational(4, 3)) -> CheckResult:
     return tested(f"derivative {deriv} not shown nonnegative; holds at x = 1/4")
 
 
+def renormalisation_difference(scale=1) -> CheckResult:
+    """|ln((1 - a)/(1 - b))| <= -ln(1 - x) for a, b in [0, x], x < 1: with A = -ln(1 - a), B = -ln(1 - b) (increasing
+    in a, b: derivative 1/(1 - a) > 0, so 0 <= A, B <= -ln(1 - x)), |A - B| <= max(A, B) (sympy: the two cases A = B + s,
+    B = A + s, s >= 0, each a sum of nonnegative terms). ``scale`` multiplies max(A, B) (mutation hook; the proof: 1)."""
+    a_, x_ = sp.Symbol("a", nonnegative=True), sp.Symbol("x", positive=True)
+    mono = sp.simplify(sp.diff(-sp.log(1 - a_), a_).subs(a_, x_ / (1 + x_)))  # a in [0, 1) as x/(1 + x)
+    A, B, s_ = sp.Symbol("A", nonnegative=True), sp.Symbol("B", nonnegative=True), sp.Symbol("s", nonnegative=True)
+    lem = Lemma(id=f"{PAPER}/remark-4.3/difference", source=f"{PAPER} Remark 4.3", statement="|A - B| <= max(A, B), A, B >= 0",
+                symbols=(A, B), conclusion=sp.Le(sp.Abs(A - B), scale * sp.Max(A, B)), strategy=Strategy.CASES,
+                cases=({A: B + s_}, {B: A + s_}), samples=40, seed=SEED)
+    res = lem.check()
+    if mono.is_positive is True and res.verdict is ProofVerdict.PROVED:
+        return CheckResult(res.verdict, f"d/da -ln(1 - a) = {mono} > 0 on [0, 1) (sympy, a = x/(1+x)), so A = -ln(1 - P_1[E]) "
+                                        f"and B = -ln(1 - P_2[E]) lie in [0, -ln(1 - 1/n^2)]; {res.evidence}")
+    return res if res.verdict is ProofVerdict.REFUTED else unknown(f"not shown: derivative {mono}; {res.evidence}")
+
+
 @functools.lru_cache(maxsize=None)
 def remark_4_3() -> ClaimReport:
     r = renormalisation_bound()
     steps = chain([("P_i[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion),
-                   ("|ln((1 - P_2[E])/(1 - P_1[E]))| <= -ln(1 - 1/n^2) <= (4/3)/n^2", r)])
+                   ("|ln((1 - P_2[E])/(1 - P_1[E]))| <= -ln(1 - 1/n^2) (both in [0, 1/n^2])", renormalisation_difference()),
+                   ("-ln(1 - 1/n^2) <= (4/3)/n^2 (1/n^2 <= 1/4)", r)])
     return ClaimReport(_id("remark-4.3"), "renormalisation changes alpha by O(1/n^2): |ln((1-P_2[E])/(1-P_1[E]))| <= (4/3)/n^2",
                        steps=steps, conclusion=steps)
 
@@ -195,12 +213,36 @@ def geometric_law(first_draw: int = 0) -> CheckResult:
     return unknown(f"sympy did not reduce the geometric series (law: {geo}, expected draws: {draws})")
 
 
+def expected_draws_bound(target=None) -> CheckResult:
+    """1/(1 - q) <= n^2/(n^2 - 1) for 0 <= q <= 1/n^2, n > 1: with q = (1 - t)/n^2, t in [0, 1], and n = 1 + k, k > 0,
+    the margin is t/((n^2 - 1)(1 - q)) (sympy). ``target`` replaces n^2/(n^2 - 1) (mutation hook)."""
+    k, t = sp.Symbol("k", positive=True), sp.Symbol("t", nonnegative=True)
+    n = 1 + k
+    rhs = n**2 / (n**2 - 1) if target is None else target(n)
+    margin = sp.factor(sp.together(rhs - 1 / (1 - (1 - t) / n**2)))
+    num, den = sp.fraction(margin)
+    if _nonneg_expr(num) and _nonneg_expr(den) and den != 0:
+        return proved(f"sympy: with q = (1 - t)/n^2 (t >= 0 covers 0 <= q <= 1/n^2) and n = 1 + k, n^2/(n^2 - 1) - "
+                      f"1/(1 - q) = {margin} >= 0")
+    for kv, tv in itertools.product((1, 2, 10), (0, sp.Rational(1, 2), 1)):
+        val = sp.nsimplify(margin.subs({k: kv, t: tv}))
+        if val.is_negative:
+            nn, q = 1 + kv, (1 - tv) / sp.Integer(1 + kv) ** 2
+            return refuted(f"the bound fails at n = {nn}, q = {q}: margin {val}",
+                           {"n": str(nn), "q": str(q), "margin": decimal(sp.N(val, 40), 30)})
+    return unknown(f"margin {margin} not shown >= 0")
+
+
+def _nonneg_expr(e) -> bool:
+    return all(term.is_nonnegative is True for term in sp.Add.make_args(sp.expand(e))) or e.is_nonnegative is True
+
+
 def procedures(first_draw: int = 0) -> list[ClaimReport]:
     """``first_draw`` is the index of the first term of the geometric series (mutation hook; the proof: 0)."""
     law = geometric_law(first_draw)
-    bound = ("P[E] <= 1/n^2 (Lemma 4.4), so 1/(1 - P[E]) <= n^2/(n^2 - 1)", lemma_4_4().conclusion)
+    bound = ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion)
     integral_one = stated("int_{E^c} f = 1 - P[E] (definition of P[E]), so int_{E^c} f/(1 - P[E]) = 1: (14) is a density")
-    p41_res = rests_on(law, bound)
+    p41_res = rests_on(law, bound, ("1/(1 - P[E]) <= n^2/(n^2 - 1) for P[E] <= 1/n^2", expected_draws_bound()))
     p41 = ClaimReport(_id("procedure-4.1"), "redrawing Phi until (12) holds outputs Phi X conditioned on E^c; the expected "
                       "number of draws is 1/(1 - P[E]) <= n^2/(n^2 - 1)", steps=p41_res, conclusion=p41_res,
                       notes=("reading of C: sqrt(2 (C_1 + C_2)) ~ 4.515 (the proof of Lemma 4.4); the literal "

@@ -189,3 +189,19 @@ def test_theorem_4_6_relaxation_fails_when_bound_shrinks():
     assert used > 10 and worst <= 1
     worst_small, _ = Z.theorem_4_6_instances(cases=60, first_factor=worst / 4)
     assert worst_small > 1
+
+
+def test_renormalisation_difference_step_and_mutant():
+    assert Z.renormalisation_difference().verdict is ProofVerdict.PROVED
+    bad = Z.renormalisation_difference(scale=sp.Rational(1, 2))  # |A - B| <= max(A, B)/2: false at B = 0
+    assert bad.verdict is ProofVerdict.REFUTED
+    A, B = mpmath.mpf(bad.counterexample["A"]), mpmath.mpf(bad.counterexample["B"])
+    assert abs(A - B) > max(A, B) / 2
+
+
+def test_expected_draws_bound_and_mutant():
+    assert Z.expected_draws_bound().verdict is ProofVerdict.PROVED
+    bad = Z.expected_draws_bound(target=lambda n: 1 + 1 / (2 * n**2))  # too small at q = 1/n^2
+    assert bad.verdict is ProofVerdict.REFUTED
+    n, q = sp.Integer(bad.counterexample["n"]), sp.Rational(bad.counterexample["q"])
+    assert q <= 1 / n**2 and 1 / (1 - q) > 1 + 1 / (2 * n**2)
