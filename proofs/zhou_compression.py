@@ -824,9 +824,11 @@ def theorem_5_1(rate=None, var_constant=1) -> list[ClaimReport]:
     iss = sp.simplify(var - (var_constant + rho**2)) == 0
     lim = sp.limit(2 * p**2 / (K * p**2 * sp.log(n)), n, sp.oo)
     concl = proved("sympy.stats: Var(x_j x_k) = 1 + rho_jk^2, so E||B||_F^2 = (1/m) sum (1 + rho_jk^2) <= 2 p^2/m = "
-                   f"2/(K ln 2np) -> {lim}; truncation inflates it by <= 1/(1 - 1/n^2): ||B||_F -> 0 in probability") \
+                   f"2/(K ln 2np) -> {lim}; truncation inflates it by <= 1/(1 - 1/n^2): ||B||_F -> 0 in probability "
+                   "(used as axioms of probability, not machine-checked: the variance of a mean of m independent rows, "
+                   "E[Y | E^c] <= E[Y]/P(E^c) for Y >= 0, and Markov's inequality)") \
         if iss and lim == 0 else unknown(f"Isserlis variance {var} or limit {lim} not as required")
-    # the truncation factor 1/(1 - P[E]) <= 1/(1 - 1/n^2) uses Lemma 4.4 (Monte Carlo only)
+    # the truncation factor 1/(1 - P[E]) <= 1/(1 - 1/n^2) uses Lemma 4.4 (its Chernoff route)
     concl = rests_on(concl, ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion))
     base = [("||B||_F <= p tau (p^2 entries each <= tau)", stated("sum of p^2 squares each <= tau^2")),
             ("tau <= C sqrt(ln 2np/m) + 2 Delta_max ((12), (6), triangle inequality)", stated("triangle inequality"))]
