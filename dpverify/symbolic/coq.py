@@ -132,6 +132,13 @@ MANIFEST: tuple[CoqEntry, ...] = (
              "the maximum of K independent Laplace(B/eps) magnitudes at log(K/delta) B/eps (by bernoulli: "
              "1 - K q <= (1 - q)^K, induction on K); the Laplace tail e^(-t/b) and independence are not in Coq",
              Coverage.CLAIM),
+    CoqEntry("zhou-compression/lemma-3.3", "ZhouWeyl.v", "zhou_weyl_eigenvalue",
+             "for every dimension p, Sigma_1, Delta and eigenpair (lam, v) of Sigma_1 - Delta: if x^T Sigma_1 x >= l1 |x|^2 "
+             "and |x^T Delta x| <= d |x|^2 for all x, then lam >= l1 - d; that lambda_min(Sigma_1) and ||Delta||_2 give these "
+             "two bounds (the spectral theorem, Cauchy-Schwarz) is not in Coq", Coverage.STEP),
+    CoqEntry("zhou-compression/proposition-3.1", "ZhouWeyl.v", "zhou_frobenius_entry_bound",
+             "(7) for every p: |Delta_lk| <= Delta_max for all l, k < p gives sum_lk Delta_lk^2 <= (p Delta_max)^2; "
+             "(8) is not in Coq", Coverage.STEP),
 )
 
 

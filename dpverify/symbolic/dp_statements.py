@@ -110,6 +110,9 @@ class ReducedStatement:
     residual: Lemma
     witness: Lemma | None = None
     constants: Mapping[str, object] = field(default_factory=dict)
+    #: True when the reduction only bounds the claim (the residual implies it, not conversely): a failing
+    #: residual then leaves the statement UNKNOWN (the route fails), never REFUTED; only the witness refutes.
+    relaxed: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "constants", {k: sp.nsimplify(v) for k, v in dict(self.constants).items()})
@@ -133,6 +136,10 @@ class ReducedStatement:
                 return CheckResult(ProofVerdict.REFUTED, f"{self.id}: on the witness family: {w.evidence}",
                                    counterexample=w.counterexample, details=w.details)
         r = res.residual.check()
+        if r.verdict is ProofVerdict.REFUTED and self.relaxed:
+            return CheckResult(ProofVerdict.UNKNOWN, f"{self.id}: the relaxed residual fails ({r.evidence}); the "
+                                                     "statement itself is not refuted (its witness search found no "
+                                                     "counterexample)", details=r.details)
         if r.verdict is ProofVerdict.REFUTED:
             return CheckResult(ProofVerdict.REFUTED, f"{self.id}: residual inequality fails: {r.evidence}",
                                counterexample=r.counterexample, details=r.details)

@@ -66,14 +66,86 @@ def test_theorem_5_1_theta_step_counterexample(reports):
 def test_key_verdicts(reports):
     assert reports["zhou-compression/theorem-4.6"].conclusion.verdict is ProofVerdict.TESTED
     assert reports["zhou-compression/theorem-d.2"].steps.verdict is ProofVerdict.REFUTED
-    # both rest on P[E] <= 1/n^2 (Lemma 4.4), which is only TESTED (Monte Carlo): no stronger than that premise
-    assert reports["zhou-compression/lemma-4.4"].conclusion.verdict is ProofVerdict.TESTED
-    assert reports["zhou-compression/procedure-4.1"].conclusion.verdict is ProofVerdict.TESTED
+    # Lemma B.1 is false for small tau (x = y); the paper's proof of Lemma 4.4 cites it at a failing point
+    assert reports["zhou-compression/lemma-b.1"].conclusion.verdict is ProofVerdict.REFUTED
+    assert reports["zhou-compression/lemma-4.4"].steps.verdict is ProofVerdict.REFUTED
+    # P[E] <= 1/n^2 itself by the Chernoff route: certified (Arb residual), and the claims resting on it follow
+    l44 = reports["zhou-compression/lemma-4.4"].conclusion
+    assert l44.verdict is ProofVerdict.CERTIFIED and "Chernoff route" in l44.evidence and "axioms of probability" in l44.evidence
+    assert reports["zhou-compression/procedure-4.1"].conclusion.verdict is ProofVerdict.CERTIFIED
+    assert reports["zhou-compression/remark-4.3"].conclusion.verdict is ProofVerdict.CERTIFIED
     for reading in ("theta-reading", "omega-reading"):
-        assert reports[f"zhou-compression/theorem-5.1/{reading}"].conclusion.verdict is ProofVerdict.TESTED
+        assert reports[f"zhou-compression/theorem-5.1/{reading}"].conclusion.verdict is ProofVerdict.CERTIFIED
     # "(14) is a density" is stated, not machine-checked: Procedure 4.2 is UNKNOWN, with the reason
     p42 = reports["zhou-compression/procedure-4.2"]
     assert p42.steps.verdict is ProofVerdict.UNKNOWN and "not machine-checked" in p42.reason
+
+
+def _chi2_upper_tail(m, tau):
+    with mpmath.workdps(60):
+        return mpmath.gammainc(mpmath.mpf(m) / 2, m * (1 + mpmath.mpf(tau)) / 2, mpmath.inf, regularized=True)
+
+
+def test_lemma_b_1_counterexample_rechecked_independently(reports):
+    """x = y unit: (n/m)<Phi x, Phi x> = chi2_m/m; the upper tail alone exceeds the claimed two-sided bound."""
+    ce = reports["zhou-compression/lemma-b.1"].conclusion.counterexample
+    m, tau = int(ce["m"]), sp.Rational(ce["tau"])
+    with mpmath.workdps(60):
+        t = mpmath.mpf(tau.p) / tau.q
+        bound = 2 * mpmath.exp(-m * t**2 / (4 * mpmath.e / mpmath.sqrt(6 * mpmath.pi) + mpmath.sqrt(8) * mpmath.e * t))
+        assert _chi2_upper_tail(m, t) > 10 * bound
+    # scipy, independent of mpmath and Arb
+    from scipy.stats import chi2
+    assert chi2.sf(m * (1 + float(tau)), m) > 10 * float(bound)
+
+
+def test_lemma_4_4_paper_step_counterexample(reports):
+    ce = reports["zhou-compression/lemma-4.4"].steps.counterexample
+    n, p, m = int(ce["n"]), int(ce["p"]), int(ce["m"])
+    c12 = 4 * math.e / math.sqrt(6 * math.pi) + math.sqrt(8) * math.e
+    assert m >= 2 * c12 * math.log(2 * n * p)  # inside Lemma 4.4's hypothesis
+    tau = math.sqrt(2 * c12 * math.log(2 * n * p) / m)
+    assert tau <= 1 and abs(tau - float(ce["tau"])) < 1e-12
+    from scipy.stats import chi2
+    cited = 2 * math.exp(-m * tau**2 / (4 * math.e / math.sqrt(6 * math.pi) + math.sqrt(8) * math.e * tau))
+    assert chi2.sf(m * (1 + tau), m) > cited
+    # the step's final bound 2/(2np)^2 does hold there (the slack the Chernoff route uses)
+    assert chi2.sf(m * (1 + tau), m) + chi2.cdf(m * (1 - tau), m) < 2 / (2 * n * p) ** 2
+
+
+def test_lemma_b_1_with_gaussian_rate_constants_not_refuted_on_the_diagonal():
+    """Adversary for the search: with C1 = 4, C2 = 16 (a Bernstein-type bound that holds for chi2) the diagonal
+    search finds nothing, so the refutation is not an artefact of the evaluation."""
+    assert Z.lemma_b_1_diagonal(c1=sp.Integer(4), c2=sp.Integer(16)) is None
+
+
+def test_chernoff_exponent_statement_and_its_mutants():
+    st = Z.entry_exponent_statement()
+    assert st.check().verdict is ProofVerdict.CERTIFIED
+    # c_sum = 8 is the edge of the residual (R >= 1/8 at rho = 1, tau = 1); 7 makes the residual false there
+    assert st.with_constants(c_sum=7).check().verdict not in (ProofVerdict.CERTIFIED, ProofVerdict.PROVED)
+    # a smaller constant than the exponent allows is refuted on the witness (the exact exponent)
+    bad = st.with_constants(c_sum=sp.Rational(3)).check()
+    assert bad.verdict is ProofVerdict.REFUTED
+    rho, tau = mpmath.mpf(bad.counterexample["rho"]), mpmath.mpf(bad.counterexample["tau"])
+    with mpmath.workdps(50):
+        lam = tau / 4
+        g = lam * tau + lam * rho + mpmath.log(1 - (1 + rho) * lam) / 2 + mpmath.log(1 + (1 - rho) * lam) / 2
+        assert tau**2 / 3 > g
+
+
+def test_gaussian_product_mgf_and_pointwise_steps():
+    assert Z.gaussian_product_mgf().verdict is ProofVerdict.PROVED
+    assert Z.chernoff_pointwise().verdict is ProofVerdict.PROVED
+
+
+def test_chernoff_route_matches_the_exact_tail():
+    """The per-entry bound 2 exp(-m tau^2/(C1 + C2)) against the exact two-sided tail of chi2_m/m (rho = 1) and of
+    the product sum at rho = 0 (quadrature), at tau <= 1: the certified inequality is not vacuous, and true."""
+    c12 = Z.C1 + Z.C2
+    for m, tau, rho in ((20, 1.0, 1), (200, 0.3, 1), (5000, 0.05, 1), (20, 1.0, 0), (200, 0.3, 0)):
+        exact = Z._dev_tail(m, rho, tau)  # rho = 1: closed form; rho = 0: one quadrature
+        assert exact <= 2 * math.exp(-m * tau**2 / c12)
 
 
 # ---------------------------------------------------------------- mutations
@@ -116,3 +188,19 @@ def test_theorem_4_6_relaxation_fails_when_bound_shrinks():
     assert used > 10 and worst <= 1
     worst_small, _ = Z.theorem_4_6_instances(cases=60, first_factor=worst / 4)
     assert worst_small > 1
+
+
+def test_renormalisation_difference_step_and_mutant():
+    assert Z.renormalisation_difference().verdict is ProofVerdict.PROVED
+    bad = Z.renormalisation_difference(scale=sp.Rational(1, 2))  # |A - B| <= max(A, B)/2: false at B = 0
+    assert bad.verdict is ProofVerdict.REFUTED
+    A, B = mpmath.mpf(bad.counterexample["A"]), mpmath.mpf(bad.counterexample["B"])
+    assert abs(A - B) > max(A, B) / 2
+
+
+def test_expected_draws_bound_and_mutant():
+    assert Z.expected_draws_bound().verdict is ProofVerdict.PROVED
+    bad = Z.expected_draws_bound(target=lambda n: 1 + 1 / (2 * n**2))  # too small at q = 1/n^2
+    assert bad.verdict is ProofVerdict.REFUTED
+    n, q = sp.Integer(bad.counterexample["n"]), sp.Rational(bad.counterexample["q"])
+    assert q <= 1 / n**2 and 1 / (1 - q) > 1 + 1 / (2 * n**2)
