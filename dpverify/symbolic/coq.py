@@ -210,7 +210,7 @@ def coqc_version(coqc: str | None = None) -> str:
 
 
 _BUILD: dict[str, Path] = {}
-_CACHE: dict[tuple[str, str, str], CoqResult] = {}
+_CACHE: dict[tuple[str, str, str, str], CoqResult] = {}
 _REQUIRE = re.compile(r"From\s+" + LOGICAL + r"\s+Require\s+(?:Import\s+|Export\s+)?([A-Za-z0-9_ ]+)\.")
 
 
@@ -254,7 +254,9 @@ def compile_file(name: str, *, timeout: float = DEFAULT_TIMEOUT, coqc: str | Non
     if coqc is None:
         return CoqResult(name, CoqStatus.UNAVAILABLE, message=f"Coq not available: {INSTALL_HINT}")
     source = src_path.read_text()
-    key = (coqc, name, hashlib.sha256(source.encode()).hexdigest())
+    # The build directory is part of the key: a result says "<name>.vo is in *this* directory", and a
+    # cached success from another directory would send later queries to a missing .vo.
+    key = (coqc, str(_build_dir()), name, hashlib.sha256(source.encode()).hexdigest())
     if key in _CACHE:
         return _CACHE[key]
     if name in _stack:

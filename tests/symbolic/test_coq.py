@@ -264,3 +264,21 @@ def test_hook_with_a_false_theorem_file_is_not_kernel_checked(compiled, monkeypa
     r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1", proved("sympy says so"))])[0]
     assert r.conclusion.verdict is ProofVerdict.PROVED
     assert "did NOT compile" in r.evidence
+
+
+@needs_coq
+def test_a_result_cached_in_another_build_directory_is_not_reused(compiled, monkeypatch):
+    """A file first compiled while another build directory was current (a test's fresh ``_BUILD``)
+    must be compiled again in the current one: reusing that cached success sent the assumption query
+    to a .vo that was not there ("Cannot find a physical path ... ApproxToTV")."""
+    coq._CACHE.clear()  # forget the session's compilations: the next one happens in the fresh directory
+    with monkeypatch.context() as m:
+        m.setattr(coq, "_BUILD", {})
+        assert coq.compile_file("ApproxToTV.v").ok
+    fresh_dir_entries = dict(coq._CACHE)
+    # back in the session's directory: the query must find ApproxToTV.vo there
+    items = [(e.file, e.theorem) for e in coq.MANIFEST if e.file == "ApproxToTV.v"]
+    coq._ASSUMPTIONS.clear()
+    ax = coq.assumptions(items)
+    assert isinstance(ax, dict), getattr(ax, "message", ax)
+    assert len(coq._CACHE) > len(fresh_dir_entries)  # it was compiled again, in the session's directory
