@@ -22,7 +22,7 @@ import html
 import math
 from typing import Any, Iterable
 
-__all__ = ["check_report", "audit_report", "prove_report", "svg_delta_curve", "svg_bars"]
+__all__ = ["check_report", "audit_report", "account_report", "prove_report", "svg_delta_curve", "svg_bars"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;color:#1b1b1b;max-width:1200px}
@@ -360,3 +360,46 @@ def audit_report(doc: dict, *, command: str) -> str:
 def prove_report(rows: list[dict], *, command: str = "dpverify prove") -> str:
     """The HTML page of ``dpverify prove`` (its claim rows)."""
     return _page("dpverify prove report", [_proofs_section(rows)], f"<p>Command: <code>{_e(command)}</code></p>")
+
+
+def account_report(curves: dict, events: list[str], *, command: str, results: list[dict] | None = None) -> str:
+    """The HTML page of ``dpverify account``: the table of epsilon at the deltas asked for (``results``,
+    the rows ``dpverify account --json`` prints, so the page shows the numbers the command printed) and
+    the epsilon(delta) curves (from :func:`dpverify.report.accounting_plots.account_curves`)."""
+    from .accounting_plots import svg_epsilon_curves
+
+    if results is None:  # no table given: read it off the curves at the deltas asked for
+        grid = [float(d) for d in curves["grid"]]
+        at = [grid.index(d) for d in curves["deltas"]]
+        results = []
+        for c in curves["curves"]:
+            row = {"method": c["method"], "epsilons": None if c["epsilon"] is None else [c["epsilon"][i] for i in at],
+                   "unsupported": c["unsupported"]}
+            if c["method"] == "pld" and curves.get("pld"):
+                row["lower"] = [curves["pld"]["lower"][i] for i in at]
+            results.append(row)
+    from .._format import fmt_lower, fmt_upper
+
+    n = len(curves["deltas"])
+    rows = []
+    for r in results:
+        if r.get("epsilons") is None:
+            rows.append([f"<td>{_e(r['method'])}</td>"] + ["<td>unsupported</td>"] * n +
+                        [f"<td class='evidence'>{_e(r.get('unsupported', ''))}</td>"])
+            continue
+        rows.append([f"<td>{_e(r['method'])}</td>"] + [f"<td class='num'>{fmt_upper(float(e), 10)}</td>" for e in r["epsilons"]] +
+                    ["<td>certified upper bound</td>"])
+        if r.get("lower") is not None:
+            rows.append([f"<td>{_e(r['method'])} lower</td>"] + [f"<td class='num'>{fmt_lower(float(e), 10)}</td>" for e in r["lower"]]
+                        + ["<td>the true epsilon is at least this (optimistic PLD)</td>"])
+    table = _table(["method"] + [f"eps at delta={d:g}" for d in curves["deltas"]] + ["note"], rows, raw=True)
+    fig = svg_epsilon_curves(curves, title="epsilon(delta) per composition method")
+    caption = ("Each solid curve is a method's certified upper bound on epsilon(delta); the shaded band runs "
+               "from the PLD's lower bound (dashed: the true epsilon is at least this) to its certified upper "
+               "bound, so the true curve lies inside it. Points where a method certifies no finite epsilon are "
+               "not drawn. Every method is drawn, whatever --method chose for the table; the PLD curve is "
+               "computed for the whole grid at once, so its last digits may differ from the table's.")
+    section = (f"<h2>Events</h2><ul>{''.join(f'<li><code>{_e(s)}</code></li>' for s in events)}</ul>"
+               f"<h2>epsilon at the deltas asked for</h2>{table}"
+               f"<h2>epsilon(delta) curves</h2><figure>{fig}<figcaption>{_e(caption)}</figcaption></figure>")
+    return _page("dpverify account report", [section], f"<p>Reproduce: <code>{_e(command)}</code></p>")
