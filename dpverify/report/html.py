@@ -222,9 +222,15 @@ def _audit_plots(name: str, audit: dict) -> str:
             counts = [(d.get("pair_index"), d.get("direction"), d.get("event"), d.get("delta_estimate"))
                       for d in audit.get("directions", []) if isinstance(d, dict)]
             rows = [[str(p), str(dr), str(ev) if ev is not None else "-", _num(de)] for p, dr, ev, de in counts]
-            return ("<p class='note'>black-box audit: no loss distribution; the event each direction tested and "
-                    "its estimated delta at the claimed eps:</p>" +
-                    _table(["pair", "direction", "event", "delta estimate"], rows))
+            from .blackbox_plots import svg_event_frequencies
+
+            fig = svg_event_frequencies(audit, title=f"{name}: event frequencies on the two datasets")
+            return (f"<figure>{fig}<figcaption>Black-box audit: no loss distribution. Each certified event's "
+                    "frequency on the first and second dataset of its direction, with confidence intervals at the "
+                    "event's level (the certified ends are the audit's bounds); the black tick is the most the claim "
+                    "allows on the first dataset. Highlighted: the event that gave the audit's bound.</figcaption>"
+                    "</figure><p class='note'>the best event of each direction and its estimated delta at the "
+                    "claimed eps:</p>" + _table(["pair", "direction", "event", "delta estimate"], rows))
         return "<p class='note'>no profile kept for this audit (white-box audits keep one with profile=True)</p>"
     head = next((d for d in dirs if d.get("pair_index") == audit.get("pair_index")
                  and d.get("direction") == audit.get("direction")), dirs[0])

@@ -72,6 +72,17 @@ def test_svg_draws_a_curve_per_supported_method_and_the_pld_band(laplace_curves)
     assert svg2.count("<polyline") == len(Method) and f"finite at 0/{len(broken['grid'])}" in svg2
 
 
+def test_report_page_shows_the_printed_numbers_and_every_curve(capsys, tmp_path):
+    page = tmp_path / "acc.html"
+    code, out, err = run(capsys, "account", "--event", LAPLACE_SPEC, "--delta", "1e-5", "--report", str(page))
+    assert code == 0, err
+    text = page.read_text()
+    assert text.count("<polyline") == len(Method) + 1
+    printed = re.search(r"^pld\s+(\S+)", out, re.M).group(1)
+    assert f">{printed}<" in text
+
+
+@pytest.mark.slow  # the PLD of 100 subsampled steps over the whole delta grid (~5-15 s)
 def test_dpsgd_one_liner_with_report_and_plot(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     page, png = tmp_path / "acc.html", tmp_path / "acc.png"
@@ -109,6 +120,7 @@ def test_a_failing_plot_keeps_the_numbers(capsys, monkeypatch, tmp_path):
     assert code == 1 and "pld" in out and "results above stand" in err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
 def test_account_report_opens_in_chromium_without_console_messages(capsys, tmp_path):
     page = tmp_path / "acc.html"
