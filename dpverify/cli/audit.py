@@ -114,6 +114,8 @@ def run(args) -> int:
 
         doc = jsonable(result.to_dict())
         doc.update(seed=seed, mechanism=args.mechanism)
+        if white_box:
+            doc["plain_loss_histogram"] = _plain_histogram(mech, result, seed)
         command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["audit"] else f"dpverify audit {args.mechanism}"
         code = max(code, _common.write_report(args.report, audit_report(doc, command=command)))
     if args.plot:  # after the verdict is printed: a failing plot never throws the verdict away
@@ -121,14 +123,28 @@ def run(args) -> int:
         from ..report.blackbox_plots import save_blackbox_plot
 
         try:
-            if white_box:
-                save_audit_plot(result, args.plot)
+            if white_box:  # the loss histogram from a separate plain sample (seeded by the audit's seed)
+                save_audit_plot(result, args.plot, mechanism=mech, seed=seed)
             else:  # no loss distribution: the events' frequencies on D and D'
                 save_blackbox_plot(result, args.plot)
         except (OSError, ImportError) as exc:
             print(f"dpverify audit: the verdict above stands, but the plot was not saved: {exc}", file=sys.stderr)
             return 1
     return code
+
+
+def _plain_histogram(mech, result, seed: int, samples: int | None = None) -> dict | None:
+    """The loss histogram of a separate plain sample on the pair and direction that gave the bound
+    (for the report's picture; never used by the verdict). None when the draws fail."""
+    from ..errors import DPVerifyError
+    from ..report.plots import PICTURE_SAMPLES, plain_loss_histogram
+
+    x, y = result.pair if result.direction == "D->D'" else (result.pair[1], result.pair[0])
+    try:
+        return plain_loss_histogram(mech, x, y, samples=samples or PICTURE_SAMPLES, seed=seed)
+    except (DPVerifyError, ValueError, FloatingPointError) as exc:
+        print(f"dpverify: no plain loss histogram for the report: {exc}", file=sys.stderr)
+        return None
 
 
 def _check_plot_target(path: str, white_box: bool) -> None:

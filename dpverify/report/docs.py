@@ -18,6 +18,14 @@ Regions (see :data:`REGIONS`):
 Without options every region is rewritten in place; ``--check`` rewrites nothing and exits 1
 listing the regions whose text differs from a fresh run (the test suite runs ``--check --cheap``
 by default and the expensive regions in a slow test); ``--cheap`` restricts to the cheap regions.
+
+``--images [NAME ...]`` regenerates the pictures in ``docs/img`` instead (see :data:`IMAGES`; PNG
+bytes vary with the matplotlib and Chromium versions, so they are not compared by ``--check``):
+
+* ``audit_gaussian_eps10.png``: ``dpverify audit`` of ClassicalGaussian(10, 1e-5) on (0, 1), 100000
+  samples, seed 1, ``--plot`` (the loss histogram from a separate plain sample);
+* ``report.png``: ``dpverify check --report`` (every section: seed 0, default samples), rendered by
+  headless Chromium at half scale.
 """
 from __future__ import annotations
 
@@ -30,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["REGIONS", "Region", "generate", "main"]
+__all__ = ["REGIONS", "Region", "IMAGES", "generate", "generate_images", "main"]
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 120
@@ -142,11 +150,84 @@ def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT
     return drift
 
 
+def _image_gaussian(path: Path) -> None:
+    from dpverify_mechanisms.lecture21_dp import ClassicalGaussian
+
+    from .. import audit
+    from .plots import save_audit_plot
+
+    mech = ClassicalGaussian(10, 1e-5)
+    result = audit(mech, (0.0, 1.0), samples=100_000, rng=1, profile=True)
+    save_audit_plot(result, path, mechanism=mech, seed=1)
+
+
+def _image_report(path: Path) -> None:
+    import shutil
+    import subprocess
+    import tempfile
+
+    from ..cli import main as cli_main
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise RuntimeError("report.png needs chromium (apt-get install chromium)")
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "report.html"
+        with open(Path(tmp) / "stdout.txt", "w") as out:
+            import contextlib
+
+            with contextlib.redirect_stdout(out):
+                code = cli_main(["check", "--seed", "0", "--report", str(page)])
+        if code != 0:
+            raise RuntimeError(f"dpverify check exited {code}")
+        # the page's height at 1280 px: ask Chromium for a tall window, then crop the blank bottom
+        shot = Path(tmp) / "shot.png"
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--force-device-scale-factor=0.5", "--window-size=1280,30000", f"--screenshot={shot}",
+                        page.as_uri()], check=True, capture_output=True, timeout=600)
+        _crop_blank_bottom(shot, path)
+
+
+def _crop_blank_bottom(src: Path, dst: Path) -> None:
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    px = mpimg.imread(str(src))
+    rgb = px[..., :3]
+    rows = np.where((rgb < 0.98).any(axis=(1, 2)))[0]
+    bottom = int(rows.max()) + 20 if rows.size else rgb.shape[0]
+    mpimg.imsave(str(dst), px[: min(bottom, px.shape[0])])
+
+
+#: The pictures of the docs and how each is made (``python -m dpverify.report.docs --images``).
+IMAGES: dict[str, Callable[[Path], None]] = {
+    "audit_gaussian_eps10.png": _image_gaussian,
+    "report.png": _image_report,
+}
+
+
+def generate_images(names: list[str] | None = None, root: Path = ROOT) -> list[str]:
+    """Regenerate ``docs/img/NAME`` for each name (default: all); returns the names written."""
+    names = list(IMAGES) if not names else names
+    unknown = [n for n in names if n not in IMAGES]
+    if unknown:
+        raise SystemExit(f"unknown image(s) {unknown}; known: {sorted(IMAGES)}")
+    for n in names:
+        IMAGES[n](root / "docs" / "img" / n)
+        print(f"wrote docs/img/{n}", file=sys.stderr)
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m dpverify.report.docs", description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="compare only; exit 1 when a region drifted")
     p.add_argument("--cheap", action="store_true", help="only the cheap regions")
+    p.add_argument("--images", nargs="*", metavar="NAME", help="regenerate the pictures in docs/img instead "
+                   f"(default: all of {', '.join(IMAGES)})")
     args = p.parse_args(argv)
+    if args.images is not None:
+        generate_images(args.images)
+        return 0
     drift = generate(check=args.check, cheap_only=args.cheap)
     if args.check and drift:
         print("generated regions out of date: " + ", ".join(drift) + " (run python -m dpverify.report.docs)",

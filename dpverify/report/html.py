@@ -239,10 +239,21 @@ def _audit_plots(name: str, audit: dict) -> str:
     curve = svg_delta_curve(p, ce, cd, title=f"{name}: delta(eps), {where}")
     figs = [f"<figure>{curve}<figcaption>estimate and pointwise band (level {_num(p.get('band_level'))}); "
             "red: the claim.</figcaption></figure>"]
-    hist = _svg_histogram(p, ce, title=f"{name}: privacy-loss distribution")
+    plain = audit.get("plain_loss_histogram")
+    importance = "importance" in str(p.get("histogram_note", ""))
+    if isinstance(plain, dict) and plain.get("counts"):
+        hist = _svg_histogram({"histogram_counts": plain["counts"], "histogram_edges": plain["edges"],
+                               "histogram_total": plain["samples"], "histogram_note": "plain draws"}, ce,
+                              title=f"{name}: privacy-loss distribution")
+        caption = (f"{_e(plain.get('note', 'plain draws from M(D)'))}, on the pair and direction that gave the bound: "
+                   "fraction of draws per loss bin (every finite loss; mean "
+                   f"{_num(plain.get('mean'))})." + (" The audit itself importance-sampled; these draws are separate."
+                                                     if importance else ""))
+    else:
+        hist = _svg_histogram(p, ce, title=f"{name}: privacy-loss distribution")
+        caption = "the audit's plain draws from M(D): fraction of outputs per positive-loss bin."
     if hist is not None:
-        figs.append(f"<figure>{hist}<figcaption>plain draws from M(D): fraction of outputs per loss bin.</figcaption>"
-                    "</figure>")
+        figs.append(f"<figure>{hist}<figcaption>{caption}</figcaption></figure>")
     else:
         figs.append("<p class='note'>loss histogram not drawn: this audit importance-sampled its outputs, so a "
                     "histogram of its losses is not the privacy-loss distribution.</p>")

@@ -112,7 +112,7 @@ def test_reproduce_line_after_delta_resolution_names_the_same_audit(capsys):
 def test_a_failing_plot_keeps_the_verdict(capsys, monkeypatch, tmp_path):
     import dpverify.report as report
 
-    def broken(result, path):
+    def broken(result, path, **kw):
         raise OSError("disk full")
 
     monkeypatch.setattr(report, "save_audit_plot", broken)
