@@ -10,6 +10,8 @@ Regions (see :data:`REGIONS`):
 
 * ``controls-registry`` (cheap): the controls of the ``faulty`` section with the verdict each is
   expected to get (``dpverify check``'s ``expected`` column);
+* ``calibration-classical-eps10-*`` (cheap): the classical Gaussian formula against the exact
+  minimum at eps = 10 (docs/calibration.md's prose);
 * ``check-mechanisms`` and ``check-faulty`` (expensive: every audit of ``dpverify check --no-proofs
   --no-calibrations``, seed 0, default samples, neighbour search on): the two tables, without the
   per-row seconds (timings vary between runs and machines), and a ``Timing:`` line with the CPU and
@@ -24,8 +26,8 @@ bytes vary with the matplotlib and Chromium versions, so they are not compared b
 
 * ``audit_gaussian_eps10.png``: ``dpverify audit`` of ClassicalGaussian(10, 1e-5) on (0, 1), 100000
   samples, seed 1, ``--plot`` (the loss histogram from a separate plain sample);
-* ``report.png``: ``dpverify check --report`` (every section: seed 0, default samples), rendered by
-  headless Chromium at half scale.
+* ``report.png``: ``dpverify check --seed 0 --samples-scale 0.2 --report`` (every section), rendered
+  by headless Chromium at half scale.
 """
 from __future__ import annotations
 
@@ -113,8 +115,23 @@ def _controls_registry(run: _Run) -> str:
     return "```\n" + "\n".join(line.rstrip() for line in text.splitlines()) + "\n```"
 
 
+def _classical_eps10(delta: float) -> Callable[[_Run], str]:
+    """One sentence on the classical Gaussian formula at eps = 10 (deterministic, cheap)."""
+    def produce(run: _Run) -> str:
+        from .._format import fmt_lower, fmt_upper
+        from ..calibrate import gaussian
+
+        c = gaussian(10.0, delta, 1.0, method="classical")
+        return (f"at ε = 10, δ = {delta:g} its σ = {fmt_upper(c.value, 4)} is {fmt_lower(c.tightness, 3)} × the "
+                f"minimum {fmt_upper(c.exact_value, 4)}, and its true δ(ε) is {fmt_upper(c.achieved_delta, 3)} "
+                f"({'UNSAFE' if not c.safe else 'safe'}).")
+    return produce
+
+
 REGIONS: tuple[Region, ...] = (
     Region("controls-registry", "docs/faulty.md", True, _controls_registry),
+    Region("calibration-classical-eps10-delta1e-6", "docs/calibration.md", True, _classical_eps10(1e-6)),
+    Region("calibration-classical-eps10-delta1e-5", "docs/calibration.md", True, _classical_eps10(1e-5)),
     Region("check-mechanisms", "docs/mechanisms.md", False, _check_region("mechanisms")),
     Region("check-faulty", "docs/mechanisms.md", False, _check_region("faulty")),
 )
@@ -161,6 +178,11 @@ def _image_gaussian(path: Path) -> None:
     save_audit_plot(result, path, mechanism=mech, seed=1)
 
 
+#: The command whose --report the screenshot shows (every section; a fifth of the default samples so
+#: that the picture is regenerated in minutes; the verdicts shown are that run's).
+REPORT_COMMAND = ["dpverify", "check", "--seed", "0", "--samples-scale", "0.2"]
+
+
 def _image_report(path: Path) -> None:
     import shutil
     import subprocess
@@ -177,7 +199,7 @@ def _image_report(path: Path) -> None:
             import contextlib
 
             with contextlib.redirect_stdout(out):
-                code = cli_main(["check", "--seed", "0", "--report", str(page)])
+                code = cli_main(REPORT_COMMAND[1:] + ["--report", str(page)])
         if code != 0:
             raise RuntimeError(f"dpverify check exited {code}")
         # the page's height at 1280 px: ask Chromium for a tall window, then crop the blank bottom
