@@ -12,7 +12,7 @@ pair whose sums differ by d is as private as the full mechanism at sensitivity 2
 drawn are the strategy's extreme pairs (``dpverify.strategies.extreme_pairs``): one record goes
 from -1 to +1 and back, |d| = 2, where delta(1) ~ 2e-3 (about 400 of 200 000 losses above the
 claimed eps, against a claimed delta of 1e-5), so the audit's power is overwhelming at every seed;
-``test_every_seed_draws_an_extreme_pair`` checks the |d| = 2 pair is drawn for 500 seeds, and the
+``test_every_seed_draws_an_extreme_pair`` checks the |d| = 2 pair is drawn for 100 seeds, and the
 slow test asserts the half-noise failure and the correct Gaussian's pass for each of 20 seeds in
 all three selections (a correct mechanism fails with probability <= the run's budget 1e-3 per run,
 so 20 runs pass with probability >= 0.98: a failure of the correct Gaussian would be reported, not
@@ -165,13 +165,14 @@ def test_every_seed_draws_an_extreme_pair():
     from dpverify.testing._assert import draw_pairs
 
     strategy = dps.vectors(3, low=-1.0, high=1.0)
-    for seed in range(500):
+    firsts = set()
+    for seed in range(100):
         pairs = draw_pairs(strategy, 8, seed)
+        firsts.add(pairs[0][0].tobytes())
         assert len(pairs) == 8
-        assert _largest_change([(np.asarray(a).tolist(), np.asarray(b).tolist()) for a, b in pairs]) == 2.0
-        # and the draws still vary with the seed (the extreme pair's other records and position too)
-    firsts = {draw_pairs(strategy, 8, seed)[0][0].tobytes() for seed in range(50)}
-    assert len(firsts) > 40
+        assert _largest_change([(np.asarray(a).tolist(), np.asarray(b).tolist()) for a, b in pairs]) >= 2 - 1e-12
+    # and the draws still vary with the seed (the extreme pair's other records and position too)
+    assert len(firsts) > 80
 
 
 @pytest.mark.slow
