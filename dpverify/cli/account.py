@@ -206,5 +206,11 @@ def _print(args, deltas, results) -> int:
             rows.append([r["method"] + " slack"] + [f"{x:.2g}" for x in r["numerical_slack"]]
                         + ["", "round-off share of the upper bound"])
     print("epsilon(delta); upper bounds are certified (rounded up)")
-    print(_common.table(["method"] + [f"delta={d:g}" for d in deltas] + ["seconds", "note"], rows))
+    heads = ["method"] + [f"delta={d:g}" for d in deltas] + ["seconds", "note"]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    cols = [(h, w, False) for h, w in zip(heads[:-1], widths[:-1])] + [("note", 20, True)]
+    table = _common.StreamTable(cols)  # fits the terminal: the note wraps instead of running off
+    table.header()
+    for r in rows:
+        table.row(r)
     return 0
