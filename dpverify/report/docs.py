@@ -26,8 +26,9 @@ bytes vary with the matplotlib and Chromium versions, so they are not compared b
 
 * ``audit_gaussian_eps10.png``: ``dpverify audit`` of ClassicalGaussian(10, 1e-5) on (0, 1), 100000
   samples, seed 1, ``--plot`` (the loss histogram from a separate plain sample);
-* ``report.png``: ``dpverify check --seed 0 --samples-scale 0.2 --report`` (every section), rendered
-  by headless Chromium at half scale.
+* ``report.png``: ``dpverify check --seed 0 --samples-scale 0.2 --report``, every section pictured by
+  headless Chromium at half scale (the top of each section, then one white-box and one black-box
+  audit's evidence: :func:`screenshot_sections`).
 """
 from __future__ import annotations
 
@@ -183,42 +184,72 @@ def _image_gaussian(path: Path) -> None:
 REPORT_COMMAND = ["dpverify", "check", "--seed", "0", "--samples-scale", "0.2"]
 
 
-def _image_report(path: Path) -> None:
-    import shutil
-    import subprocess
+def _image_report(path: Path, page: Path | None = None) -> None:
+    """Run :data:`REPORT_COMMAND` with ``--report`` (unless ``page``, a report it wrote, is given)
+    and picture every section of the page: :func:`screenshot_sections`."""
     import tempfile
 
     from ..cli import main as cli_main
 
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        raise RuntimeError("report.png needs chromium (apt-get install chromium)")
     with tempfile.TemporaryDirectory() as tmp:
-        page = Path(tmp) / "report.html"
-        with open(Path(tmp) / "stdout.txt", "w") as out:
+        if page is None:
+            page = Path(tmp) / "report.html"
             import contextlib
 
-            with contextlib.redirect_stdout(out):
+            with open(Path(tmp) / "stdout.txt", "w") as out, contextlib.redirect_stdout(out):
                 code = cli_main(REPORT_COMMAND[1:] + ["--report", str(page)])
-        if code != 0:
-            raise RuntimeError(f"dpverify check exited {code}")
-        # the page's height at 1280 px: ask Chromium for a tall window, then crop the blank bottom
-        shot = Path(tmp) / "shot.png"
-        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                        "--force-device-scale-factor=0.5", "--window-size=1280,30000", f"--screenshot={shot}",
-                        page.as_uri()], check=True, capture_output=True, timeout=600)
-        _crop_blank_bottom(shot, path)
+            if code != 0:
+                raise RuntimeError(f"dpverify check exited {code}")
+        screenshot_sections(page.read_text(), path, Path(tmp))
 
 
-def _crop_blank_bottom(src: Path, dst: Path) -> None:
+#: Height (CSS pixels) of each section's panel in report.png, and the device scale of the picture.
+PANEL_HEIGHT, PANEL_SCALE = 1300, 0.5
+
+
+def screenshot_sections(html: str, path: Path, workdir: Path) -> None:
+    """One picture of a long report page: for each section (each ``<h2>``), the top
+    :data:`PANEL_HEIGHT` CSS pixels of a page holding the page's header and that section alone; then
+    the evidence of the first white-box audit (delta(eps) and loss histogram) and of the first
+    black-box audit (event frequencies). Panels rendered by headless Chromium, stacked top to
+    bottom with a grey rule between them."""
+    import re
+    import shutil
+    import subprocess
+
     import matplotlib.image as mpimg
     import numpy as np
 
-    px = mpimg.imread(str(src))
-    rgb = px[..., :3]
-    rows = np.where((rgb < 0.98).any(axis=(1, 2)))[0]
-    bottom = int(rows.max()) + 20 if rows.size else rgb.shape[0]
-    mpimg.imsave(str(dst), px[: min(bottom, px.shape[0])])
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise RuntimeError("report.png needs chromium (apt-get install chromium)")
+    body_at = html.index("<h2")
+    head, rest = html[:body_at], html[body_at:].replace("</body></html>", "")
+    sections = [m.group(0) for m in re.finditer(r"<h2.*?(?=<h2|$)", rest, re.S)]
+    blocks = [m.group(0) for m in re.finditer(r"<h3>.*?(?=<h3>|<h2|$)", rest, re.S)]
+    white = next((b for b in blocks if "privacy-loss distribution" in b), None)
+    black = next((b for b in blocks if "event frequencies" in b), None)
+    panels = sections + [b for b in (white, black) if b is not None]
+    images = []
+    for k, panel in enumerate(panels):
+        page = workdir / f"panel{k}.html"
+        top = head if k == 0 else head[: head.index("<body>") + len("<body>")]  # the title once
+        page.write_text(top + panel + "</body></html>\n")
+        shot = workdir / f"panel{k}.png"
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        f"--force-device-scale-factor={PANEL_SCALE}", f"--window-size=1280,{PANEL_HEIGHT}",
+                        f"--screenshot={shot}", page.as_uri()], check=True, capture_output=True, timeout=300)
+        px = mpimg.imread(str(shot))[..., :3]
+        rows = np.where((px < 0.98).any(axis=(1, 2)))[0]
+        images.append(px[: int(rows.max()) + 12 if rows.size else px.shape[0]])
+    width = max(im.shape[1] for im in images)
+    rule = np.full((6, width, 3), 0.6)
+    stack = []
+    for im in images:
+        pad = np.ones((im.shape[0], width, 3))
+        pad[:, : im.shape[1]] = im
+        stack += [pad, rule]
+    mpimg.imsave(str(path), np.clip(np.concatenate(stack[:-1]), 0, 1))
 
 
 #: The pictures of the docs and how each is made (``python -m dpverify.report.docs --images``).

@@ -335,9 +335,15 @@ def _calibrations_section(rows: list[dict]) -> str:
 
 
 def _page(title: str, sections: list[str], header: str) -> str:
+    import itertools
+    import re
+
+    body = "".join(sections)
+    numbers = itertools.count(1)  # every section heading gets an anchor: report.html#section-3
+    body = re.sub(r"<h2>", lambda m: f"<h2 id='section-{next(numbers)}'>", body)
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>{_e(title)}</h1>{header}{''.join(sections)}</body></html>\n")
+            f"<h1>{_e(title)}</h1>{header}{body}</body></html>\n")
 
 
 def check_report(doc: dict, *, command: str = "dpverify check") -> str:
