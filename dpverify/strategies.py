@@ -58,6 +58,7 @@ __all__ = [
     "query_vectors",
     "histograms",
     "claims",
+    "extreme_pairs",
 ]
 
 
@@ -236,25 +237,47 @@ def _nonzero_direction(dr, k: int) -> np.ndarray:
     return u
 
 
-def _strategy(name: str, build, *args):
+def _strategy(name: str, build, *args, extremes=None):
     """The Hypothesis strategy of ``build(drawer, *args)`` (its repr reads as the call
-    ``name(arg=value, ...)``), which also carries the seeded numpy draw used by :func:`sample_pairs`."""
+    ``name(arg=value, ...)``), which also carries the seeded numpy draw used by :func:`sample_pairs`
+    and, when given, the strategy's extreme pairs ``extremes(drawer, *args)``."""
     def f(dr, *a):  # named as build's first parameter, whose signature f takes for its repr
         return build(_HypothesisDrawer(dr), *a)
     f.__signature__ = inspect.signature(build)
     f.__name__ = f.__qualname__ = name
     strategy = st.composite(f)(*args)
     strategy._dpverify_sample = lambda rng: build(_RngDrawer(rng), *args)
+    strategy._dpverify_extremes = (lambda rng: extremes(_RngDrawer(rng), *args)) if extremes is not None else None
     return strategy
 
 
 def sample_pairs(strategy: Any, rng: np.random.Generator, count: int) -> list | None:
     """``count`` draws of a strategy of this module from ``rng`` (a numpy Generator), or None when
-    ``strategy`` is not one of this module's (e.g. it was ``.map``-ped or built by the user)."""
+    ``strategy`` is not one of this module's (e.g. it was ``.map``-ped or built by the user).
+
+    The first draws are the strategy's **extreme pairs** (see :func:`extreme_pairs`), as property-based
+    tools try boundary values first; the rest are ordinary draws. Everything comes from ``rng``."""
     sample = getattr(strategy, "_dpverify_sample", None)
     if sample is None:
         return None
-    return [sample(rng) for _ in range(count)]
+    first = extreme_pairs(strategy, rng)[:count]
+    return first + [sample(rng) for _ in range(count - len(first))]
+
+
+def extreme_pairs(strategy: Any, rng: np.random.Generator) -> list:
+    """The extreme pairs of a strategy of this module, drawn from ``rng`` (empty for strategies
+    without any, e.g. histograms, whose changes all have one size):
+
+    * :func:`vectors`: the largest change of one record, ``low -> high`` and ``high -> low``
+      (replace-one), or each end point of the interval -> absent (add/remove-one);
+    * :func:`matrices`: a record at the full ``bound`` replaced by its negation (replace-one) or
+      removed (add/remove-one), once along a sign vector and once along a coordinate axis (the
+      worst directions differ between the l1, l2 and l-inf norms of a change);
+    * :func:`query_vectors`: each allowed pattern at the full ``sensitivity``.
+
+    The other records and the position of the change are drawn as usual."""
+    ext = getattr(strategy, "_dpverify_extremes", None)
+    return list(ext(rng)) if ext is not None else []
 
 
 # -- vectors ------------------------------------------------------------------------------------
@@ -272,6 +295,23 @@ def _build_vectors(dr, size, low, high, relation):
     return (d, dp)
 
 
+def _extremes_vectors(dr, size, low, high, relation):
+    grid = _Grid(low, high)
+    out = []
+    if relation is NeighbourRelation.REPLACE_ONE:
+        ends = [(low, high), (high, low)]
+    else:  # the end point farther from 0 first; an end point equal to 0 is no record
+        ends = [(x, 0.0) for x in sorted((low, high), key=lambda x: -abs(x)) if x != 0]
+    for a, b in ends:
+        d = np.array([grid.draw(dr) for _ in range(size)], dtype=float)
+        i = dr.integer(0, size - 1)
+        d[i] = a
+        dp = d.copy()
+        dp[i] = b
+        out.append((d, dp))
+    return out
+
+
 def vectors(size: int, *, low: float = -1.0, high: float = 1.0,
             relation: NeighbourRelation = NeighbourRelation.REPLACE_ONE):
     """Pairs of datasets of ``size`` scalar records in ``[low, high]`` that differ in one record.
@@ -284,7 +324,7 @@ def vectors(size: int, *, low: float = -1.0, high: float = 1.0,
     size = v.integer("size", size, minimum=1, fix="A dataset needs at least one record.")
     low, high = _interval(low, high)
     relation = _relation(relation)
-    return _strategy("vectors", _build_vectors, size, low, high, relation)
+    return _strategy("vectors", _build_vectors, size, low, high, relation, extremes=_extremes_vectors)
 
 
 # -- matrices with record norm bounds ----------------------------------------------------------
@@ -324,6 +364,28 @@ def _build_matrices(dr, rows, cols, record, norm, bound, relation):
     return (d, dp)
 
 
+def _extremes_matrices(dr, rows, cols, record, norm, bound, relation):
+    n, k = (rows, cols) if record is Unit.ROW else (cols, rows)
+    out = []
+    axis = np.zeros(k)
+    signs = np.array([(1.0, -1.0)[dr.integer(0, 1)] for _ in range(k)])
+    axis[dr.integer(0, k - 1)] = (1.0, -1.0)[dr.integer(0, 1)]
+    for direction in ([signs, axis] if k > 1 else [signs]):
+        recs = [_record(dr, k, norm, bound, False) for _ in range(n)]
+        i = dr.integer(0, n - 1)
+        full = _onto_radius(direction, bound, norm)
+        _check_record(full, norm, bound, "an extreme record")
+        recs[i] = full
+        new = (-full + 0.0) if relation is NeighbourRelation.REPLACE_ONE else np.zeros(k)  # + 0.0: no -0.0
+        d = np.stack(recs)
+        dp = d.copy()
+        dp[i] = new
+        if record is Unit.COLUMN:
+            d, dp = d.T.copy(), dp.T.copy()
+        out.append((d, dp))
+    return out
+
+
 def matrices(rows: int, cols: int, *, record: Unit = Unit.ROW, norm: Norm = Norm.L2, bound: float = 1.0,
              relation: NeighbourRelation = NeighbourRelation.REPLACE_ONE):
     """Pairs of ``(rows, cols)`` matrices whose records (``Unit.ROW`` or ``Unit.COLUMN``) all have
@@ -343,7 +405,7 @@ def matrices(rows: int, cols: int, *, record: Unit = Unit.ROW, norm: Norm = Norm
     bound = v.positive("bound", bound, fix="The norm bound of a record must be > 0.")
     relation = _relation(relation)
     return _strategy("matrices", _build_matrices, rows, cols, record, norm, bound,
-                     relation)
+                     relation, extremes=_extremes_matrices)
 
 
 # -- query vectors (StatDP patterns) -----------------------------------------------------------
@@ -374,6 +436,14 @@ def _build_query_vectors(dr, length, sensitivity, norm, patterns, low, high, at_
     return (d, dp)
 
 
+def _extremes_query_vectors(dr, length, sensitivity, norm, patterns, low, high, at_boundary):
+    out = []
+    for k, _ in enumerate(patterns):
+        only = patterns[k:k + 1]
+        out.append(_build_query_vectors(dr, length, sensitivity, norm, only, low, high, True))
+    return out
+
+
 def query_vectors(length: int, *, sensitivity: float = 1.0, norm: Norm = Norm.L1,
                   patterns: Iterable[Pattern] = (Pattern.ONE_DIFFER, Pattern.ALL_DIFFER),
                   low: float = -10.0, high: float = 10.0, at_boundary: bool = True):
@@ -399,7 +469,7 @@ def query_vectors(length: int, *, sensitivity: float = 1.0, norm: Norm = Norm.L1
     if not isinstance(at_boundary, bool):
         raise InvalidArgument(f"at_boundary={at_boundary!r} must be True or False.")
     return _strategy("query_vectors", _build_query_vectors, length, sensitivity, norm,
-                     pats, low, high, at_boundary)
+                     pats, low, high, at_boundary, extremes=_extremes_query_vectors)
 
 
 # -- histograms -----------------------------------------------------------------------------------

@@ -202,6 +202,18 @@ def check_report_target(path: str | None) -> None:
         raise InvalidArgument(f"--report={path!r}: the folder {folder!r} does not exist; create it or choose another path.")
 
 
+def check_plot_target(path: str) -> None:
+    """Refuse a ``--plot`` that cannot be written (missing folder, no matplotlib) before any work is done."""
+    import importlib.util
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidArgument(f"--plot={path!r}: the folder {folder!r} does not exist; create it or choose another path.")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise InvalidArgument(f"--plot={path!r} needs matplotlib, the optional extra `plot`: "
+                              "pip install '/path/to/dpverify[plot]' (or pip install matplotlib).")
+
+
 def write_report(path: str, page: str) -> int:
     """Write the HTML report; on failure say so on stderr (the results printed stand) and return 1."""
     try:

@@ -94,6 +94,10 @@ def register(sub):
                    help="neighbour relation of the non-subsampled events (default: replace-one, or "
                         "add-remove-one when a subsampled event is given)")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
+    _common.add_report(p)
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="save a plot of epsilon(delta) per method, the PLD's upper and lower bounds together "
+                        "(needs extra `plot`)")
     return p
 
 
@@ -116,6 +120,9 @@ def run(args) -> int:
     from ..accounting.pld import PLDComposition
 
     deltas = _deltas(args.delta)
+    _common.check_report_target(args.report)
+    if args.plot:
+        _common.check_plot_target(args.plot)
     if args.relation is not None:
         relation = NeighbourRelation(args.relation)
     elif any(s.strip().lower().startswith(("subsampled-", "dpsgd")) for s in args.event):
@@ -146,6 +153,43 @@ def run(args) -> int:
                 raise
             results.append({"method": m.value, "epsilon": None, "epsilons": None,
                             "seconds": time.perf_counter() - t0, "unsupported": str(exc)})
+    code = _print(args, deltas, results)
+    if args.report or args.plot:
+        code = max(code, _curves_out(args, deltas, parsed, results))
+    return code
+
+
+def _curves_out(args, deltas, parsed, results) -> int:
+    """The --report page and the --plot picture: every method's epsilon(delta) curve (after the
+    table is printed, so a failing plot never throws the numbers away)."""
+    import sys
+
+    from ..accounting.events import Composed, SelfComposed
+    from ..report.accounting_plots import account_curves
+
+    parts = [e if c == 1 else SelfComposed(e, c) for e, c in parsed]
+    event = parts[0] if len(parts) == 1 else Composed(tuple(parts))
+    curves = account_curves(event, deltas)
+    code = 0
+    if args.report:
+        from ..report.html import account_report
+
+        command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["account"] else \
+            "dpverify account " + " ".join(f"--event {s}" for s in args.event)
+        code = max(code, _common.write_report(args.report, account_report(curves, args.event, command=command, results=results)))
+    if args.plot:
+        from ..report.accounting_plots import save_account_plot
+
+        try:
+            save_account_plot(curves, args.plot)
+        except (OSError, ImportError) as exc:
+            print(f"dpverify account: the results above stand, but the plot was not saved: {exc}", file=sys.stderr)
+            return 1
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return code
+
+
+def _print(args, deltas, results) -> int:
     if args.json:
         _common.print_json({"delta": deltas[0], "deltas": deltas, "results": results})
         return 0
@@ -157,10 +201,16 @@ def run(args) -> int:
         rows.append([r["method"]] + [_common.fmt_upper(e, 10) for e in r["epsilons"]]
                     + [f"{r['seconds']:.3f}", "certified upper bound"])
         if "lower" in r:
-            rows.append([r["method"] + " lower"] + [f"{x:.10g}" for x in r["lower"]]
+            rows.append([r["method"] + " lower"] + [_common.fmt_lower(x, 10) for x in r["lower"]]
                         + ["", "true epsilon is at least this (optimistic PLD)"])
             rows.append([r["method"] + " slack"] + [f"{x:.2g}" for x in r["numerical_slack"]]
                         + ["", "round-off share of the upper bound"])
     print("epsilon(delta); upper bounds are certified (rounded up)")
-    print(_common.table(["method"] + [f"delta={d:g}" for d in deltas] + ["seconds", "note"], rows))
+    heads = ["method"] + [f"delta={d:g}" for d in deltas] + ["seconds", "note"]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    cols = [(h, w, False) for h, w in zip(heads[:-1], widths[:-1])] + [("note", 20, True)]
+    table = _common.StreamTable(cols)  # fits the terminal: the note wraps instead of running off
+    table.header()
+    for r in rows:
+        table.row(r)
     return 0

@@ -40,7 +40,9 @@ def register(sub):
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument("--delta-resolution", type=float, metavar="R",
                    help="choose the samples per direction so the delta lower bound is within about R of the estimate")
-    p.add_argument("--plot", metavar="FILE", help="save the loss distribution and delta(eps) plot (needs extra `plot`)")
+    p.add_argument("--plot", metavar="FILE",
+                   help="save a plot (needs extra `plot`): white-box, the loss distribution and delta(eps); black-box, "
+                        "each event's frequency on D and D' with confidence intervals")
     p.add_argument("--progress", action="store_true",
                    help="show progress on stderr (white-box: a progress bar, needs extra `progress`; black-box: "
                         "the elapsed time every 5 s)")
@@ -90,7 +92,7 @@ def run(args) -> int:
     extra = {}
     if args.delta_resolution is not None:
         extra["delta_resolution"] = args.delta_resolution
-    if args.plot or (args.report and white_box):
+    if (args.plot or args.report) and white_box:
         extra["profile"] = True
     heartbeat = None
     if args.progress and not args.json:
@@ -130,17 +132,37 @@ def run(args) -> int:
 
         doc = jsonable(result.to_dict())
         doc.update(seed=seed, mechanism=args.mechanism)
+        if white_box:
+            doc["plain_loss_histogram"] = _plain_histogram(mech, result, seed)
         command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["audit"] else f"dpverify audit {args.mechanism}"
         code = max(code, _common.write_report(args.report, audit_report(doc, command=command)))
     if args.plot:  # after the verdict is printed: a failing plot never throws the verdict away
         from ..report import save_audit_plot
+        from ..report.blackbox_plots import save_blackbox_plot
 
         try:
-            save_audit_plot(result, args.plot)
+            if white_box:  # the loss histogram from a separate plain sample (seeded by the audit's seed)
+                save_audit_plot(result, args.plot, mechanism=mech, seed=seed)
+            else:  # no loss distribution: the events' frequencies on D and D'
+                save_blackbox_plot(result, args.plot)
         except (OSError, ImportError) as exc:
             print(f"dpverify audit: the verdict above stands, but the plot was not saved: {exc}", file=sys.stderr)
             return 1
     return code
+
+
+def _plain_histogram(mech, result, seed: int, samples: int | None = None) -> dict | None:
+    """The loss histogram of a separate plain sample on the pair and direction that gave the bound
+    (for the report's picture; never used by the verdict). None when the draws fail."""
+    from ..errors import DPVerifyError
+    from ..report.plots import PICTURE_SAMPLES, plain_loss_histogram
+
+    x, y = result.pair if result.direction == "D->D'" else (result.pair[1], result.pair[0])
+    try:
+        return plain_loss_histogram(mech, x, y, samples=samples or PICTURE_SAMPLES, seed=seed)
+    except (DPVerifyError, ValueError, FloatingPointError) as exc:
+        print(f"dpverify: no plain loss histogram for the report: {exc}", file=sys.stderr)
+        return None
 
 
 def _check_plot_target(path: str, white_box: bool) -> None:
@@ -148,9 +170,6 @@ def _check_plot_target(path: str, white_box: bool) -> None:
     import importlib.util
     import os
 
-    if not white_box:
-        raise InvalidArgument(f"--plot={path!r}: the loss plot needs a white-box mechanism (with log_density); "
-                              "black-box audits have no loss distribution to plot. Drop --plot.")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise InvalidArgument(f"--plot={path!r}: the folder {folder!r} does not exist; create it or choose another path.")

@@ -188,12 +188,20 @@ def _mechanism_rows(args):
                          + (" --no-search" if getattr(args, "no_search", False) else ""),
             "audit": result.to_dict(),
         }
+        if keep:  # the report's loss histogram: a separate small plain sample, never used by the verdict
+            from .audit import _plain_histogram
+
+            row["audit"]["plain_loss_histogram"] = _plain_histogram(mech, result, args.seed, REPORT_PICTURE_SAMPLES)
         rows.append(row)
         if stream:
             table.row(_cells(row))
     if stream and rows and _summary([r for r in rows if r["section"] == section]):
         print(_summary([r for r in rows if r["section"] == section]), flush=True)
     return rows
+
+
+#: Plain draws per white-box mechanism for the loss histograms of ``check --report``.
+REPORT_PICTURE_SAMPLES = 5000
 
 
 def _mechanism_table(rows) -> str:

@@ -10,6 +10,9 @@ Regions (see :data:`REGIONS`):
 
 * ``controls-registry`` (cheap): the controls of the ``faulty`` section with the verdict each is
   expected to get (``dpverify check``'s ``expected`` column);
+* ``calibration-classical-eps10-*`` (deterministic, a few seconds each: the exact minimum at 50
+  digits): the classical Gaussian formula against the exact minimum at eps = 10
+  (docs/calibration.md's prose);
 * ``check-mechanisms`` and ``check-faulty`` (expensive: every audit of ``dpverify check --no-proofs
   --no-calibrations``, seed 0, default samples, neighbour search on): the two tables, without the
   per-row seconds (timings vary between runs and machines), and a ``Timing:`` line with the CPU and
@@ -18,6 +21,15 @@ Regions (see :data:`REGIONS`):
 Without options every region is rewritten in place; ``--check`` rewrites nothing and exits 1
 listing the regions whose text differs from a fresh run (the test suite runs ``--check --cheap``
 by default and the expensive regions in a slow test); ``--cheap`` restricts to the cheap regions.
+
+``--images [NAME ...]`` regenerates the pictures in ``docs/img`` instead (see :data:`IMAGES`; PNG
+bytes vary with the matplotlib and Chromium versions, so they are not compared by ``--check``):
+
+* ``audit_gaussian_eps10.png``: ``dpverify audit`` of ClassicalGaussian(10, 1e-5) on (0, 1), 100000
+  samples, seed 1, ``--plot`` (the loss histogram from a separate plain sample);
+* ``report.png``: ``dpverify check --seed 0 --samples-scale 0.2 --report``, every section pictured by
+  headless Chromium at half scale (the top of each section, then one white-box and one black-box
+  audit's evidence: :func:`screenshot_sections`).
 """
 from __future__ import annotations
 
@@ -30,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["REGIONS", "Region", "generate", "main"]
+__all__ = ["REGIONS", "Region", "IMAGES", "generate", "generate_images", "main"]
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 120
@@ -105,8 +117,23 @@ def _controls_registry(run: _Run) -> str:
     return "```\n" + "\n".join(line.rstrip() for line in text.splitlines()) + "\n```"
 
 
+def _classical_eps10(delta: float) -> Callable[[_Run], str]:
+    """One sentence on the classical Gaussian formula at eps = 10 (deterministic, cheap)."""
+    def produce(run: _Run) -> str:
+        from .._format import fmt_lower, fmt_upper
+        from ..calibrate import gaussian
+
+        c = gaussian(10.0, delta, 1.0, method="classical")
+        return (f"at ε = 10, δ = {delta:g} its σ = {fmt_upper(c.value, 4)} is {fmt_lower(c.tightness, 3)} × the "
+                f"minimum {fmt_upper(c.exact_value, 4)}, and its true δ(ε) is {fmt_upper(c.achieved_delta, 3)} "
+                f"({'UNSAFE' if not c.safe else 'safe'}).")
+    return produce
+
+
 REGIONS: tuple[Region, ...] = (
     Region("controls-registry", "docs/faulty.md", True, _controls_registry),
+    Region("calibration-classical-eps10-delta1e-6", "docs/calibration.md", False, _classical_eps10(1e-6)),
+    Region("calibration-classical-eps10-delta1e-5", "docs/calibration.md", False, _classical_eps10(1e-5)),
     Region("check-mechanisms", "docs/mechanisms.md", False, _check_region("mechanisms")),
     Region("check-faulty", "docs/mechanisms.md", False, _check_region("faulty")),
 )
@@ -142,11 +169,119 @@ def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT
     return drift
 
 
+def _image_gaussian(path: Path) -> None:
+    from dpverify_mechanisms.lecture21_dp import ClassicalGaussian
+
+    from .. import audit
+    from .plots import save_audit_plot
+
+    mech = ClassicalGaussian(10, 1e-5)
+    result = audit(mech, (0.0, 1.0), samples=100_000, rng=1, profile=True)
+    save_audit_plot(result, path, mechanism=mech, seed=1)
+
+
+#: The command whose --report the screenshot shows (every section; a fifth of the default samples so
+#: that the picture is regenerated in minutes; the verdicts shown are that run's).
+REPORT_COMMAND = ["dpverify", "check", "--seed", "0", "--samples-scale", "0.2"]
+
+
+def _image_report(path: Path, page: Path | None = None) -> None:
+    """Run :data:`REPORT_COMMAND` with ``--report`` (unless ``page``, a report it wrote, is given)
+    and picture every section of the page: :func:`screenshot_sections`."""
+    import tempfile
+
+    from ..cli import main as cli_main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        if page is None:
+            page = Path(tmp) / "report.html"
+            import contextlib
+
+            with open(Path(tmp) / "stdout.txt", "w") as out, contextlib.redirect_stdout(out):
+                code = cli_main(REPORT_COMMAND[1:] + ["--report", str(page)])
+            if code != 0:
+                raise RuntimeError(f"dpverify check exited {code}")
+        screenshot_sections(page.read_text(), path, Path(tmp))
+
+
+#: Height (CSS pixels) of each section's panel in report.png, and the device scale of the picture.
+PANEL_HEIGHT, PANEL_SCALE = 1300, 0.5
+
+
+def screenshot_sections(html: str, path: Path, workdir: Path) -> None:
+    """One picture of a long report page: for each section (each ``<h2>``), the top
+    :data:`PANEL_HEIGHT` CSS pixels of a page holding the page's header and that section alone; then
+    the evidence of the first white-box audit (delta(eps) and loss histogram) and of the first
+    black-box audit (event frequencies). Panels rendered by headless Chromium, stacked top to
+    bottom with a grey rule between them."""
+    import re
+    import shutil
+    import subprocess
+
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise RuntimeError("report.png needs chromium (apt-get install chromium)")
+    body_at = html.index("<h2")
+    head, rest = html[:body_at], html[body_at:].replace("</body></html>", "")
+    sections = [m.group(0) for m in re.finditer(r"<h2.*?(?=<h2|$)", rest, re.S)]
+    blocks = [m.group(0) for m in re.finditer(r"<h3>.*?(?=<h3>|<h2|$)", rest, re.S)]
+    white = next((b for b in blocks if "privacy-loss distribution" in b), None)
+    black = next((b for b in blocks if "event frequencies" in b), None)
+    panels = sections + [b for b in (white, black) if b is not None]
+    images = []
+    for k, panel in enumerate(panels):
+        page = workdir / f"panel{k}.html"
+        top = head if k == 0 else head[: head.index("<body>") + len("<body>")]  # the title once
+        page.write_text(top + panel + "</body></html>\n")
+        shot = workdir / f"panel{k}.png"
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        f"--force-device-scale-factor={PANEL_SCALE}", f"--window-size=1280,{PANEL_HEIGHT}",
+                        f"--screenshot={shot}", page.as_uri()], check=True, capture_output=True, timeout=300)
+        px = mpimg.imread(str(shot))[..., :3]
+        rows = np.where((px < 0.98).any(axis=(1, 2)))[0]
+        images.append(px[: int(rows.max()) + 12 if rows.size else px.shape[0]])
+    width = max(im.shape[1] for im in images)
+    rule = np.full((6, width, 3), 0.6)
+    stack = []
+    for im in images:
+        pad = np.ones((im.shape[0], width, 3))
+        pad[:, : im.shape[1]] = im
+        stack += [pad, rule]
+    mpimg.imsave(str(path), np.clip(np.concatenate(stack[:-1]), 0, 1))
+
+
+#: The pictures of the docs and how each is made (``python -m dpverify.report.docs --images``).
+IMAGES: dict[str, Callable[[Path], None]] = {
+    "audit_gaussian_eps10.png": _image_gaussian,
+    "report.png": _image_report,
+}
+
+
+def generate_images(names: list[str] | None = None, root: Path = ROOT) -> list[str]:
+    """Regenerate ``docs/img/NAME`` for each name (default: all); returns the names written."""
+    names = list(IMAGES) if not names else names
+    unknown = [n for n in names if n not in IMAGES]
+    if unknown:
+        raise SystemExit(f"unknown image(s) {unknown}; known: {sorted(IMAGES)}")
+    for n in names:
+        IMAGES[n](root / "docs" / "img" / n)
+        print(f"wrote docs/img/{n}", file=sys.stderr)
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m dpverify.report.docs", description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="compare only; exit 1 when a region drifted")
     p.add_argument("--cheap", action="store_true", help="only the cheap regions")
+    p.add_argument("--images", nargs="*", metavar="NAME", help="regenerate the pictures in docs/img instead "
+                   f"(default: all of {', '.join(IMAGES)})")
     args = p.parse_args(argv)
+    if args.images is not None:
+        generate_images(args.images)
+        return 0
     drift = generate(check=args.check, cheap_only=args.cheap)
     if args.check and drift:
         print("generated regions out of date: " + ", ".join(drift) + " (run python -m dpverify.report.docs)",

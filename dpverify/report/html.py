@@ -22,7 +22,7 @@ import html
 import math
 from typing import Any, Iterable
 
-__all__ = ["check_report", "audit_report", "prove_report", "svg_delta_curve", "svg_bars"]
+__all__ = ["check_report", "audit_report", "account_report", "prove_report", "svg_delta_curve", "svg_bars"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;color:#1b1b1b;max-width:1200px}
@@ -222,9 +222,15 @@ def _audit_plots(name: str, audit: dict) -> str:
             counts = [(d.get("pair_index"), d.get("direction"), d.get("event"), d.get("delta_estimate"))
                       for d in audit.get("directions", []) if isinstance(d, dict)]
             rows = [[str(p), str(dr), str(ev) if ev is not None else "-", _num(de)] for p, dr, ev, de in counts]
-            return ("<p class='note'>black-box audit: no loss distribution; the event each direction tested and "
-                    "its estimated delta at the claimed eps:</p>" +
-                    _table(["pair", "direction", "event", "delta estimate"], rows))
+            from .blackbox_plots import svg_event_frequencies
+
+            fig = svg_event_frequencies(audit, title=f"{name}: event frequencies on the two datasets")
+            return (f"<figure>{fig}<figcaption>Black-box audit: no loss distribution. Each certified event's "
+                    "frequency on the first and second dataset of its direction, with confidence intervals at the "
+                    "event's level (the certified ends are the audit's bounds); the black tick is the most the claim "
+                    "allows on the first dataset. Highlighted: the event that gave the audit's bound.</figcaption>"
+                    "</figure><p class='note'>the best event of each direction and its estimated delta at the "
+                    "claimed eps:</p>" + _table(["pair", "direction", "event", "delta estimate"], rows))
         return "<p class='note'>no profile kept for this audit (white-box audits keep one with profile=True)</p>"
     head = next((d for d in dirs if d.get("pair_index") == audit.get("pair_index")
                  and d.get("direction") == audit.get("direction")), dirs[0])
@@ -233,10 +239,21 @@ def _audit_plots(name: str, audit: dict) -> str:
     curve = svg_delta_curve(p, ce, cd, title=f"{name}: delta(eps), {where}")
     figs = [f"<figure>{curve}<figcaption>estimate and pointwise band (level {_num(p.get('band_level'))}); "
             "red: the claim.</figcaption></figure>"]
-    hist = _svg_histogram(p, ce, title=f"{name}: privacy-loss distribution")
+    plain = audit.get("plain_loss_histogram")
+    importance = "importance" in str(p.get("histogram_note", ""))
+    if isinstance(plain, dict) and plain.get("counts"):
+        hist = _svg_histogram({"histogram_counts": plain["counts"], "histogram_edges": plain["edges"],
+                               "histogram_total": plain["samples"], "histogram_note": "plain draws"}, ce,
+                              title=f"{name}: privacy-loss distribution")
+        caption = (f"{_e(plain.get('note', 'plain draws from M(D)'))}, on the pair and direction that gave the bound: "
+                   "fraction of draws per loss bin (every finite loss; mean "
+                   f"{_num(plain.get('mean'))})." + (" The audit itself importance-sampled; these draws are separate."
+                                                     if importance else ""))
+    else:
+        hist = _svg_histogram(p, ce, title=f"{name}: privacy-loss distribution")
+        caption = "the audit's plain draws from M(D): fraction of outputs per positive-loss bin."
     if hist is not None:
-        figs.append(f"<figure>{hist}<figcaption>plain draws from M(D): fraction of outputs per loss bin.</figcaption>"
-                    "</figure>")
+        figs.append(f"<figure>{hist}<figcaption>{caption}</figcaption></figure>")
     else:
         figs.append("<p class='note'>loss histogram not drawn: this audit importance-sampled its outputs, so a "
                     "histogram of its losses is not the privacy-loss distribution.</p>")
@@ -318,9 +335,15 @@ def _calibrations_section(rows: list[dict]) -> str:
 
 
 def _page(title: str, sections: list[str], header: str) -> str:
+    import itertools
+    import re
+
+    body = "".join(sections)
+    numbers = itertools.count(1)  # every section heading gets an anchor: report.html#section-3
+    body = re.sub(r"<h2>", lambda m: f"<h2 id='section-{next(numbers)}'>", body)
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>{_e(title)}</h1>{header}{''.join(sections)}</body></html>\n")
+            f"<h1>{_e(title)}</h1>{header}{body}</body></html>\n")
 
 
 def check_report(doc: dict, *, command: str = "dpverify check") -> str:
@@ -360,3 +383,46 @@ def audit_report(doc: dict, *, command: str) -> str:
 def prove_report(rows: list[dict], *, command: str = "dpverify prove") -> str:
     """The HTML page of ``dpverify prove`` (its claim rows)."""
     return _page("dpverify prove report", [_proofs_section(rows)], f"<p>Command: <code>{_e(command)}</code></p>")
+
+
+def account_report(curves: dict, events: list[str], *, command: str, results: list[dict] | None = None) -> str:
+    """The HTML page of ``dpverify account``: the table of epsilon at the deltas asked for (``results``,
+    the rows ``dpverify account --json`` prints, so the page shows the numbers the command printed) and
+    the epsilon(delta) curves (from :func:`dpverify.report.accounting_plots.account_curves`)."""
+    from .accounting_plots import svg_epsilon_curves
+
+    if results is None:  # no table given: read it off the curves at the deltas asked for
+        grid = [float(d) for d in curves["grid"]]
+        at = [grid.index(d) for d in curves["deltas"]]
+        results = []
+        for c in curves["curves"]:
+            row = {"method": c["method"], "epsilons": None if c["epsilon"] is None else [c["epsilon"][i] for i in at],
+                   "unsupported": c["unsupported"]}
+            if c["method"] == "pld" and curves.get("pld"):
+                row["lower"] = [curves["pld"]["lower"][i] for i in at]
+            results.append(row)
+    from .._format import fmt_lower, fmt_upper
+
+    n = len(curves["deltas"])
+    rows = []
+    for r in results:
+        if r.get("epsilons") is None:
+            rows.append([f"<td>{_e(r['method'])}</td>"] + ["<td>unsupported</td>"] * n +
+                        [f"<td class='evidence'>{_e(r.get('unsupported', ''))}</td>"])
+            continue
+        rows.append([f"<td>{_e(r['method'])}</td>"] + [f"<td class='num'>{fmt_upper(float(e), 10)}</td>" for e in r["epsilons"]] +
+                    ["<td>certified upper bound</td>"])
+        if r.get("lower") is not None:
+            rows.append([f"<td>{_e(r['method'])} lower</td>"] + [f"<td class='num'>{fmt_lower(float(e), 10)}</td>" for e in r["lower"]]
+                        + ["<td>the true epsilon is at least this (optimistic PLD)</td>"])
+    table = _table(["method"] + [f"eps at delta={d:g}" for d in curves["deltas"]] + ["note"], rows, raw=True)
+    fig = svg_epsilon_curves(curves, title="epsilon(delta) per composition method")
+    caption = ("Each solid curve is a method's certified upper bound on epsilon(delta); the shaded band runs "
+               "from the PLD's lower bound (dashed: the true epsilon is at least this) to its certified upper "
+               "bound, so the true curve lies inside it. Points where a method certifies no finite epsilon are "
+               "not drawn. Every method is drawn, whatever --method chose for the table; the PLD curve is "
+               "computed for the whole grid at once, so its last digits may differ from the table's.")
+    section = (f"<h2>Events</h2><ul>{''.join(f'<li><code>{_e(s)}</code></li>' for s in events)}</ul>"
+               f"<h2>epsilon at the deltas asked for</h2>{table}"
+               f"<h2>epsilon(delta) curves</h2><figure>{fig}<figcaption>{_e(caption)}</figcaption></figure>")
+    return _page("dpverify account report", [section], f"<p>Reproduce: <code>{_e(command)}</code></p>")

@@ -84,8 +84,8 @@ def test_audit_fail_on_violated(capsys):
     (["audit", "laplace-scalar", "--samples", "1.5"], "argument --samples: '1.5' must be a whole number"),
     (["audit", "laplace-scalar", "--samples", "nan"], "argument --samples: 'nan' must be a whole number"),
     (["audit", "laplace-scalar", "--plot", "/no/such/folder/x.png"], "--plot='/no/such/folder/x.png': the folder"),
-    (["audit", "svt-alg1-lyu", "--plot", "x.png"], "needs a white-box mechanism"),
-], ids=["audit-seed", "check-seed", "samples-fraction", "samples-nan", "plot-folder", "plot-black-box"])
+    (["audit", "svt-alg1-lyu", "--plot", "/no/such/folder/x.png"], "--plot='/no/such/folder/x.png': the folder"),
+], ids=["audit-seed", "check-seed", "samples-fraction", "samples-nan", "plot-folder", "plot-folder-black-box"])
 def test_errors_name_the_option_typed(capsys, argv, needle):
     try:
         code, _, err = run(capsys, *argv)
@@ -112,7 +112,7 @@ def test_reproduce_line_after_delta_resolution_names_the_same_audit(capsys):
 def test_a_failing_plot_keeps_the_verdict(capsys, monkeypatch, tmp_path):
     import dpverify.report as report
 
-    def broken(result, path):
+    def broken(result, path, **kw):
         raise OSError("disk full")
 
     monkeypatch.setattr(report, "save_audit_plot", broken)

@@ -8,13 +8,15 @@ outcomes must be identical, and a Gaussian with half the noise its claim needs m
 
 Why the half-noise Gaussian fails whatever the seed (false-pass rate): records are in [-1, 1], so
 the sum has replace-one sensitivity 2 and sigma = 7.46 is the exact (1, 1e-5) noise; at sigma/2 a
-pair whose sums differ by d is as private as the full mechanism at sensitivity 2d. Each strategy
-value is a bound with probability 1/4, so a pair has |d| = 2 (an end-point swap, delta(1) ~ 2e-3,
-about 400 of 200 000 losses against a claimed 2) with probability >= 1/32 and |d| >= 1.5 (delta(1)
-~ 3e-4) with probability ~0.18; P(no pair of 8 reaches |d| >= 1.5) ~ 0.21 (measured over 2000
-seeds), so a few of the 20 seeds of the slow test rest on pairs with 1.2 < |d| < 1.5; the outcome
-recorded per seed is asserted equal across selections, and the half-noise failure is asserted
-for every seed (it held for all 20 when written; a pass would show as a test failure, not be hidden).
+pair whose sums differ by d is as private as the full mechanism at sensitivity 2d. The first pairs
+drawn are the strategy's extreme pairs (``dpverify.strategies.extreme_pairs``): one record goes
+from -1 to +1 and back, |d| = 2, where delta(1) ~ 2e-3 (about 400 of 200 000 losses above the
+claimed eps, against a claimed delta of 1e-5), so the audit's power is overwhelming at every seed;
+``test_every_seed_draws_an_extreme_pair`` checks the |d| = 2 pair is drawn for 100 seeds, and the
+slow test asserts the half-noise failure and the correct Gaussian's pass for each of 20 seeds in
+all three selections (a correct mechanism fails with probability <= the run's budget 1e-3 per run,
+so 20 runs pass with probability >= 0.98: a failure of the correct Gaussian would be reported, not
+hidden).
 """
 from __future__ import annotations
 
@@ -82,7 +84,11 @@ def _log(request, dp_auditor, outcome):
 
 
 def test_strategy_gaussian(dp_auditor, request):
-    dp_auditor.assert_private(GaussianSum(SIGMA), dps.vectors(3, low=-1.0, high=1.0))
+    try:
+        dp_auditor.assert_private(GaussianSum(SIGMA), dps.vectors(3, low=-1.0, high=1.0))
+    except AssertionError:
+        _log(request, dp_auditor, "failed")
+        raise
     _log(request, dp_auditor, "passed")
 
 
@@ -151,17 +157,36 @@ def test_draws_do_not_depend_on_selection_or_local_imports(pytester):
     assert _assert_identical(runs, 20240601) == "failed"
 
 
+def test_every_seed_draws_an_extreme_pair():
+    """The structural reason for the power: for every seed, the 8 pairs include a change of 2."""
+    import numpy as np
+
+    from dpverify import strategies as dps
+    from dpverify.testing._assert import draw_pairs
+
+    strategy = dps.vectors(3, low=-1.0, high=1.0)
+    firsts = set()
+    for seed in range(100):
+        pairs = draw_pairs(strategy, 8, seed)
+        firsts.add(pairs[0][0].tobytes())
+        assert len(pairs) == 8
+        assert _largest_change([(np.asarray(a).tolist(), np.asarray(b).tolist()) for a, b in pairs]) >= 2 - 1e-12
+    # and the draws still vary with the seed (the extreme pair's other records and position too)
+    assert len(firsts) > 80
+
+
 @pytest.mark.slow
 def test_twenty_seeds_three_selections_identical(pytester):
-    """Identical pairs and outcomes in all three selections, for each of 20 seeds; the half-noise
-    Gaussian fails for every seed whose pairs include a change |d| >= 1.5 (where the audit's
-    power is overwhelming, see the module docstring)."""
+    """Identical pairs and outcomes in all three selections, for each of 20 seeds (0-19); the
+    half-noise Gaussian fails and the correct Gaussian passes for every seed."""
     outcomes = {}
     for seed in range(20):
         runs = _three_ways(pytester, seed)
         half = runs[0]["test_suite.py::test_strategy_half_noise_gaussian"]
-        outcomes[seed] = (_assert_identical(runs, seed), _largest_change(half[0]))
-    for seed, (outcome, change) in outcomes.items():
-        if change >= 1.5:
-            assert outcome == "failed", f"seed {seed}: the half-noise Gaussian passed on a change of {change}"
-    print("half-noise outcomes (outcome, largest change) per seed:", outcomes)
+        correct = runs[0]["test_suite.py::test_strategy_gaussian"]
+        outcomes[seed] = (_assert_identical(runs, seed), correct[1], _largest_change(half[0]))
+        assert all(run["test_suite.py::test_strategy_gaussian"] == correct for run in runs[:2])
+    print("(half-noise outcome, correct outcome, largest change) per seed:", outcomes)
+    for seed, (half_outcome, correct_outcome, change) in outcomes.items():
+        assert half_outcome == "failed", f"seed {seed}: the half-noise Gaussian passed (largest change {change})"
+        assert correct_outcome == "passed", f"seed {seed}: the correct Gaussian failed"
