@@ -87,7 +87,7 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else _common.new_seed()
     white_box = callable(getattr(mech, "log_density", None))
     if args.plot:
-        _check_plot_target(args.plot, white_box)
+        _common.check_plot_target(args.plot)
     _common.check_report_target(args.report)
     extra = {}
     if args.delta_resolution is not None:
@@ -163,19 +163,6 @@ def _plain_histogram(mech, result, seed: int, samples: int | None = None) -> dic
     except (DPVerifyError, ValueError, FloatingPointError) as exc:
         print(f"dpverify: no plain loss histogram for the report: {exc}", file=sys.stderr)
         return None
-
-
-def _check_plot_target(path: str, white_box: bool) -> None:
-    """Refuse a --plot that cannot be written before any sample is drawn."""
-    import importlib.util
-    import os
-
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise InvalidArgument(f"--plot={path!r}: the folder {folder!r} does not exist; create it or choose another path.")
-    if importlib.util.find_spec("matplotlib") is None:
-        raise InvalidArgument(f"--plot={path!r} needs matplotlib, the optional extra `plot`: "
-                              "pip install '/path/to/dpverify[plot]' (or pip install matplotlib).")
 
 
 def _report_now(result, args, claim, seed) -> int:
