@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import sys
+import textwrap
 import time
 
 from . import _common
@@ -57,7 +58,8 @@ def rows_and_text(paths=None, *, stream: bool = False):
         key = v if r.kind == "theorem" else f"{v} ({r.kind})"
         counts[key] = counts.get(key, 0) + 1
     summary = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items()))
-    out.write(f"\n{len(reports)} claims in {seconds:.1f} s; conclusions: {summary}\n")
+    line = f"{len(reports)} claims in {seconds:.1f} s; conclusions: {summary}"
+    out.write("\n" + "\n".join(textwrap.wrap(line, width=_common.term_width(), subsequent_indent="  ")) + "\n")
     out.flush()
     return rows, (None if stream else out.getvalue().rstrip("\n"))
 

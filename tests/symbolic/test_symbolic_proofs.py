@@ -301,3 +301,15 @@ def test_prove_json_on_one_file(capsys):
 def test_prove_bad_path_is_usage_error(capsys):
     assert main(["prove", "no/such/file.py"]) == 2
     assert "must be an existing .py" in capsys.readouterr().err
+
+
+def test_prove_text_fits_the_terminal_width_summary_included(capsys, monkeypatch):
+    """The closing summary line (every verdict count) wraps like the table: at COLUMNS=100 no line of
+    ``dpverify prove`` is longer (it was one unwrapped line of 146 characters in ``check``)."""
+    monkeypatch.setenv("COLUMNS", "100")
+    code = main(["prove", str(PROOFS / "lecture21_dp.py"), str(PROOFS / "jiang_wishart.py")])
+    assert code == 0
+    out = capsys.readouterr().out
+    summary = out[out.rindex("claims in") - 4:]
+    assert "conclusions:" in summary and len(summary.replace("\n", "")) > 100  # long enough to need the wrap
+    assert max(len(line) for line in out.splitlines()) <= 100
