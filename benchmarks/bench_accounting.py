@@ -345,17 +345,26 @@ def dpsgd_main(write: bool) -> None:
     small_delta(out)
     heterogeneous(out)
     if write:
-        import pathlib
+        _write_block(lines)
 
-        path = pathlib.Path(__file__).resolve().parents[1] / "docs" / "performance.md"
-        text = path.read_text()
-        block = START + "\n" + "\n".join(lines) + "\n" + END
-        if START in text:
-            head, rest = text.split(START, 1)
-            text = head + block + rest.split(END, 1)[1]
-        else:
-            text = text.rstrip("\n") + "\n\n## Accounting for training runs (`benchmarks/bench_accounting.py --dpsgd`)\n\n" + block + "\n"
-        path.write_text(text)
+
+def _write_block(lines: list[str]) -> None:
+    """Put ``lines`` between the START/END markers of docs/performance.md (appending the section once)."""
+    import pathlib
+
+    lines = list(lines)
+    while lines and (not lines[-1].strip() or lines[-1].startswith("### ")):  # a section a stopped run left empty
+        lines.pop()
+    path = pathlib.Path(__file__).resolve().parents[1] / "docs" / "performance.md"
+    text = path.read_text()
+    block = START + "\n" + "\n".join(lines) + "\n" + END
+    if START in text:
+        head, rest = text.split(START, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = (text.rstrip("\n") + "\n\n## Accounting for training runs (`benchmarks/bench_accounting.py --dpsgd`)\n\n"
+                + block + "\n")
+    path.write_text(text)
 
 
 if __name__ == "__main__":
@@ -369,8 +378,6 @@ if __name__ == "__main__":
         # assemble the generated block of docs/performance.md from the outputs of runs made side by
         # side: the first log (a --dpsgd run, possibly stopped early), then the rows of --rows logs
         # after its grid rows, then --extras logs
-        import pathlib
-
         logs = sys.argv[sys.argv.index("--merge") + 1:]
         body = [l.rstrip("\n") for l in open(logs[0])]
         grid_end = max(i for i, l in enumerate(body) if l.startswith("| ") and l[2:3].isdigit())
@@ -386,16 +393,7 @@ if __name__ == "__main__":
             else:
                 extra_rows += [l for l in lines if l.startswith("| ")]
         body = body[:grid_end + 1] + extra_rows + body[grid_end + 1:] + extras
-        path = pathlib.Path(__file__).resolve().parents[1] / "docs" / "performance.md"
-        text = path.read_text()
-        block = START + "\n" + "\n".join(body) + "\n" + END
-        if START in text:
-            head, rest = text.split(START, 1)
-            text = head + block + rest.split(END, 1)[1]
-        else:
-            text = (text.rstrip("\n") + "\n\n## Accounting for training runs (`benchmarks/bench_accounting.py --dpsgd`)\n\n"
-                    + block + "\n")
-        path.write_text(text)
+        _write_block(body)
     elif "--dpsgd" in sys.argv:
         dpsgd_main("--write" in sys.argv)
     else:
