@@ -59,7 +59,7 @@ def count_arg(text: str) -> int:
     except ValueError:
         value = float("nan")
     if not (value >= 1 and value == int(value) and value < 2**63):  # catches NaN and inf
-        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number >= 1 (e.g. 200000 or 2e5)")
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number >= 1, written as digits or in e-notation (e.g. 2, 200000 or 2e5)")
     return int(value)
 
 
