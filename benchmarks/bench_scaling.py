@@ -60,10 +60,11 @@ def _comparable(doc: dict) -> dict:
 
 
 def _cluster(workers: int):
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           memory_limit="1GiB", silence_logs=40)
+    from dpverify.auditing.distributed import local_cluster
+
+    cluster = local_cluster(workers, dashboard_address=":0", memory_limit="1GiB", silence_logs=40)
     return cluster, Client(cluster)
 
 
@@ -92,12 +93,20 @@ def cmd_run(args) -> None:
     out = {"kind": args.kind, "samples": samples, "seed": args.seed, "engine": args.engine,
            "workers": args.workers if args.engine == "dask" else 0, "load_before": os.getloadavg()}
     if args.engine == "serial":
+        cpu0 = _cpu_seconds()
         doc, secs = _audit(args.kind, samples, args.seed, None)
         out["peak_rss_mb"] = {"caller": _peak_mb()}
+        out["cpu_seconds"] = {"caller": _cpu_seconds() - cpu0}
     else:
         cluster, client = _cluster(args.workers)
         try:
+            cpu0, wcpu0 = _cpu_seconds(), client.run(_cpu_seconds)
             doc, secs = _audit(args.kind, samples, args.seed, client, args.log_every)
+            wcpu = client.run(_cpu_seconds)
+            # CPU seconds of the audit in every process: the caller (with the LocalCluster's scheduler,
+            # which runs in the caller's process) and each worker
+            out["cpu_seconds"] = {"caller + scheduler": _cpu_seconds() - cpu0,
+                                  **{f"worker {i}": wcpu[a] - wcpu0.get(a, 0.0) for i, a in enumerate(sorted(wcpu))}}
             workers = client.run(_peak_mb)
             sched = client.run_on_scheduler(_peak_mb)
             out["peak_rss_mb"] = {"caller": _peak_mb(), "scheduler": sched,
@@ -106,6 +115,7 @@ def cmd_run(args) -> None:
         finally:
             client.close()
             cluster.close()
+    out["cpu_seconds_total"] = sum(out["cpu_seconds"].values())
     out.update(seconds=secs, samples_per_s=2 * samples / secs, load_after=os.getloadavg(), result=_comparable(doc))
     text = json.dumps(out, indent=1, default=str)
     if args.out:
