@@ -125,26 +125,49 @@ def cmd_run(args) -> None:
 
 
 def _bytes_per_task(kind: str) -> dict:
-    """Pickled sizes (cloudpickle, what Dask sends) of one task's arguments and of its result."""
+    """Pickled sizes (cloudpickle, what Dask sends) of what travels once per audit (or stage), of one
+    task's own arguments (the shared objects travel as the keys of their futures) and of its result."""
     import cloudpickle
     import numpy as np
 
     mech, pair = _mechanism(kind)
+    key = "dpverify-identity-0123456789ab-0"  # a shared object's future travels as its key
     if kind == "white":
         from dpverify.auditing import distributed as dist
         from dpverify.auditing.whitebox import EPSILON_GRID
 
         eval_eps = np.unique(np.append(EPSILON_GRID, 1.0))
+        thresholds = np.array([0.5, 1.0])
         batches = list(zip([1 << 18] * dist.GROUP, np.random.SeedSequence(1).spawn(dist.GROUP)))
-        args = (mech, pair[0], pair[1], batches, None, eval_eps, np.array([0.5, 1.0]))
-        st = dist.stream_group(*args)
-        return {"task_arguments_bytes": len(cloudpickle.dumps(args)), "evaluation_points": int(eval_eps.size), "task_result_bytes": len(cloudpickle.dumps(st)),
+        st = dist.stream_group(mech, pair[0], pair[1], batches, None, eval_eps, thresholds)
+        return {"once_per_audit_bytes": len(cloudpickle.dumps(mech)) + len(cloudpickle.dumps(eval_eps)),
+                "task_arguments_bytes": len(cloudpickle.dumps((key, pair[0], pair[1], batches, None, key, thresholds))),
+                "evaluation_points": int(eval_eps.size), "task_result_bytes": len(cloudpickle.dumps(st)),
                 "outputs_per_task": (1 << 18) * dist.GROUP, "result_in_memory_bytes": st.nbytes()}
-    from dpverify.auditing.blackbox import _counts
+    from dpverify import audit
+    from dpverify.auditing import blackbox
+    from dpverify.auditing.blackbox import InlineExecutor
 
-    counts = _counts(mech, pair[0], 1 << 10, np.random.SeedSequence(1), "", False, None, False, [])
-    return {"task_result_bytes": len(cloudpickle.dumps(np.zeros(24, dtype=np.int64))), "events": 24,
-            "empty_result_bytes": len(cloudpickle.dumps(counts)), "outputs_per_task": 1 << 16}
+    seen = []
+    orig = blackbox._Certifier.__init__
+
+    def spy(self, executor, ctx, n):
+        seen.append(ctx)
+        orig(self, executor, ctx, n)
+
+    blackbox._Certifier.__init__ = spy
+    try:  # the events of a real audit of the benchmark's mechanism
+        audit(mech, pair, samples=200_000, rng=SEED, executor=InlineExecutor())
+    finally:
+        blackbox._Certifier.__init__ = orig
+    ctx = seen[-1]
+    g = blackbox.CERT_GROUP_MAX
+    ss = np.random.SeedSequence(1).spawn(2 * g)
+    batches = [(blackbox.BATCH_OUTPUTS, ss[2 * i], ss[2 * i + 1]) for i in range(g)]
+    res = blackbox._pair_counts(ctx, batches[:1])
+    return {"once_per_stage_bytes": len(cloudpickle.dumps(ctx)), "events": len(ctx[8]),
+            "task_arguments_bytes": len(cloudpickle.dumps((key, batches))), "task_result_bytes": len(cloudpickle.dumps(res)),
+            "outputs_per_task": 2 * g * blackbox.BATCH_OUTPUTS}
 
 
 def cmd_ratio(args) -> None:
@@ -263,11 +286,25 @@ def _markdown(folder: str) -> str:
             lines += ["What travels per task (measured by `bench_scaling.py net`, pickled with cloudpickle as Dask "
                       "does):", ""]
             for kind, b in sorted(net[0]["network"].items(), reverse=True):
-                if kind == "white":
+                if kind == "white" and "once_per_audit_bytes" in b:
+                    lines.append(f"- white-box: once per audit {b['once_per_audit_bytes']:,} bytes (the mechanism and "
+                                 f"the {b['evaluation_points']:,} evaluation epsilons, as task results that "
+                                 f"every task names); per task: arguments {b['task_arguments_bytes']:,} bytes (pair, "
+                                 f"seeds, keys of the shared objects), result {b['task_result_bytes']:,} bytes "
+                                 f"(summary of {b['outputs_per_task']:,} draws; {b['result_in_memory_bytes']:,} "
+                                 "bytes in memory)")
+                elif kind == "white":
                     lines.append(f"- white-box: arguments {b['task_arguments_bytes']:,} bytes (mechanism, pair, "
                                  f"seeds, the {b['evaluation_points']:,} evaluation epsilons), result {b['task_result_bytes']:,} bytes "
                                  f"(summary of {b['outputs_per_task']:,} draws; {b['result_in_memory_bytes']:,} "
                                  "bytes in memory)")
+                elif "once_per_stage_bytes" in b:
+                    lines.append(f"- black-box certification: once per stage {b['once_per_stage_bytes']:,} bytes (the "
+                                 f"mechanism, the pair and the {b['events']} chosen events); per task: arguments "
+                                 f"{b['task_arguments_bytes']:,} bytes (seeds of up to {b['outputs_per_task']:,} outputs, "
+                                 f"both datasets), result {b['task_result_bytes']:,} bytes (the event counts on each "
+                                 "dataset and the paired bound's discordant counts); the selection outputs (at most "
+                                 "100,000 per dataset) come back once, as tables")
                 else:
                     lines.append(f"- black-box certification: result {b['task_result_bytes']:,} bytes for "
                                  f"{b['events']} event counts (up to {b['outputs_per_task']:,} outputs per task); "
