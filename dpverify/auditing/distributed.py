@@ -299,12 +299,15 @@ WORKER_ENVIRON = {"MALLOC_TRIM_THRESHOLD_": None}
 
 
 def local_cluster(workers: int | None, **kwargs: Any):
-    """A ``LocalCluster`` of ``workers`` one-thread worker processes for audits (no dashboard,
-    :data:`WORKER_ENVIRON` applied to its nannies; ``kwargs`` go to LocalCluster)."""
+    """A ``LocalCluster`` of ``workers`` one-thread worker processes for audits (no dashboard, no
+    worker profiler, :data:`WORKER_ENVIRON` applied to its nannies; ``kwargs`` go to LocalCluster)."""
     import dask
 
     distributed = require_distributed("a Dask cluster")
     settings = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items()}
+    # the workers' statistical profiler (stacks sampled every 10 ms, for the dashboard) costs each
+    # worker a few % of a core, measured; the LocalCluster is for audits, with no dashboard by default
+    settings["distributed.worker.profile.enabled"] = False
     opts = dict(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
     opts.update(kwargs)
     with dask.config.set(settings):  # read by each Nanny when it is created (and kept for restarts)
