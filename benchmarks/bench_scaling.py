@@ -3,6 +3,7 @@
     python benchmarks/bench_scaling.py run --kind white --samples 1e9 --engine dask --workers 2 --out F.json
     python benchmarks/bench_scaling.py run --kind white --samples 1e9 --engine serial --out G.json
     python benchmarks/bench_scaling.py ratio --kind white --samples 2e7 --rounds 3
+    python benchmarks/bench_scaling.py versus --kind black --samples 1e7 --rounds 3 --out V.json
     python benchmarks/bench_scaling.py compare F.json G.json
     python benchmarks/bench_scaling.py net --out benchmarks/results/scaling/network.json
     python benchmarks/bench_scaling.py docs --runs benchmarks/results/scaling --write docs/scaling.md docs/performance.md
@@ -12,6 +13,9 @@
 ``LocalCluster`` of N one-thread worker processes started here. It writes the result dict without
 the timing, the seconds, and the peak resident memory (``ru_maxrss``) of the calling process, of
 every worker process and of the scheduler, plus the bytes one task sends back.
+
+``versus``: serial against an N-worker LocalCluster, alternating in one process (wall and CPU seconds of
+every process, results compared).
 
 ``ratio``: samples per second on a 1-worker and on a 2-worker cluster, both started once and used
 alternately (``--rounds`` rounds, 1 worker then 2 workers, same seed): the machine's load then
@@ -214,6 +218,47 @@ def cmd_ratio(args) -> None:
     print(text)
 
 
+def cmd_versus(args) -> None:
+    """Serial (inline, in this process) against a 2-worker LocalCluster (started once, warmed up),
+    alternating, same seed: wall seconds, and CPU seconds of every process (this one, which also
+    runs the LocalCluster's scheduler, and each worker), so that a loaded machine can still be read
+    through CPU time. Every round's results are compared (they must be identical)."""
+    import statistics
+
+    samples = int(float(args.samples))
+    cluster, client = _cluster(args.workers)
+    rounds = []
+    load_before = os.getloadavg()
+    try:
+        _audit(args.kind, max(20_000, samples // 50), args.seed, client)  # imports and first pickles
+        _audit(args.kind, max(20_000, samples // 50), args.seed, None)
+        for _ in range(args.rounds):
+            c0 = _cpu_seconds()
+            doc_s, wall_s = _audit(args.kind, samples, args.seed, None)
+            cpu_s = _cpu_seconds() - c0
+            c0, w0 = _cpu_seconds(), client.run(_cpu_seconds)
+            doc_d, wall_d = _audit(args.kind, samples, args.seed, client)
+            w1 = client.run(_cpu_seconds)
+            cpu_d = {"caller + scheduler": _cpu_seconds() - c0, "workers": sum(w1[a] - w0.get(a, 0.0) for a in w1)}
+            rounds.append({"serial_seconds": wall_s, "dask_seconds": wall_d, "serial_cpu_seconds": cpu_s,
+                           "dask_cpu_seconds": cpu_d, "identical": _comparable(doc_s) == _comparable(doc_d),
+                           "load": os.getloadavg()[0]})
+    finally:
+        client.close()
+        cluster.close()
+    out = {"kind": args.kind, "samples_per_direction": samples, "workers": args.workers, "rounds": rounds,
+           "speedup_median": statistics.median(r["serial_seconds"] / r["dask_seconds"] for r in rounds),
+           "cpu_ratio_median": statistics.median(sum(r["dask_cpu_seconds"].values()) / r["serial_cpu_seconds"]
+                                                 for r in rounds),
+           "identical": all(r["identical"] for r in rounds), "load_before": load_before,
+           "load_after": os.getloadavg(), "cpus": os.cpu_count()}
+    text = json.dumps(out, indent=1)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(text)
+
+
 def cmd_net(args) -> None:
     out = {"network": {kind: _bytes_per_task(kind) for kind in ("white", "black")}}
     text = json.dumps(out, indent=1)
@@ -310,6 +355,22 @@ def _markdown(folder: str) -> str:
                                  f"{b['events']} event counts (up to {b['outputs_per_task']:,} outputs per task); "
                                  "the selection outputs (at most 100,000 per dataset) come back once, as tables")
             lines.append("")
+    for d in [d for d in docs if "speedup_median" in d]:
+        lines += [f"Serial against Dask, {d['kind']}-box, {d['samples_per_direction']:.3g} samples per direction, "
+                  f"{len(d['rounds'])} rounds alternating an inline (serial) audit and a {d['workers']}-worker "
+                  f"LocalCluster (started once; load {d['load_before'][0]:.1f} before, {d['load_after'][0]:.1f} after; "
+                  f"`bench_scaling.py versus`):", "",
+                  "| round | serial, s | Dask, s | speed-up | serial CPU s | Dask CPU s (caller + scheduler / workers) "
+                  "| load | same result |", "|---:|---:|---:|---:|---:|---:|---:|---|"]
+        for i, r in enumerate(d["rounds"], 1):
+            c = r["dask_cpu_seconds"]
+            lines.append(f"| {i} | {r['serial_seconds']:.2f} | {r['dask_seconds']:.2f} | "
+                         f"{r['serial_seconds'] / r['dask_seconds']:.2f} | {r['serial_cpu_seconds']:.2f} | "
+                         f"{c['caller + scheduler']:.2f} / {c['workers']:.2f} | {r['load']:.1f} | "
+                         f"{'yes' if r['identical'] else '**NO**'} |")
+        lines += ["", f"Median speed-up **{d['speedup_median']:.2f}**; median CPU seconds of the Dask run over the "
+                      f"serial run's **{d['cpu_ratio_median']:.2f}** (all processes; the machine's load weighs on "
+                      "wall time, much less on CPU time).", ""]
     for d in ratios:
         lines += [f"Throughput, {d['kind']}-box, {d['samples_per_direction']:.3g} samples per direction, "
                   f"{d['rounds']} rounds alternating a 1-worker and a 2-worker LocalCluster (both started once; "
@@ -378,13 +439,21 @@ def main() -> None:
     q.add_argument("--out")
     c = sub.add_parser("compare")
     c.add_argument("files", nargs="+")
+    v = sub.add_parser("versus")
+    v.add_argument("--kind", choices=("white", "black"), default="black")
+    v.add_argument("--samples", default="1e7")
+    v.add_argument("--seed", type=int, default=SEED)
+    v.add_argument("--workers", type=int, default=2)
+    v.add_argument("--rounds", type=int, default=3)
+    v.add_argument("--out")
     nn = sub.add_parser("net")
     nn.add_argument("--out")
     dd = sub.add_parser("docs")
     dd.add_argument("--runs", default="benchmarks/results/scaling")
     dd.add_argument("--write", nargs="*", help="files whose generated section to replace (or append)")
     args = ap.parse_args()
-    {"run": cmd_run, "ratio": cmd_ratio, "compare": cmd_compare, "docs": cmd_docs, "net": cmd_net}[args.cmd](args)
+    {"run": cmd_run, "ratio": cmd_ratio, "compare": cmd_compare, "docs": cmd_docs, "net": cmd_net,
+     "versus": cmd_versus}[args.cmd](args)
 
 
 if __name__ == "__main__":
