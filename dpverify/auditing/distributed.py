@@ -27,6 +27,7 @@ compute:
 """
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from typing import Any, Callable, Sequence
@@ -298,6 +299,31 @@ def connect(scheduler: str | None = None, workers: int | None = None):
 WORKER_ENVIRON = {"MALLOC_TRIM_THRESHOLD_": None}
 
 
+def _startup_environ() -> set | None:
+    """Names of the environment variables this process started with (Linux), or None if unknown."""
+    try:
+        with open("/proc/self/environ", "rb") as fh:
+            return {item.split(b"=", 1)[0].decode(errors="replace") for item in fh.read().split(b"\0") if item}
+    except OSError:
+        return None
+
+
+def _drop_nanny_leftovers() -> list[str]:
+    """A nanny writes its variables into the environment of the process that runs it (so a default
+    LocalCluster started earlier in this process leaves ``MALLOC_TRIM_THRESHOLD_`` behind), and new
+    workers inherit that environment: remove such a leftover of the :data:`WORKER_ENVIRON` variables
+    to unset, unless this process was started with it (then it is the user's choice, kept).
+    Returns the names removed."""
+    start, dropped = None, []
+    for name, value in WORKER_ENVIRON.items():
+        if value is None and name in os.environ:
+            start = _startup_environ() if start is None else start
+            if start is not None and name not in start:
+                del os.environ[name]
+                dropped.append(name)
+    return dropped
+
+
 def local_cluster(workers: int | None, **kwargs: Any):
     """A ``LocalCluster`` of ``workers`` one-thread worker processes for audits (no dashboard, no
     worker profiler, :data:`WORKER_ENVIRON` applied to its nannies; ``kwargs`` go to LocalCluster)."""
@@ -310,5 +336,6 @@ def local_cluster(workers: int | None, **kwargs: Any):
     settings["distributed.worker.profile.enabled"] = False
     opts = dict(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
     opts.update(kwargs)
+    _drop_nanny_leftovers()
     with dask.config.set(settings):  # read by each Nanny when it is created (and kept for restarts)
         return distributed.LocalCluster(**opts)

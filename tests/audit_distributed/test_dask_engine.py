@@ -372,3 +372,15 @@ def test_shared_objects_travel_once_per_audit(clients, small_batches, monkeypatc
     sent.clear(), seen.clear()
     audit(HistogramScaleEpsilon(0.5), _hist_pairs()[0], samples=3_000, rng=3, executor=clients[2], learned=False)
     assert sent == ["tuple"] and len(seen) > 1 and all(a[0] == "Future" for a in seen)
+
+
+def test_nanny_leftover_in_the_environment_is_dropped_but_a_users_setting_is_kept(monkeypatch):
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    monkeypatch.setattr(dist, "_startup_environ", lambda: {"PATH", "HOME"})  # set after start: a nanny's
+    assert dist._drop_nanny_leftovers() == ["MALLOC_TRIM_THRESHOLD_"]
+    assert "MALLOC_TRIM_THRESHOLD_" not in __import__("os").environ
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    monkeypatch.setattr(dist, "_startup_environ", lambda: {"PATH", "MALLOC_TRIM_THRESHOLD_"})  # the user's
+    assert dist._drop_nanny_leftovers() == [] and __import__("os").environ["MALLOC_TRIM_THRESHOLD_"] == "65536"
+    monkeypatch.setattr(dist, "_startup_environ", lambda: None)  # unknown (no /proc): left alone
+    assert dist._drop_nanny_leftovers() == []
