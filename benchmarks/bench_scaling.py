@@ -17,6 +17,9 @@ every worker process and of the scheduler, plus the bytes one task sends back.
 ``versus``: serial against an N-worker LocalCluster, alternating in one process (wall and CPU seconds of
 every process, results compared).
 
+``malloc``: CPU seconds of serial audits in a fresh process with and without Dask's worker variable
+``MALLOC_TRIM_THRESHOLD_=65536``.
+
 ``ratio``: samples per second on a 1-worker and on a 2-worker cluster, both started once and used
 alternately (``--rounds`` rounds, 1 worker then 2 workers, same seed): the machine's load then
 weighs on both alike; the ratio of the best rounds and the median of the per-round ratios are
@@ -259,6 +262,55 @@ def cmd_versus(args) -> None:
     print(text)
 
 
+_MALLOC_CHILD = """
+import json, resource, sys
+from dpverify import audit
+from dpverify.auditing.blackbox import InlineExecutor
+sys.path.insert(0, {bench!r})
+from bench_scaling import _mechanism
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+out = {{}}
+for kind in ("white", "black"):
+    mech, pair = _mechanism(kind)
+    extra = (lambda n: {{"max_samples": n}}) if kind == "white" else (lambda n: {{}})
+    audit(mech, pair, samples=10**5, rng=1, executor=InlineExecutor(), **extra(10**5))
+    c = cpu()
+    audit(mech, pair, samples={samples}, rng=1, executor=InlineExecutor(), **extra({samples}))
+    out[kind] = cpu() - c
+print(json.dumps(out))
+"""
+
+
+def cmd_malloc(args) -> None:
+    """CPU seconds of the serial white- and black-box audits in a fresh process, with and without
+    Dask's worker environment variable ``MALLOC_TRIM_THRESHOLD_=65536`` (alternating, ``--rounds``)."""
+    import statistics
+    import subprocess
+
+    samples = int(float(args.samples))
+    code = _MALLOC_CHILD.format(bench=os.path.dirname(os.path.abspath(__file__)), samples=samples)
+    runs: dict[str, list] = {"unset": [], "65536": []}
+    load_before = os.getloadavg()
+    for _ in range(args.rounds):
+        for setting in runs:
+            env = {k: v for k, v in os.environ.items() if k != "MALLOC_TRIM_THRESHOLD_"}
+            if setting != "unset":
+                env["MALLOC_TRIM_THRESHOLD_"] = setting
+            res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+            runs[setting].append(json.loads(res.stdout.strip().splitlines()[-1]))
+    out = {"malloc_trim": True, "samples_per_direction": samples, "rounds": args.rounds, "cpu_seconds": runs,
+           "cpu_ratio_median": {kind: statistics.median(b[kind] / a[kind] for a, b in zip(runs["unset"], runs["65536"]))
+                                for kind in ("white", "black")},
+           "load_before": load_before, "load_after": os.getloadavg(), "cpus": os.cpu_count()}
+    text = json.dumps(out, indent=1)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(text)
+
+
 def cmd_net(args) -> None:
     out = {"network": {kind: _bytes_per_task(kind) for kind in ("white", "black")}}
     text = json.dumps(out, indent=1)
@@ -355,6 +407,13 @@ def _markdown(folder: str) -> str:
                                  f"{b['events']} event counts (up to {b['outputs_per_task']:,} outputs per task); "
                                  "the selection outputs (at most 100,000 per dataset) come back once, as tables")
             lines.append("")
+    for d in [d for d in docs if d.get("malloc_trim")]:
+        r = d["cpu_ratio_median"]
+        lines += [f"Dask's worker variable `MALLOC_TRIM_THRESHOLD_=65536` (`bench_scaling.py malloc`): serial audits of "
+                  f"{d['samples_per_direction']:.3g} samples per direction in a fresh process, {d['rounds']} rounds "
+                  f"alternating without and with it (load {d['load_before'][0]:.1f} before, {d['load_after'][0]:.1f} "
+                  f"after): CPU seconds with it / without it, medians: white-box **{r['white']:.2f}**, black-box "
+                  f"**{r['black']:.2f}**. The LocalClusters dpverify starts leave it unset.", ""]
     for d in [d for d in docs if "speedup_median" in d]:
         lines += [f"Serial against Dask, {d['kind']}-box, {d['samples_per_direction']:.3g} samples per direction, "
                   f"{len(d['rounds'])} rounds alternating an inline (serial) audit and a {d['workers']}-worker "
@@ -446,6 +505,10 @@ def main() -> None:
     v.add_argument("--workers", type=int, default=2)
     v.add_argument("--rounds", type=int, default=3)
     v.add_argument("--out")
+    mm = sub.add_parser("malloc")
+    mm.add_argument("--samples", default="1e7")
+    mm.add_argument("--rounds", type=int, default=2)
+    mm.add_argument("--out")
     nn = sub.add_parser("net")
     nn.add_argument("--out")
     dd = sub.add_parser("docs")
@@ -453,7 +516,7 @@ def main() -> None:
     dd.add_argument("--write", nargs="*", help="files whose generated section to replace (or append)")
     args = ap.parse_args()
     {"run": cmd_run, "ratio": cmd_ratio, "compare": cmd_compare, "docs": cmd_docs, "net": cmd_net,
-     "versus": cmd_versus}[args.cmd](args)
+     "versus": cmd_versus, "malloc": cmd_malloc}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -294,8 +294,7 @@ def connect(scheduler: str | None = None, workers: int | None = None):
 #: Environment variables that Dask's nannies set before starting a worker and that a LocalCluster
 #: started here leaves unset (None): ``MALLOC_TRIM_THRESHOLD_`` (65536 by default) switches off
 #: glibc's adaptive mmap threshold, so every array of more than 128 KB is mapped and unmapped again,
-#: page by page - measured: a black-box certification task of a fast sampler used 1.7-2.6x the CPU
-#: of the same batches in a plain process.
+#: page by page: audits use far more CPU with it (``benchmarks/bench_scaling.py malloc``, docs/scaling.md).
 WORKER_ENVIRON = {"MALLOC_TRIM_THRESHOLD_": None}
 
 
