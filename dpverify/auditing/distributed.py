@@ -13,10 +13,18 @@ compute:
   not depend on the number of workers, their speed or the order in which batches complete.
 * **Tasks.** White-box batches travel in groups of :data:`GROUP` consecutive batches of one
   direction (one task; merged on the worker, exact like any merge): a task returns one summary of a
-  few KB (see :mod:`dpverify.auditing.streaming`, wire format) for about a million draws. At most
-  ``2 x threads + 2`` tasks are in flight, so neither the caller nor the scheduler holds the whole
-  run; with ``time_budget`` no task is submitted after the deadline and every submitted one is
-  waited for (the batches kept are a prefix of the fixed order, never chosen by their speed).
+  few KB (see :mod:`dpverify.auditing.streaming`, wire format) for about a million draws. A
+  black-box certification task draws up to ``blackbox.CERT_GROUP_MAX`` pairs of batches (the j-th
+  of D with the j-th of D') and returns integer sums only: event counts and the paired bound's
+  discordant counts. At most ``2 x threads + 2`` tasks are in flight, so neither the caller nor
+  the scheduler holds the whole run; with ``time_budget`` no task is submitted after the deadline
+  and every submitted one is waited for (the batches kept are a prefix of the fixed order, never
+  chosen by their speed).
+* **Sent once.** What every task of an audit (or stage) shares - the mechanism, the white-box
+  evaluation epsilons, the black-box events - goes to the cluster once (:func:`share`), as the
+  result of a task that the scheduler can run again if the worker holding it dies.
+* **Worker environment.** :func:`local_cluster` (the CLI's ``--workers``) starts workers without
+  Dask's ``MALLOC_TRIM_THRESHOLD_``, which makes numpy batches far more expensive (docs/scaling.md).
 * **Failures.** A worker that dies mid-task loses only its tasks: the scheduler runs them again
   elsewhere with the same arguments, hence the same seeds and the same summary. An exception
   raised by the mechanism is not retried (it would raise again); it reaches the caller as in a
