@@ -412,27 +412,27 @@ class _Certifier:
         self.shared = None
 
     def __call__(self, batches: list) -> tuple:
-        c1 = np.zeros(self.n_events, dtype=np.int64)
-        c2 = np.zeros(self.n_events, dtype=np.int64)
-        n10 = n01 = 0
+        total = [np.zeros(self.n_events, dtype=np.int64), np.zeros(self.n_events, dtype=np.int64), 0, 0]
+
+        def add(part) -> None:  # integer sums: exact in any order
+            for j in range(4):
+                total[j] = total[j] + part[j]
+
         groups = _groups(batches, self.threads)
         if self.dask:
             from . import distributed
 
             if self.shared is None:
                 self.shared = distributed.share(self.executor, self.ctx)
-            parts: list = []
             distributed.stream_tasks(self.executor, [(None, (self.shared, g)) for g in groups],
-                                     lambda _, r: parts.append(r), None, None, func=_pair_counts)
+                                     lambda _, part: add(part), None, None, func=_pair_counts)
         elif self.executor is None:
-            parts = [_pair_counts(self.ctx, g) for g in groups]
+            for g in groups:
+                add(_pair_counts(self.ctx, g))
         else:
-            parts = _runner.run_batches(_pair_counts, [(self.ctx, g) for g in groups], self.executor)
-        for a, b, x, y in parts:
-            c1 += a
-            c2 += b
-            n10, n01 = n10 + x, n01 + y
-        return c1, c2, n10, n01
+            for part in _runner.run_batches(_pair_counts, [(self.ctx, g) for g in groups], self.executor):
+                add(part)
+        return tuple(total)
 
     def close(self) -> None:
         if self.shared is not None:
