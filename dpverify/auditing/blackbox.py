@@ -410,6 +410,35 @@ class _Certifier:
         self.dask = distributed.is_dask_client(executor)
         self.threads = _threads(executor)
         self.shared = None
+        self.running: list = []  # futures of a look started ahead (Dask)
+
+    def start(self, batches: list):
+        """Begin a look: on a Dask cluster with stop_early's small looks (at most one task per thread),
+        submit its tasks now and return them; otherwise return the batches (run by :meth:`finish`)."""
+        groups = _groups(batches, self.threads)
+        if not self.dask or len(groups) > self.threads:
+            return ("later", batches)
+        if self.shared is None:
+            from . import distributed
+
+            self.shared = distributed.share(self.executor, self.ctx)
+        futures = [self.executor.submit(_pair_counts, self.shared, g, pure=False) for g in groups]
+        self.running.extend(futures)
+        return ("running", futures)
+
+    def finish(self, handle) -> tuple:
+        """The summed counts of a look begun by :meth:`start`."""
+        kind, what = handle
+        if kind == "later":
+            return self(what)
+        total = [np.zeros(self.n_events, dtype=np.int64), np.zeros(self.n_events, dtype=np.int64), 0, 0]
+        for fut in what:
+            part = fut.result()
+            for j in range(4):
+                total[j] = total[j] + part[j]
+            self.running.remove(fut)
+            fut.release()
+        return tuple(total)
 
     def __call__(self, batches: list) -> tuple:
         total = [np.zeros(self.n_events, dtype=np.int64), np.zeros(self.n_events, dtype=np.int64), 0, 0]
@@ -435,6 +464,9 @@ class _Certifier:
         return tuple(total)
 
     def close(self) -> None:
+        if self.running:
+            self.executor.cancel(self.running)
+            self.running = []
         if self.shared is not None:
             self.shared.release()
             self.shared = None
@@ -711,11 +743,17 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         rounds = plan if a_s > 0 else [[b for look in plan for b in look]]
         certify = _Certifier(executor, (mechanism, d, dp, sides[0][1], sides[1][1], lay.structured, names,
                                         float_bits, events, top), len(events))
+        work = []  # per look: [(size, seed of D's batch, seed of D''s batch)]; the j-th batch of D is paired
+        for look in rounds:  # with the j-th batch of D' (same size)
+            work.append([(b, cseeds[0][i + m], cseeds[1][i + m]) for m, b in enumerate(look)])
+            i += len(look)
         try:
-            for look in rounds:
-                # the j-th batch of D is paired with the j-th batch of D' (same size)
-                a1, a2, x10, x01 = certify([(b, cseeds[0][i + m], cseeds[1][i + m]) for m, b in enumerate(look)])
-                i += len(look)
+            ahead = certify.start(work[0]) if work else None
+            for li, look in enumerate(rounds):
+                # on a cluster the next look is already running while this one is examined (its counts
+                # are used only if the audit does not stop here; otherwise it is cancelled)
+                current, ahead = ahead, (certify.start(work[li + 1]) if li + 1 < len(work) else None)
+                a1, a2, x10, x01 = certify.finish(current)
                 c1 += a1
                 c2 += a2
                 if top >= 0:
@@ -736,7 +774,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                     if violated_now(p1, p2):
                         break
         finally:
-            certify.close()
+            certify.close()  # cancels a look started ahead and not used
         fav = np.where(own == 0, c1, c2)
         oth = np.where(own == 0, c2, c1)
         if a_f > 0 and n > 0:
