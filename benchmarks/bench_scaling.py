@@ -3,6 +3,7 @@
     python benchmarks/bench_scaling.py run --kind white --samples 1e9 --engine dask --workers 2 --out F.json
     python benchmarks/bench_scaling.py run --kind white --samples 1e9 --engine serial --out G.json
     python benchmarks/bench_scaling.py ratio --kind white --samples 2e7 --rounds 3
+    python benchmarks/bench_scaling.py versus --kind black --samples 1e7 --rounds 3 --out V.json
     python benchmarks/bench_scaling.py compare F.json G.json
     python benchmarks/bench_scaling.py net --out benchmarks/results/scaling/network.json
     python benchmarks/bench_scaling.py docs --runs benchmarks/results/scaling --write docs/scaling.md docs/performance.md
@@ -12,6 +13,12 @@
 ``LocalCluster`` of N one-thread worker processes started here. It writes the result dict without
 the timing, the seconds, and the peak resident memory (``ru_maxrss``) of the calling process, of
 every worker process and of the scheduler, plus the bytes one task sends back.
+
+``versus``: serial against an N-worker LocalCluster, alternating in one process (wall and CPU seconds of
+every process, results compared).
+
+``malloc``: CPU seconds of serial audits in a fresh process with and without Dask's worker variable
+``MALLOC_TRIM_THRESHOLD_=65536``.
 
 ``ratio``: samples per second on a 1-worker and on a 2-worker cluster, both started once and used
 alternately (``--rounds`` rounds, 1 worker then 2 workers, same seed): the machine's load then
@@ -60,10 +67,11 @@ def _comparable(doc: dict) -> dict:
 
 
 def _cluster(workers: int):
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           memory_limit="1GiB", silence_logs=40)
+    from dpverify.auditing.distributed import local_cluster
+
+    cluster = local_cluster(workers, dashboard_address=":0", memory_limit="1GiB", silence_logs=40)
     return cluster, Client(cluster)
 
 
@@ -92,12 +100,20 @@ def cmd_run(args) -> None:
     out = {"kind": args.kind, "samples": samples, "seed": args.seed, "engine": args.engine,
            "workers": args.workers if args.engine == "dask" else 0, "load_before": os.getloadavg()}
     if args.engine == "serial":
+        cpu0 = _cpu_seconds()
         doc, secs = _audit(args.kind, samples, args.seed, None)
         out["peak_rss_mb"] = {"caller": _peak_mb()}
+        out["cpu_seconds"] = {"caller": _cpu_seconds() - cpu0}
     else:
         cluster, client = _cluster(args.workers)
         try:
+            cpu0, wcpu0 = _cpu_seconds(), client.run(_cpu_seconds)
             doc, secs = _audit(args.kind, samples, args.seed, client, args.log_every)
+            wcpu = client.run(_cpu_seconds)
+            # CPU seconds of the audit in every process: the caller (with the LocalCluster's scheduler,
+            # which runs in the caller's process) and each worker
+            out["cpu_seconds"] = {"caller + scheduler": _cpu_seconds() - cpu0,
+                                  **{f"worker {i}": wcpu[a] - wcpu0.get(a, 0.0) for i, a in enumerate(sorted(wcpu))}}
             workers = client.run(_peak_mb)
             sched = client.run_on_scheduler(_peak_mb)
             out["peak_rss_mb"] = {"caller": _peak_mb(), "scheduler": sched,
@@ -106,6 +122,7 @@ def cmd_run(args) -> None:
         finally:
             client.close()
             cluster.close()
+    out["cpu_seconds_total"] = sum(out["cpu_seconds"].values())
     out.update(seconds=secs, samples_per_s=2 * samples / secs, load_after=os.getloadavg(), result=_comparable(doc))
     text = json.dumps(out, indent=1, default=str)
     if args.out:
@@ -115,26 +132,49 @@ def cmd_run(args) -> None:
 
 
 def _bytes_per_task(kind: str) -> dict:
-    """Pickled sizes (cloudpickle, what Dask sends) of one task's arguments and of its result."""
+    """Pickled sizes (cloudpickle, what Dask sends) of what travels once per audit (or stage), of one
+    task's own arguments (the shared objects travel as the keys of their futures) and of its result."""
     import cloudpickle
     import numpy as np
 
     mech, pair = _mechanism(kind)
+    key = "dpverify-identity-0123456789ab-0"  # a shared object's future travels as its key
     if kind == "white":
         from dpverify.auditing import distributed as dist
         from dpverify.auditing.whitebox import EPSILON_GRID
 
         eval_eps = np.unique(np.append(EPSILON_GRID, 1.0))
+        thresholds = np.array([0.5, 1.0])
         batches = list(zip([1 << 18] * dist.GROUP, np.random.SeedSequence(1).spawn(dist.GROUP)))
-        args = (mech, pair[0], pair[1], batches, None, eval_eps, np.array([0.5, 1.0]))
-        st = dist.stream_group(*args)
-        return {"task_arguments_bytes": len(cloudpickle.dumps(args)), "evaluation_points": int(eval_eps.size), "task_result_bytes": len(cloudpickle.dumps(st)),
+        st = dist.stream_group(mech, pair[0], pair[1], batches, None, eval_eps, thresholds)
+        return {"once_per_audit_bytes": len(cloudpickle.dumps(mech)) + len(cloudpickle.dumps(eval_eps)),
+                "task_arguments_bytes": len(cloudpickle.dumps((key, pair[0], pair[1], batches, None, key, thresholds))),
+                "evaluation_points": int(eval_eps.size), "task_result_bytes": len(cloudpickle.dumps(st)),
                 "outputs_per_task": (1 << 18) * dist.GROUP, "result_in_memory_bytes": st.nbytes()}
-    from dpverify.auditing.blackbox import _counts
+    from dpverify import audit
+    from dpverify.auditing import blackbox
+    from dpverify.auditing.blackbox import InlineExecutor
 
-    counts = _counts(mech, pair[0], 1 << 10, np.random.SeedSequence(1), "", False, None, False, [])
-    return {"task_result_bytes": len(cloudpickle.dumps(np.zeros(24, dtype=np.int64))), "events": 24,
-            "empty_result_bytes": len(cloudpickle.dumps(counts)), "outputs_per_task": 1 << 16}
+    seen = []
+    orig = blackbox._Certifier.__init__
+
+    def spy(self, executor, ctx, n):
+        seen.append(ctx)
+        orig(self, executor, ctx, n)
+
+    blackbox._Certifier.__init__ = spy
+    try:  # the events of a real audit of the benchmark's mechanism
+        audit(mech, pair, samples=200_000, rng=SEED, executor=InlineExecutor())
+    finally:
+        blackbox._Certifier.__init__ = orig
+    ctx = seen[-1]
+    g = blackbox.CERT_GROUP_MAX
+    ss = np.random.SeedSequence(1).spawn(2 * g)
+    batches = [(blackbox.BATCH_OUTPUTS, ss[2 * i], ss[2 * i + 1]) for i in range(g)]
+    res = blackbox._pair_counts(ctx, batches[:1])
+    return {"once_per_stage_bytes": len(cloudpickle.dumps(ctx)), "events": len(ctx[8]),
+            "task_arguments_bytes": len(cloudpickle.dumps((key, batches))), "task_result_bytes": len(cloudpickle.dumps(res)),
+            "outputs_per_task": 2 * g * blackbox.BATCH_OUTPUTS}
 
 
 def cmd_ratio(args) -> None:
@@ -174,6 +214,96 @@ def cmd_ratio(args) -> None:
     if stream[1] and stream[2]:
         out.update(stream_samples_per_s_1_worker=stream[1], stream_samples_per_s_2_workers=stream[2],
                    stream_ratio_median_per_round=statistics.median(b / a for a, b in zip(stream[1], stream[2])))
+    text = json.dumps(out, indent=1)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(text)
+
+
+def cmd_versus(args) -> None:
+    """Serial (inline, in this process) against a 2-worker LocalCluster (started once, warmed up),
+    alternating, same seed: wall seconds, and CPU seconds of every process (this one, which also
+    runs the LocalCluster's scheduler, and each worker), so that a loaded machine can still be read
+    through CPU time. Every round's results are compared (they must be identical)."""
+    import statistics
+
+    samples = int(float(args.samples))
+    cluster, client = _cluster(args.workers)
+    rounds = []
+    load_before = os.getloadavg()
+    try:
+        _audit(args.kind, max(20_000, samples // 50), args.seed, client)  # imports and first pickles
+        _audit(args.kind, max(20_000, samples // 50), args.seed, None)
+        for _ in range(args.rounds):
+            c0 = _cpu_seconds()
+            doc_s, wall_s = _audit(args.kind, samples, args.seed, None)
+            cpu_s = _cpu_seconds() - c0
+            c0, w0 = _cpu_seconds(), client.run(_cpu_seconds)
+            doc_d, wall_d = _audit(args.kind, samples, args.seed, client)
+            w1 = client.run(_cpu_seconds)
+            cpu_d = {"caller + scheduler": _cpu_seconds() - c0, "workers": sum(w1[a] - w0.get(a, 0.0) for a in w1)}
+            rounds.append({"serial_seconds": wall_s, "dask_seconds": wall_d, "serial_cpu_seconds": cpu_s,
+                           "dask_cpu_seconds": cpu_d, "identical": _comparable(doc_s) == _comparable(doc_d),
+                           "load": os.getloadavg()[0]})
+    finally:
+        client.close()
+        cluster.close()
+    out = {"kind": args.kind, "samples_per_direction": samples, "workers": args.workers, "rounds": rounds,
+           "speedup_median": statistics.median(r["serial_seconds"] / r["dask_seconds"] for r in rounds),
+           "cpu_ratio_median": statistics.median(sum(r["dask_cpu_seconds"].values()) / r["serial_cpu_seconds"]
+                                                 for r in rounds),
+           "identical": all(r["identical"] for r in rounds), "load_before": load_before,
+           "load_after": os.getloadavg(), "cpus": os.cpu_count()}
+    text = json.dumps(out, indent=1)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(text)
+
+
+_MALLOC_CHILD = """
+import json, resource, sys
+from dpverify import audit
+from dpverify.auditing.blackbox import InlineExecutor
+sys.path.insert(0, {bench!r})
+from bench_scaling import _mechanism
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+out = {{}}
+for kind in ("white", "black"):
+    mech, pair = _mechanism(kind)
+    extra = (lambda n: {{"max_samples": n}}) if kind == "white" else (lambda n: {{}})
+    audit(mech, pair, samples=10**5, rng=1, executor=InlineExecutor(), **extra(10**5))
+    c = cpu()
+    audit(mech, pair, samples={samples}, rng=1, executor=InlineExecutor(), **extra({samples}))
+    out[kind] = cpu() - c
+print(json.dumps(out))
+"""
+
+
+def cmd_malloc(args) -> None:
+    """CPU seconds of the serial white- and black-box audits in a fresh process, with and without
+    Dask's worker environment variable ``MALLOC_TRIM_THRESHOLD_=65536`` (alternating, ``--rounds``)."""
+    import statistics
+    import subprocess
+
+    samples = int(float(args.samples))
+    code = _MALLOC_CHILD.format(bench=os.path.dirname(os.path.abspath(__file__)), samples=samples)
+    runs: dict[str, list] = {"unset": [], "65536": []}
+    load_before = os.getloadavg()
+    for _ in range(args.rounds):
+        for setting in runs:
+            env = {k: v for k, v in os.environ.items() if k != "MALLOC_TRIM_THRESHOLD_"}
+            if setting != "unset":
+                env["MALLOC_TRIM_THRESHOLD_"] = setting
+            res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+            runs[setting].append(json.loads(res.stdout.strip().splitlines()[-1]))
+    out = {"malloc_trim": True, "samples_per_direction": samples, "rounds": args.rounds, "cpu_seconds": runs,
+           "cpu_ratio_median": {kind: statistics.median(b[kind] / a[kind] for a, b in zip(runs["unset"], runs["65536"]))
+                                for kind in ("white", "black")},
+           "load_before": load_before, "load_after": os.getloadavg(), "cpus": os.cpu_count()}
     text = json.dumps(out, indent=1)
     if args.out:
         with open(args.out, "w") as fh:
@@ -253,16 +383,53 @@ def _markdown(folder: str) -> str:
             lines += ["What travels per task (measured by `bench_scaling.py net`, pickled with cloudpickle as Dask "
                       "does):", ""]
             for kind, b in sorted(net[0]["network"].items(), reverse=True):
-                if kind == "white":
+                if kind == "white" and "once_per_audit_bytes" in b:
+                    lines.append(f"- white-box: once per audit {b['once_per_audit_bytes']:,} bytes (the mechanism and "
+                                 f"the {b['evaluation_points']:,} evaluation epsilons, as task results that "
+                                 f"every task names); per task: arguments {b['task_arguments_bytes']:,} bytes (pair, "
+                                 f"seeds, keys of the shared objects), result {b['task_result_bytes']:,} bytes "
+                                 f"(summary of {b['outputs_per_task']:,} draws; {b['result_in_memory_bytes']:,} "
+                                 "bytes in memory)")
+                elif kind == "white":
                     lines.append(f"- white-box: arguments {b['task_arguments_bytes']:,} bytes (mechanism, pair, "
                                  f"seeds, the {b['evaluation_points']:,} evaluation epsilons), result {b['task_result_bytes']:,} bytes "
                                  f"(summary of {b['outputs_per_task']:,} draws; {b['result_in_memory_bytes']:,} "
                                  "bytes in memory)")
+                elif "once_per_stage_bytes" in b:
+                    lines.append(f"- black-box certification: once per stage {b['once_per_stage_bytes']:,} bytes (the "
+                                 f"mechanism, the pair and the {b['events']} chosen events); per task: arguments "
+                                 f"{b['task_arguments_bytes']:,} bytes (seeds of up to {b['outputs_per_task']:,} outputs, "
+                                 f"both datasets), result {b['task_result_bytes']:,} bytes (the event counts on each "
+                                 "dataset and the paired bound's discordant counts); the selection outputs (at most "
+                                 "100,000 per dataset) come back once, as tables")
                 else:
                     lines.append(f"- black-box certification: result {b['task_result_bytes']:,} bytes for "
                                  f"{b['events']} event counts (up to {b['outputs_per_task']:,} outputs per task); "
                                  "the selection outputs (at most 100,000 per dataset) come back once, as tables")
             lines.append("")
+    for d in [d for d in docs if d.get("malloc_trim")]:
+        r = d["cpu_ratio_median"]
+        lines += [f"Dask's worker variable `MALLOC_TRIM_THRESHOLD_=65536` (`bench_scaling.py malloc`): serial audits of "
+                  f"{d['samples_per_direction']:.3g} samples per direction in a fresh process, {d['rounds']} rounds "
+                  f"alternating without and with it (load {d['load_before'][0]:.1f} before, {d['load_after'][0]:.1f} "
+                  f"after): CPU seconds with it / without it, medians: white-box **{r['white']:.2f}**, black-box "
+                  f"**{r['black']:.2f}**. The LocalClusters dpverify starts leave it unset.", ""]
+    for d in [d for d in docs if "speedup_median" in d]:
+        lines += [f"Serial against Dask, {d['kind']}-box, {d['samples_per_direction']:.3g} samples per direction, "
+                  f"{len(d['rounds'])} rounds alternating an inline (serial) audit and a {d['workers']}-worker "
+                  f"LocalCluster (started once; load {d['load_before'][0]:.1f} before, {d['load_after'][0]:.1f} after; "
+                  f"`bench_scaling.py versus`):", "",
+                  "| round | serial, s | Dask, s | speed-up | serial CPU s | Dask CPU s (caller + scheduler / workers) "
+                  "| load | same result |", "|---:|---:|---:|---:|---:|---:|---:|---|"]
+        for i, r in enumerate(d["rounds"], 1):
+            c = r["dask_cpu_seconds"]
+            lines.append(f"| {i} | {r['serial_seconds']:.2f} | {r['dask_seconds']:.2f} | "
+                         f"{r['serial_seconds'] / r['dask_seconds']:.2f} | {r['serial_cpu_seconds']:.2f} | "
+                         f"{c['caller + scheduler']:.2f} / {c['workers']:.2f} | {r['load']:.1f} | "
+                         f"{'yes' if r['identical'] else '**NO**'} |")
+        lines += ["", f"Median speed-up **{d['speedup_median']:.2f}**; median CPU seconds of the Dask run over the "
+                      f"serial run's **{d['cpu_ratio_median']:.2f}** (all processes; the machine's load weighs on "
+                      "wall time, much less on CPU time).", ""]
     for d in ratios:
         lines += [f"Throughput, {d['kind']}-box, {d['samples_per_direction']:.3g} samples per direction, "
                   f"{d['rounds']} rounds alternating a 1-worker and a 2-worker LocalCluster (both started once; "
@@ -331,13 +498,25 @@ def main() -> None:
     q.add_argument("--out")
     c = sub.add_parser("compare")
     c.add_argument("files", nargs="+")
+    v = sub.add_parser("versus")
+    v.add_argument("--kind", choices=("white", "black"), default="black")
+    v.add_argument("--samples", default="1e7")
+    v.add_argument("--seed", type=int, default=SEED)
+    v.add_argument("--workers", type=int, default=2)
+    v.add_argument("--rounds", type=int, default=3)
+    v.add_argument("--out")
+    mm = sub.add_parser("malloc")
+    mm.add_argument("--samples", default="1e7")
+    mm.add_argument("--rounds", type=int, default=2)
+    mm.add_argument("--out")
     nn = sub.add_parser("net")
     nn.add_argument("--out")
     dd = sub.add_parser("docs")
     dd.add_argument("--runs", default="benchmarks/results/scaling")
     dd.add_argument("--write", nargs="*", help="files whose generated section to replace (or append)")
     args = ap.parse_args()
-    {"run": cmd_run, "ratio": cmd_ratio, "compare": cmd_compare, "docs": cmd_docs, "net": cmd_net}[args.cmd](args)
+    {"run": cmd_run, "ratio": cmd_ratio, "compare": cmd_compare, "docs": cmd_docs, "net": cmd_net,
+     "versus": cmd_versus, "malloc": cmd_malloc}[args.cmd](args)
 
 
 if __name__ == "__main__":

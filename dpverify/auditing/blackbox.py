@@ -235,13 +235,13 @@ def _table(mechanism, data, size, seed, where, structured, names, float_bits) ->
 
 def _counts(mechanism, data, size, seed, where, structured, names, float_bits, events, top=-1):
     """Worker task: draw one certification batch and return the count of each event (int64);
-    with ``top >= 0``, ``(counts, packed bits of event top's indicator)`` (for the paired bound)."""
+    with ``top >= 0``, ``(counts, boolean indicator of event top)`` (for the paired bound)."""
     t = _table(mechanism, data, size, seed, where, structured, names, float_bits)
     if structured:
         t = _conform_names(t, names)
     cache: dict[int, np.ndarray] = {}  # each learned score is evaluated once per batch
     out = np.empty(len(events), dtype=np.int64)
-    bits = None
+    hit = None
     for i, ev in enumerate(events):
         if isinstance(ev, ScoreAbove):
             key = id(ev.score)
@@ -253,8 +253,8 @@ def _counts(mechanism, data, size, seed, where, structured, names, float_bits, e
             mask = ev.contains(t)
         out[i] = np.count_nonzero(mask)
         if i == top:
-            bits = np.packbits(np.asarray(mask, dtype=bool))
-    return out if top < 0 else (out, bits)
+            hit = np.asarray(mask, dtype=bool)
+    return out if top < 0 else (out, hit)
 
 
 def _counts_of(t: OutputTable, events: list) -> np.ndarray:
@@ -349,35 +349,127 @@ def _rows(t: OutputTable, sl: slice) -> OutputTable:
     return OutputTable(t.kind, t.codes[sl], t.skeleton[sl], t.features[sl], t.names, t.examples)
 
 
-#: Certification batches per task on a Dask cluster (one dataset's consecutive batches).
-DASK_GROUP = 4
+#: Certification: at most this many paired batches per task (a task then returns a few hundred
+#: bytes of counts for up to 2 x 16 x 2^16 outputs), and at least this many tasks per worker thread
+#: when there are enough batches (load balance; a worker that dies loses at most one task).
+CERT_GROUP_MAX = 16
+CERT_TASKS_PER_THREAD = 8
 
 
-def _counts_many(tasks: list) -> list:
-    """Worker task: the results of several certification batches, in order (counts, and the packed
-    indicator bits of the paired-bound event when there is one)."""
-    return [_counts(*t) for t in tasks]
+def _pair_counts(ctx: tuple, batches: list) -> tuple:
+    """Worker task: ``(counts on D, counts on D', n10, n01)`` summed over the paired certification
+    batches ``[(size, seed of D's batch, seed of D''s batch), ...]``: the j-th output of D's batch
+    is paired with the j-th output of D''s, and ``n10`` (``n01``) counts the pairs where only the
+    output of D (of D') is in the paired-bound event ``top`` (0 when there is none). ``ctx`` is
+    ``(mechanism, data, data_prime, where_d, where_dp, structured, names, float_bits, events, top)``,
+    the same for every task of a stage (sent once per stage on a Dask cluster). Only integer sums
+    leave the task, so any grouping of the batches gives the same totals."""
+    mechanism, data, data_prime, where_d, where_dp, structured, names, float_bits, events, top = ctx
+    c1 = np.zeros(len(events), dtype=np.int64)
+    c2 = np.zeros(len(events), dtype=np.int64)
+    n10 = n01 = 0
+    for size, s1, s2 in batches:
+        a = _counts(mechanism, data, size, s1, where_d, structured, names, float_bits, events, top)
+        b = _counts(mechanism, data_prime, size, s2, where_dp, structured, names, float_bits, events, top)
+        if top >= 0:
+            (a, h1), (b, h2) = a, b
+            both = int(np.count_nonzero(h1 & h2))
+            n10 += int(a[top]) - both
+            n01 += int(b[top]) - both
+        c1 += a
+        c2 += b
+    return c1, c2, n10, n01
 
 
-def _run_counts(tasks: list, which: list, executor) -> list:
-    """[(result, side)] of the certification batches ``tasks``, in the order of ``tasks``. On a Dask
-    cluster, up to DASK_GROUP batches of one side travel as one task (a batch of a fast sampler is
-    too short to pay Dask's per-task cost); each batch's result is returned as it is, so counts and
-    the paired bound's bits are the same either way."""
+def _threads(executor) -> int:
     from . import distributed
 
-    if not distributed.is_dask_client(executor):
-        return list(zip(_runner.run_batches(_counts, tasks, executor), which))
-    groups = []
-    for side in (0, 1):
-        mine = [j for j, w in enumerate(which) if w == side]
-        groups += [mine[j:j + DASK_GROUP] for j in range(0, len(mine), DASK_GROUP)]
-    results = _runner.run_batches(_counts_many, [([tasks[j] for j in g],) for g in groups], executor)
-    out: list = [None] * len(tasks)
-    for g, res in zip(groups, results):
-        for j, r in zip(g, res):
-            out[j] = r
-    return list(zip(out, which))
+    if distributed.is_dask_client(executor):
+        return distributed.total_threads(executor)
+    return max(1, int(getattr(executor, "_max_workers", 1) or 1)) if executor is not None else 1
+
+
+def _groups(batches: list, threads: int) -> list[list]:
+    """Consecutive runs of ``batches``: at most CERT_GROUP_MAX each, at least CERT_TASKS_PER_THREAD
+    runs per thread when there are enough batches."""
+    size = max(1, min(CERT_GROUP_MAX, -(-len(batches) // (CERT_TASKS_PER_THREAD * threads))))
+    return [batches[j:j + size] for j in range(0, len(batches), size)]
+
+
+class _Certifier:
+    """Runs :func:`_pair_counts` over the batches of one stage on ``executor`` (None: inline) and
+    sums the results. On a Dask cluster the stage's context (mechanism, datasets, events) travels
+    once, as the result of one task that the scheduler can run again if the worker holding it dies,
+    and the groups stream through a bounded window (:func:`~dpverify.auditing.distributed.stream_tasks`),
+    merged as they complete (integer sums: any order gives the same totals)."""
+
+    def __init__(self, executor, ctx: tuple, n_events: int):
+        from . import distributed
+
+        self.executor, self.ctx, self.n_events = executor, ctx, n_events
+        self.dask = distributed.is_dask_client(executor)
+        self.threads = _threads(executor)
+        self.shared = None
+        self.running: list = []  # futures of a look started ahead (Dask)
+
+    def start(self, batches: list):
+        """Begin a look: on a Dask cluster with stop_early's small looks (at most one task per thread),
+        submit its tasks now and return them; otherwise return the batches (run by :meth:`finish`)."""
+        groups = _groups(batches, self.threads)
+        if not self.dask or len(groups) > self.threads:
+            return ("later", batches)
+        if self.shared is None:
+            from . import distributed
+
+            self.shared = distributed.share(self.executor, self.ctx)
+        futures = [self.executor.submit(_pair_counts, self.shared, g, pure=False) for g in groups]
+        self.running.extend(futures)
+        return ("running", futures)
+
+    def finish(self, handle) -> tuple:
+        """The summed counts of a look begun by :meth:`start`."""
+        kind, what = handle
+        if kind == "later":
+            return self(what)
+        total = [np.zeros(self.n_events, dtype=np.int64), np.zeros(self.n_events, dtype=np.int64), 0, 0]
+        for fut in what:
+            part = fut.result()
+            for j in range(4):
+                total[j] = total[j] + part[j]
+            self.running.remove(fut)
+            fut.release()
+        return tuple(total)
+
+    def __call__(self, batches: list) -> tuple:
+        total = [np.zeros(self.n_events, dtype=np.int64), np.zeros(self.n_events, dtype=np.int64), 0, 0]
+
+        def add(part) -> None:  # integer sums: exact in any order
+            for j in range(4):
+                total[j] = total[j] + part[j]
+
+        groups = _groups(batches, self.threads)
+        if self.dask:
+            from . import distributed
+
+            if self.shared is None:
+                self.shared = distributed.share(self.executor, self.ctx)
+            distributed.stream_tasks(self.executor, [(None, (self.shared, g)) for g in groups],
+                                     lambda _, part: add(part), None, None, func=_pair_counts)
+        elif self.executor is None:
+            for g in groups:
+                add(_pair_counts(self.ctx, g))
+        else:
+            for part in _runner.run_batches(_pair_counts, [(self.ctx, g) for g in groups], self.executor):
+                add(part)
+        return tuple(total)
+
+    def close(self) -> None:
+        if self.running:
+            self.executor.cancel(self.running)
+            self.running = []
+        if self.shared is not None:
+            self.shared.release()
+            self.shared = None
 
 
 def _merge(tables: list[OutputTable]) -> OutputTable:
@@ -647,41 +739,42 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         i = 0
         n10 = n01 = 0
         own = np.asarray(owner)
-        for look in plan:
-            tasks, which = [], []
-            for side, (data, where) in enumerate(sides):
-                for b, bs in zip(look, cseeds[side][i: i + len(look)]):
-                    tasks.append((mechanism, data, b, bs, where, lay.structured, names, float_bits, events, top))
-                    which.append(side)
+        # without sequential looks nothing is examined between looks: one pass over every batch
+        rounds = plan if a_s > 0 else [[b for look in plan for b in look]]
+        certify = _Certifier(executor, (mechanism, d, dp, sides[0][1], sides[1][1], lay.structured, names,
+                                        float_bits, events, top), len(events))
+        work = []  # per look: [(size, seed of D's batch, seed of D''s batch)]; the j-th batch of D is paired
+        for look in rounds:  # with the j-th batch of D' (same size)
+            work.append([(b, cseeds[0][i + m], cseeds[1][i + m]) for m, b in enumerate(look)])
             i += len(look)
-            bits: list[list] = [[], []]
-            for cnt, w in _run_counts(tasks, which, executor):
+        try:
+            ahead = certify.start(work[0]) if work else None
+            for li, look in enumerate(rounds):
+                # on a cluster the next look is already running while this one is examined (its counts
+                # are used only if the audit does not stop here; otherwise it is cancelled)
+                current, ahead = ahead, (certify.start(work[li + 1]) if li + 1 < len(work) else None)
+                a1, a2, x10, x01 = certify.finish(current)
+                c1 += a1
+                c2 += a2
                 if top >= 0:
-                    cnt, bt = cnt
-                    bits[w].append(bt)
-                if w == 0:
-                    c1 += cnt
-                else:
-                    c2 += cnt
-            for b0, b1 in zip(*bits):  # the i-th output of D is paired with the i-th output of D'
-                x10 = int(np.unpackbits(b0 & ~b1).sum())
-                x01 = int(np.unpackbits(b1 & ~b0).sum())
-                if owner[top] == 0:
-                    n10, n01 = n10 + x10, n01 + x01
-                else:
-                    n10, n01 = n10 + x01, n01 + x10
-            n += sum(look)
-            drawn[k] += sum(look)
-            if a_s > 0:
-                # favoured side's count: D for direction 0, D' for direction 1
-                fav = np.where(own == 0, c1, c2)
-                oth = np.where(own == 0, c2, c1)
-                p1 = cs_lower(fav, n, a_s / (2 * K))
-                p2 = cs_upper(oth, n, a_s / (2 * K))
-                for r, a, b in zip(recs, p1, p2):
-                    r.bound(float(a), float(b))
-                if violated_now(p1, p2):
-                    break
+                    if owner[top] == 0:
+                        n10, n01 = n10 + x10, n01 + x01
+                    else:
+                        n10, n01 = n10 + x01, n01 + x10
+                n += sum(look)
+                drawn[k] += sum(look)
+                if a_s > 0:
+                    # favoured side's count: D for direction 0, D' for direction 1
+                    fav = np.where(own == 0, c1, c2)
+                    oth = np.where(own == 0, c2, c1)
+                    p1 = cs_lower(fav, n, a_s / (2 * K))
+                    p2 = cs_upper(oth, n, a_s / (2 * K))
+                    for r, a, b in zip(recs, p1, p2):
+                        r.bound(float(a), float(b))
+                    if violated_now(p1, p2):
+                        break
+        finally:
+            certify.close()  # cancels a look started ahead and not used
         fav = np.where(own == 0, c1, c2)
         oth = np.where(own == 0, c2, c1)
         if a_f > 0 and n > 0:

@@ -13,10 +13,18 @@ compute:
   not depend on the number of workers, their speed or the order in which batches complete.
 * **Tasks.** White-box batches travel in groups of :data:`GROUP` consecutive batches of one
   direction (one task; merged on the worker, exact like any merge): a task returns one summary of a
-  few KB (see :mod:`dpverify.auditing.streaming`, wire format) for about a million draws. At most
-  ``2 x threads + 2`` tasks are in flight, so neither the caller nor the scheduler holds the whole
-  run; with ``time_budget`` no task is submitted after the deadline and every submitted one is
-  waited for (the batches kept are a prefix of the fixed order, never chosen by their speed).
+  few KB (see :mod:`dpverify.auditing.streaming`, wire format) for about a million draws. A
+  black-box certification task draws up to ``blackbox.CERT_GROUP_MAX`` pairs of batches (the j-th
+  of D with the j-th of D') and returns integer sums only: event counts and the paired bound's
+  discordant counts. At most ``2 x threads + 2`` tasks are in flight, so neither the caller nor
+  the scheduler holds the whole run; with ``time_budget`` no task is submitted after the deadline
+  and every submitted one is waited for (the batches kept are a prefix of the fixed order, never
+  chosen by their speed).
+* **Sent once.** What every task of an audit (or stage) shares - the mechanism, the white-box
+  evaluation epsilons, the black-box events - goes to the cluster once (:func:`share`), as the
+  result of a task that the scheduler can run again if the worker holding it dies.
+* **Worker environment.** :func:`local_cluster` (the CLI's ``--workers``) starts workers without
+  Dask's ``MALLOC_TRIM_THRESHOLD_``, which makes numpy batches far more expensive (docs/scaling.md).
 * **Failures.** A worker that dies mid-task loses only its tasks: the scheduler runs them again
   elsewhere with the same arguments, hence the same seeds and the same summary. An exception
   raised by the mechanism is not retried (it would raise again); it reaches the caller as in a
@@ -27,6 +35,7 @@ compute:
 """
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from typing import Any, Callable, Sequence
@@ -34,7 +43,7 @@ from typing import Any, Callable, Sequence
 from ..errors import InvalidArgument
 
 __all__ = ["is_dask_client", "require_distributed", "check_picklable", "FromFactory", "map_ordered",
-           "stream_tasks", "stream_group", "connect", "GROUP"]
+           "stream_tasks", "stream_group", "share", "connect", "local_cluster", "WORKER_ENVIRON", "GROUP"]
 
 #: White-box batches per Dask task (consecutive batches of one direction, merged on the worker).
 GROUP = 4
@@ -219,15 +228,28 @@ def stream_group(mechanism, data, data_prime, batches, precision, eval_eps, thre
     return out
 
 
+def _identity(obj: Any) -> Any:
+    return obj
+
+
+def share(client: Any, obj: Any):
+    """A future holding ``obj`` on the cluster, to pass to many tasks instead of ``obj`` itself:
+    ``obj`` travels to the scheduler once and to each worker once (workers fetch it from each other),
+    not once per task. It is the result of a task (not scattered data), so if the worker holding it
+    dies the scheduler runs that task again and nothing is lost. Release it when done."""
+    return client.submit(_identity, obj, key=_keys(_identity, 1)[0], pure=False)
+
+
 def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any], None], deadline: float | None,
-                 tick: Callable | None) -> bool:
-    """Run ``tasks`` (each ``(j, args for stream_group)``) with a bounded window, calling
-    ``merge(j, summary)`` as each completes (any order: merging is exact). Returns True when
-    ``deadline`` (time.monotonic()) stopped the submissions before the end."""
+                 tick: Callable | None, func: Callable | None = None) -> bool:
+    """Run ``tasks`` (each ``(j, args for func)``, ``func`` :func:`stream_group` by default) with a
+    bounded window, calling ``merge(j, result)`` as each completes (any order: merging is exact).
+    Returns True when ``deadline`` (time.monotonic()) stopped the submissions before the end."""
     from distributed import as_completed
 
+    func = stream_group if func is None else func
     window = 2 * total_threads(client) + 2
-    keys = _keys(stream_group, len(tasks))
+    keys = _keys(func, len(tasks))
     owner: dict = {}
     pending = as_completed()
     submitted = done = 0
@@ -236,7 +258,7 @@ def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any]
     def submit_next() -> None:
         nonlocal submitted
         j, args = tasks[submitted]
-        fut = client.submit(stream_group, *args, key=keys[submitted], pure=False)
+        fut = client.submit(func, *args, key=keys[submitted], pure=False)
         owner[fut.key] = j
         pending.add(fut)
         submitted += 1
@@ -273,6 +295,54 @@ def connect(scheduler: str | None = None, workers: int | None = None):
         except (OSError, TimeoutError) as exc:
             raise InvalidArgument(f"--scheduler {scheduler!r}: no Dask scheduler answered there ({exc}); give "
                                   "its address, e.g. tcp://10.0.0.5:8786 (dask scheduler prints it).") from None
-    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+    cluster = local_cluster(workers)
     return distributed.Client(cluster), cluster
+
+
+#: Environment variables that Dask's nannies set before starting a worker and that a LocalCluster
+#: started here leaves unset (None): ``MALLOC_TRIM_THRESHOLD_`` (65536 by default) switches off
+#: glibc's adaptive mmap threshold, so every array of more than 128 KB is mapped and unmapped again,
+#: page by page: audits use far more CPU with it (``benchmarks/bench_scaling.py malloc``, docs/scaling.md).
+WORKER_ENVIRON = {"MALLOC_TRIM_THRESHOLD_": None}
+
+
+def _startup_environ() -> set | None:
+    """Names of the environment variables this process started with (Linux), or None if unknown."""
+    try:
+        with open("/proc/self/environ", "rb") as fh:
+            return {item.split(b"=", 1)[0].decode(errors="replace") for item in fh.read().split(b"\0") if item}
+    except OSError:
+        return None
+
+
+def _drop_nanny_leftovers() -> list[str]:
+    """A nanny writes its variables into the environment of the process that runs it (so a default
+    LocalCluster started earlier in this process leaves ``MALLOC_TRIM_THRESHOLD_`` behind), and new
+    workers inherit that environment: remove such a leftover of the :data:`WORKER_ENVIRON` variables
+    to unset, unless this process was started with it (then it is the user's choice, kept).
+    Returns the names removed."""
+    start, dropped = None, []
+    for name, value in WORKER_ENVIRON.items():
+        if value is None and name in os.environ:
+            start = _startup_environ() if start is None else start
+            if start is not None and name not in start:
+                del os.environ[name]
+                dropped.append(name)
+    return dropped
+
+
+def local_cluster(workers: int | None, **kwargs: Any):
+    """A ``LocalCluster`` of ``workers`` one-thread worker processes for audits (no dashboard, no
+    worker profiler, :data:`WORKER_ENVIRON` applied to its nannies; ``kwargs`` go to LocalCluster)."""
+    import dask
+
+    distributed = require_distributed("a Dask cluster")
+    settings = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items()}
+    # the workers' statistical profiler (stacks sampled every 10 ms, for the dashboard) costs each
+    # worker a few % of a core, measured; the LocalCluster is for audits, with no dashboard by default
+    settings["distributed.worker.profile.enabled"] = False
+    opts = dict(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    opts.update(kwargs)
+    _drop_nanny_leftovers()
+    with dask.config.set(settings):  # read by each Nanny when it is created (and kept for restarts)
+        return distributed.LocalCluster(**opts)

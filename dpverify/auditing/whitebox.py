@@ -350,15 +350,17 @@ def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thres
                     progress):
     """:func:`_stream_directions` on a Dask cluster (:mod:`dpverify.auditing.distributed`): groups of
     consecutive batches of one direction per task, interleaved like the batches; same statistics."""
-    from .distributed import GROUP, stream_tasks
+    from .distributed import GROUP, share, stream_tasks
 
     groups = [[plan[i:i + GROUP] for i in range(0, len(plan), GROUP)] for plan in plans]
+    # the mechanism and the evaluation epsilons (a few KB to tens of KB) travel once per audit, not per task
+    shared = [share(client, mechanism), share(client, eval_eps)]
     tasks = []
     for i in range(max((len(g) for g in groups), default=0)):
         for j, g in enumerate(groups):
             if i < len(g):
                 x, y = directions[j][0], directions[j][1]
-                tasks.append((j, (mechanism, x, y, g[i], precision, eval_eps, thresholds)))
+                tasks.append((j, (shared[0], x, y, g[i], precision, shared[1], thresholds)))
 
     def merge(j, st):
         stats[j] = stats[j].merge(st)
@@ -367,6 +369,8 @@ def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thres
     try:
         stopped = stream_tasks(client, tasks, merge, deadline, bar)
     finally:
+        for fut in shared:
+            fut.release()
         if bar is not None:
             bar(None, None)
     return stats, stopped

@@ -285,3 +285,102 @@ def test_sampler_ignoring_rng_on_dask_is_said(clients, small_batches):
     res = audit(_IgnoresRng(1.0), (0.0, 1.0), samples=5_000, rng=1, executor=clients[2])
     assert res.reproducible is False
     assert any("on Dask, a sampler that ignores rng" in n for n in res.notes)
+
+
+# -- black-box certification tasks: paired batches, grouping, context sent once ----------------------
+
+def test_pair_counts_are_the_counts_and_discordant_pairs_of_the_paired_draws():
+    """_pair_counts against a direct computation from the same seeds: event counts on each dataset and
+    the discordant pairs of the paired-bound event (j-th output of D with the j-th output of D')."""
+    from dpverify.auditing.events import HalfLine
+
+    mech = ScalarLaplace(1.0)
+    events = [HalfLine(0, "output", 0.5, True), HalfLine(0, "output", -0.3, False), HalfLine(0, "output", 1.2, True)]
+    ss = np.random.SeedSequence(42).spawn(6)
+    batches = [(700, ss[0], ss[1]), (700, ss[2], ss[3]), (333, ss[4], ss[5])]
+    want_c1, want_c2, want_n10, want_n01 = np.zeros(3, int), np.zeros(3, int), 0, 0
+    for size, s1, s2 in batches:
+        x1 = mech.sample(0.0, size, np.random.default_rng(s1))
+        x2 = mech.sample(1.0, size, np.random.default_rng(s2))
+        in1 = np.stack([x1 >= 0.5, x1 <= -0.3, x1 >= 1.2])
+        in2 = np.stack([x2 >= 0.5, x2 <= -0.3, x2 >= 1.2])
+        want_c1 += in1.sum(axis=1)
+        want_c2 += in2.sum(axis=1)
+        want_n10 += int(np.sum(in1[2] & ~in2[2]))
+        want_n01 += int(np.sum(in2[2] & ~in1[2]))
+    for top in (2, -1):
+        ctx = (mech, 0.0, 1.0, "D", "D'", False, ("output",), False, events, top)
+        c1, c2, n10, n01 = blackbox._pair_counts(ctx, batches)
+        assert list(c1) == list(want_c1) and list(c2) == list(want_c2)
+        assert (n10, n01) == ((want_n10, want_n01) if top >= 0 else (0, 0))
+        # any split of the batches into tasks sums to the same totals
+        parts = [blackbox._pair_counts(ctx, g) for g in (batches[:1], batches[1:])]
+        assert list(parts[0][0] + parts[1][0]) == list(c1) and parts[0][2] + parts[1][2] == n10
+    assert want_n10 > 0 and want_n01 > 0 and want_n10 != want_n01  # the check can tell the two apart
+
+
+def test_black_box_task_grouping_does_not_change_the_result(monkeypatch, small_batches):
+    """Certification batches travel in tasks of up to CERT_GROUP_MAX pairs (fewer per task when there are
+    few batches per thread): every grouping gives the same result (pure claim: the paired bound is used)."""
+    mech, pair = HistogramScaleEpsilon(0.5), _hist_pairs()[0]
+    ref = _doc(audit(mech, pair, samples=6_000, rng=3, executor=InlineExecutor(), learned=False))
+    assert any(e["discordant_pairs"] for d in ref["directions"] for e in d["events"])
+    assert max(e["certification_samples"] for d in ref["directions"] for e in d["events"]) == 6_000 - 2_400
+    for gmax, per in ((1, 1), (3, 1), (64, 2)):
+        monkeypatch.setattr(blackbox, "CERT_GROUP_MAX", gmax)
+        monkeypatch.setattr(blackbox, "CERT_TASKS_PER_THREAD", per)
+        assert _doc(audit(mech, pair, samples=6_000, rng=3, executor=InlineExecutor(), learned=False)) == ref, (gmax, per)
+
+
+def test_black_box_sequential_looks_on_dask_give_the_serial_result(clients):
+    """stop_early: the counts are examined after every look (a barrier per look on Dask; looks of
+    1,024 outputs doubling up to a batch, then 4 batches); the run stops at the same look of the main
+    round with the same counts as serially."""
+    from dpverify_mechanisms.faulty.float_laplace import NaiveFloatLaplace
+
+    mech, claim = NaiveFloatLaplace(1.0), PrivacyClaim(0.85, 0.0)  # true epsilon 1: violated
+    runs = [_doc(audit(mech, (0.0, 1.0), samples=400_000, rng=8, executor=ex, claim=claim, stop_early=True))
+            for ex in (InlineExecutor(), clients[2])]
+    assert runs[0]["verdict"] == "violated" and runs[0]["samples"] < 400_000  # stopped early...
+    assert any("in the main round" in n for n in runs[0]["notes"])  # ... after some looks of the main round
+    assert runs[1] == runs[0]
+
+
+def test_shared_objects_travel_once_per_audit(clients, small_batches, monkeypatch):
+    """On Dask the white-box evaluation epsilons and mechanism, and the black-box stage context
+    (mechanism, datasets, events), are sent once and named by every task, not copied into each task."""
+    sent = []
+    real = dist.share
+
+    def spy(client, obj):
+        sent.append(type(obj).__name__)
+        return real(client, obj)
+
+    monkeypatch.setattr(dist, "share", spy)
+    seen = []
+    real_submit = clients[2].submit
+
+    def submit(func, *args, **kw):
+        if func in (dist.stream_group, blackbox._pair_counts):
+            seen.append([type(a).__name__ for a in args])
+        return real_submit(func, *args, **kw)
+
+    monkeypatch.setattr(clients[2], "submit", submit)
+    audit(ScalarLaplace(1.0), (0.0, 1.0), samples=30_000, rng=1, executor=clients[2], claim=PrivacyClaim(0.8, 0.0))
+    assert sent == ["ScalarLaplace", "ndarray"] and len(seen) > 2
+    assert all(a[0] == "Future" and a[5] == "Future" for a in seen)
+    sent.clear(), seen.clear()
+    audit(HistogramScaleEpsilon(0.5), _hist_pairs()[0], samples=3_000, rng=3, executor=clients[2], learned=False)
+    assert sent == ["tuple"] and len(seen) > 1 and all(a[0] == "Future" for a in seen)
+
+
+def test_nanny_leftover_in_the_environment_is_dropped_but_a_users_setting_is_kept(monkeypatch):
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    monkeypatch.setattr(dist, "_startup_environ", lambda: {"PATH", "HOME"})  # set after start: a nanny's
+    assert dist._drop_nanny_leftovers() == ["MALLOC_TRIM_THRESHOLD_"]
+    assert "MALLOC_TRIM_THRESHOLD_" not in __import__("os").environ
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    monkeypatch.setattr(dist, "_startup_environ", lambda: {"PATH", "MALLOC_TRIM_THRESHOLD_"})  # the user's
+    assert dist._drop_nanny_leftovers() == [] and __import__("os").environ["MALLOC_TRIM_THRESHOLD_"] == "65536"
+    monkeypatch.setattr(dist, "_startup_environ", lambda: None)  # unknown (no /proc): left alone
+    assert dist._drop_nanny_leftovers() == []

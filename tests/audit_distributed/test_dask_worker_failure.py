@@ -55,3 +55,41 @@ def test_killed_worker_costs_only_its_tasks(monkeypatch):
     a, b = _doc(disturbed), _doc(undisturbed)
     assert a["samples"] == samples and a["verdict"] == "violated"
     assert a == b
+
+
+class _DiesOnce:
+    """NaiveFloatLaplace that kills its own worker process (SIGKILL) in the first certification batch
+    drawn after ``armed`` exists and ``marker`` does not (it creates ``marker`` first): the worker dies
+    mid-task, whatever it holds (the task, maybe the stage context every task names) is lost."""
+
+    def __init__(self, armed: str, marker: str):
+        from dpverify_mechanisms.faulty.float_laplace import NaiveFloatLaplace
+
+        self.inner, self.armed, self.marker = NaiveFloatLaplace(1.0), armed, marker
+
+    def sample(self, data, size, rng):
+        if size == 1 << 16 and os.path.exists(self.armed) and not os.path.exists(self.marker):
+            open(self.marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return self.inner.sample(data, size, rng)
+
+
+@pytest.mark.slow
+def test_killed_worker_in_a_black_box_run_costs_only_its_task(tmp_path):
+    from distributed import Client
+
+    armed, marker = str(tmp_path / "armed"), str(tmp_path / "killed")
+    mech = _DiesOnce(armed, marker)
+    claim = PrivacyClaim(1.0, 0.0)
+    undisturbed = audit(mech, (0.0, 1.0), claim=claim, samples=1_500_000, rng=7, executor=InlineExecutor())
+    with dist.local_cluster(2, dashboard_address=":0", silence_logs=50) as cluster, Client(cluster) as client:
+        pids = set(client.run(os.getpid).values())
+        # local_cluster's workers run without Dask's MALLOC_TRIM_THRESHOLD_ (it doubles their CPU here)
+        assert set(client.run(os.environ.get, "MALLOC_TRIM_THRESHOLD_").values()) == {None}
+        open(armed, "w").close()
+        disturbed = audit(mech, (0.0, 1.0), claim=claim, samples=1_500_000, rng=7, executor=client)
+        client.wait_for_workers(2, timeout=60)
+        after = set(client.run(os.getpid).values())
+    assert os.path.exists(marker) and pids - after  # a worker really died during the run
+    a, b = _doc(disturbed), _doc(undisturbed)
+    assert a["samples"] == 1_500_000 and a == b
