@@ -213,7 +213,9 @@ class ProjectedProfile(sp.Function):
             return None
         if not (math.isfinite(e) and math.isfinite(s) and e >= 0 and k >= 1 and k == int(k)):
             return None
-        if s <= 0:
+        if s < 0:
+            return None  # not a noise scale
+        if s == 0:
             return sp.Float(1, 15)  # no noise: XP differs between neighbours almost surely
         dps = int(prec * math.log10(2))
         if dps > 35:
@@ -362,11 +364,13 @@ class ProjectedProfileLemma(Lemma):
             return None
         if k is None or not eb.lower() >= 0 or not rb.is_finite():
             return None
-        if sb.upper() <= 0:
-            low = flint_or_none().arb(1)
+        import flint
+
+        if sb.is_zero():
+            low = flint.arb(1)  # no noise: XP differs between neighbours almost surely
         elif sb.lower() > 0:
-            import flint
-            low = _mixture_bounds(flint.arb(eb.upper()), k, flint.arb(sb.upper()), 1e-300, cells=QUAD_CELLS)[0]
+            target = max(float(rb.upper().mid()), 1e-300)  # where the grid resolves the mixture (no tail term)
+            low = _mixture_bounds(flint.arb(eb.upper()), k, flint.arb(sb.upper()), target, cells=4 * QUAD_CELLS)[0]
         else:
             return None
         if (low - rb).lower() > 0:
