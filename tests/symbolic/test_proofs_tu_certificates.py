@@ -89,3 +89,16 @@ def test_mutation_campaign_kills_every_false_mutant():
     assert len(rep.claims) == 2
     assert len(rep.false_mutants) >= 2  # at least the flipped inequalities
     assert not rep.survivors, [(o.mutant.claim, o.mutant.description) for o in rep.survivors]
+
+
+def test_a_violation_between_the_search_points_is_not_certified():
+    """The adversary the corner search cannot see: the claimed delta dips by a factor 1e-6 in a narrow band
+    around eps = 0.3 (none of the searched corners or centres). The branch and bound must not certify it."""
+    st = T.projected_statement(*CASES[0], SMALL)
+    e = next(s for s in st.symbols if s.name == "epsilon")
+    d = next(s for s in st.symbols if s.name == "delta")
+    dip = 1 - (1 - sp.Rational(1, 10**6)) * sp.exp(-1000 * (sp.log(e) - sp.log(sp.Rational(3, 10))) ** 2)
+    bad = st.mutated(conclusion=sp.Le(st.conclusion.lhs, d * dip, evaluate=False), max_cells=3000)
+    at = {e: sp.Rational(3, 10), d: sp.Rational(1, 10), next(s for s in st.symbols if s.name == "k"): 1}
+    assert sp.N(bad.conclusion.lhs.subs(at), 15) > sp.N(bad.conclusion.rhs.subs(at), 15)  # false there
+    assert bad.check().verdict is not ProofVerdict.CERTIFIED
