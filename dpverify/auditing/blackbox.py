@@ -741,9 +741,14 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                 w1 = float(clopper_pearson_lower(r.k1, r.n, EVIDENCE_ALPHA / (2 * K)))
                 w2 = float(clopper_pearson_upper(r.k2, r.n, EVIDENCE_ALPHA / (2 * K)))
                 evidence = evidence or violated_now(np.array([w1]), np.array([w2]))
+            # r.k1, r.p1 belong to the favoured (numerator) side: D for D->D', D' for D'->D; the
+            # count keys name the dataset they were counted on, the bound keys the role
+            k_d, k_dp = (r.k1, r.k2) if j == 0 else (r.k2, r.k1)
             rows.append({"family": r.family, "goal": r.goal, "event": r.text, "stage": r.stage,
-                         "count_D": r.k1, "count_D_prime": r.k2, "certification_samples": r.n,
-                         "p_D_lower": r.p1, "p_D_prime_upper": r.p2, "epsilon_lower": e, "delta_lower": dl,
+                         "count_D": k_d, "count_D_prime": k_dp, "certification_samples": r.n,
+                         "numerator": first, "denominator": second,
+                         "p_numerator_lower": r.p1, "p_denominator_upper": r.p2,
+                         "epsilon_lower": e, "delta_lower": dl,
                          "epsilon_lower_paired": r.joint if r.discordant is not None else None,
                          "discordant_pairs": r.discordant})
             if best is None or e > best[0] or (e == best[0] and dl > best[2]):
