@@ -300,3 +300,51 @@ def test_paired_bound_rejects_inconsistent_counts():
     with pytest.raises(InvalidArgument, match="alpha"):
         paired_log_ratio_lower(1, 1, 1, 1, 10, float("nan"), 0.01)
     assert paired_log_ratio_lower(0, 5, 0, 5, 100, 0.05, 0.01) == -math.inf
+
+
+# -- which event gets the paired bound ------------------------------------------------------------
+
+def test_held_out_ranking_does_not_crown_a_rare_event_on_its_noise():
+    """Held-out counts of two NumericalSVT candidates (20,000 held-out pairs, 900,000 certifying):
+    a rare learned-score tail with 76 vs 54 discordant pairs (point log odds 0.34, standard error
+    0.18; it certified -0.05 on fresh draws) and the count event with 3841 vs 3630 (0.056, standard
+    error 0.023; it certified 0.032). The prediction must rank the count event first, and be -inf
+    when no discordant pair favours the event."""
+    from dpverify.auditing.blackbox import _held_out_paired
+
+    rare, count = _held_out_paired([76, 3841], [54, 3630], [76, 5121], [54, 4910], 20_000, 900_000, 0.035)
+    assert count > rare
+    assert count < math.log(3841 / 3630)  # pessimistic: below the held-out point estimate
+    assert _held_out_paired([0], [5], [0], [5], 20_000, 900_000, 0.035)[0] == -math.inf
+    # the point estimate (level 0.5) would rank the rare event first: the pessimism is what decides
+    hi_rare, hi_count = _held_out_paired([76, 3841], [54, 3630], [76, 5121], [54, 4910], 20_000, 900_000, 0.035,
+                                         level=0.5)
+    assert hi_rare > hi_count
+
+
+def test_paired_threshold_alternative_moves_off_a_handful_of_outputs():
+    """A half-line whose selection threshold keeps a handful of outputs (the scan's noisy best tail)
+    gets an alternative threshold for the paired bound that keeps a sizeable share of them."""
+    from dpverify.auditing.blackbox import _Event, _paired_alternatives
+    from dpverify.auditing.events import HalfLine, to_table
+
+    rng = np.random.default_rng(5)
+    f1 = to_table(rng.laplace(0.3, 1.0, 50_000), "D")
+    f2 = to_table(rng.laplace(0.0, 1.0, 50_000), "D'")
+    far = float(np.sort(f1.features[:, 0])[-5])  # the 5 largest outputs of D
+    ev = HalfLine(0, "output", far, True)
+    alt = _paired_alternatives([ev], [_Event("half-line", "epsilon", "", "main")], [0], f1, f2, 900_000, 0.035)[0]
+    assert isinstance(alt, HalfLine) and alt.upper and alt.feature == 0
+    share = float(np.mean(f1.features[:, 0] >= alt.threshold))
+    assert 0.01 < share < 0.9
+
+
+def test_paired_ranking_keeps_correct_mechanisms_not_violated():
+    """The ranking and the alternative thresholds use selection draws only, so a correct tight
+    mechanism stays not violated at confidence 1 - 1e-7 (false failure <= 1e-7 per audit)."""
+    from dpverify_mechanisms.faulty import LaplaceParallel
+
+    m = LaplaceParallel(1.0)  # 20 x Lap(20), all-differ pair: true eps 1 = the claim
+    r = audit(m, (np.ones(20), np.zeros(20)), samples=20_000, confidence=CONF_SAFE, rng=3)
+    assert r.verdict is Verdict.NOT_VIOLATED
+    assert r.epsilon_lower <= 1.0
