@@ -36,10 +36,17 @@
    rest to the 2K Clopper-Pearson bounds (each at ``0.25 alpha / (2K)``); the weights depend on
    the selection draws only, which are independent of the certification draws.
    The event is ranked on the last ``VALIDATION_SHARE`` of the selection draws, held out from
-   the threshold scans: each epsilon-goal event's score is scored by its Mann-Whitney z between
-   the held-out outputs of the two datasets; among those within ``RANK_Z_CUT`` of the best z,
-   the one with the best predicted epsilon (the smaller of the held-out and the selection
-   predictions) wins, and a fitted score's threshold is chosen again on the held-out draws.
+   the threshold scans, by the paired bound it is predicted to get (:func:`_held_out_paired`:
+   the held-out discordant pairs' odds ratio at its ``HELD_OUT_LEVEL`` lower bound, so rare
+   events do not win on their noise, minus the certification's penalty and the margin
+   correction). Each threshold event also competes in a version whose threshold maximises that
+   prediction on the fitting draws (``PAIRED_THRESHOLD_LEVEL``). The winner's threshold is then
+   chosen for the paired bound: for a half-line or a score without fitted weights, from a
+   two-parameter logistic calibration of its score on all the selection draws
+   (:func:`_calibrated_tails`: the far tails, where the best paired event of a small
+   per-coordinate loss lives, are too noisy to choose from by counts); for a fitted score, again
+   on the held-out draws. The Mann-Whitney rule (:func:`_rank_top`) only when no prediction is
+   finite.
 
 **Early stopping** (``stop_early=True``): a pilot round (2,000 selection + up to 8,000
 certification outputs per dataset, at ``alpha/10``) and the main round (``alpha/10``) look at the
@@ -317,6 +324,81 @@ def _held_out_paired(n10, n01, k1, k2, nv: int, n: int, alpha: float, level: flo
         out = logit(t_ho) - (logit(t_hat) - logit(t_cert)) - (np.log1p(-k2 / nv) - np.log1p(-k1 / nv))
     ok = (n10 > 0) & (k1 < nv) & np.isfinite(out) & (t_ho > 0) & (t_cert > 0)
     return np.where(ok, out, -np.inf)
+
+
+def _calibrated_tails(x1: np.ndarray, x2: np.ndarray, v: np.ndarray, upper: bool):
+    """Expected counts of ``x >= t`` (``upper``; else ``x <= t``) among ``x1.size`` outputs of D and of
+    D' for each threshold t in ``v``, smoothed by a one-dimensional logistic calibration of the
+    score (Platt scaling): fit P(D | x) = sigmoid(a + b x) on the pooled values (equal sizes), then
+    P_D(tail) = sum of sigmoid over the pooled tail / n and P_D'(tail) the same with 1 - sigmoid.
+    Two parameters instead of a count per threshold, so the far tails are estimated from the
+    whole sample (the log ratio of a count of coordinates past their medians is linear in the
+    count). None when the values do not allow a fit."""
+    pooled = np.concatenate([x1, x2])
+    fin = pooled[np.isfinite(pooled)]
+    if fin.size < 2 or x1.size != x2.size:
+        return None
+    z = np.clip(pooled, fin.min(), fin.max())
+    sd = float(fin.std())
+    if not sd > 0:
+        return None
+    z = (z - float(fin.mean())) / sd
+    vals, inv = np.unique(z, return_inverse=True)
+    w1 = np.bincount(inv[: x1.size], minlength=vals.size).astype(float)
+    w0 = np.bincount(inv[x1.size:], minlength=vals.size).astype(float)
+    w = w1 + w0
+    theta = np.zeros(2)
+    for _ in range(50):  # Newton's method on the weighted log-likelihood (a tiny ridge keeps it finite)
+        q = special.expit(theta[0] + theta[1] * vals)
+        g = np.array([np.sum(w1 - w * q), np.sum((w1 - w * q) * vals)]) - 1e-6 * theta
+        h = w * q * (1 - q)
+        hess = np.array([[h.sum(), (h * vals).sum()], [(h * vals).sum(), (h * vals * vals).sum()]]) + 1e-6 * np.eye(2)
+        step = np.linalg.solve(hess, g)
+        theta = theta + step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    if not np.all(np.isfinite(theta)):
+        return None
+    q = special.expit(theta[0] + theta[1] * vals)
+    e1, e0 = w * q, w * (1 - q)  # expected D and D' counts at each distinct value
+    raw_v = np.unique(np.clip(pooled, fin.min(), fin.max()))  # the distinct values, same order as vals
+    c1, c0 = np.cumsum(e1), np.cumsum(e0)
+    vv = np.clip(v, fin.min(), fin.max())
+    if upper:
+        idx = np.searchsorted(raw_v, vv, side="left")
+        t1 = c1[-1] - np.where(idx > 0, c1[np.maximum(idx - 1, 0)], 0.0)
+        t0 = c0[-1] - np.where(idx > 0, c0[np.maximum(idx - 1, 0)], 0.0)
+    else:
+        idx = np.searchsorted(raw_v, vv, side="right")
+        t1 = np.where(idx > 0, c1[np.maximum(idx - 1, 0)], 0.0)
+        t0 = np.where(idx > 0, c0[np.maximum(idx - 1, 0)], 0.0)
+    return t1, t0
+
+
+def _calibrated_threshold(ev, fav_owner: int, t1s: list, t2s: list, n: int, alpha: float):
+    """The event ``ev`` (a half-line or a tail of an unfitted score) with the threshold that
+    maximises the paired bound predicted from :func:`_calibrated_tails` on the selection tables
+    ``t1s`` (of D) and ``t2s`` (of D'); None when the calibration does not fit or predicts nothing."""
+    if isinstance(ev, HalfLine):
+        x1 = np.concatenate([t.features[:, ev.feature] for t in t1s])
+        x2 = np.concatenate([t.features[:, ev.feature] for t in t2s])
+    else:
+        x1 = np.concatenate([np.asarray(ev.score(t), dtype=float) for t in t1s])
+        x2 = np.concatenate([np.asarray(ev.score(t), dtype=float) for t in t2s])
+    if x1.size != x2.size or x1.size == 0:
+        return None
+    v = _thresholds(np.unique(np.concatenate([x1, x2])))
+    cal = _calibrated_tails(x1, x2, v, ev.upper)
+    if cal is None:
+        return None
+    a, b = cal if fav_owner == 0 else cal[::-1]
+    nf = x1.size
+    pred = _held_out_paired(a * (1 - b / nf), b * (1 - a / nf), a, b, nf, n, alpha, 0.5)
+    j = int(np.argmax(pred))
+    if not np.isfinite(pred[j]):
+        return None
+    t = float(v[j])
+    return HalfLine(ev.feature, ev.name, t, ev.upper) if isinstance(ev, HalfLine) else ScoreAbove(ev.score, t, ev.upper)
 
 
 def _paired_alternatives(events, recs, owner, f1: OutputTable | None, f2: OutputTable | None, n: int,
@@ -741,7 +823,19 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             if top < 0:
                 top = _rank_top(events, recs, owner, list(np.minimum(pv, preds)), v1, v2)
             ev = events[top] if top >= 0 else None
-            if not alt_won and isinstance(ev, ScoreAbove) and isinstance(ev.score, FITTED_SCORES):
+            fitted = isinstance(ev, ScoreAbove) and isinstance(ev.score, FITTED_SCORES)
+            if isinstance(ev, (HalfLine, ScoreAbove)) and not fitted:
+                # the winner's threshold for the paired bound, from a calibrated (two-parameter)
+                # fit of its score on all the selection draws: the per-threshold counts of the
+                # far tails, where the best paired event of a small per-coordinate loss lives, are
+                # too noisy to choose from (a score without fitted weights is not optimistic on
+                # its own draws)
+                new = _calibrated_threshold(ev, owner[top], [f1, v1], [f2, v2], cert, a_p)
+                if new is not None and new.threshold != ev.threshold:
+                    events[top] = new
+                    recs[top].text = (f"{recs[top].family}: {new.describe()} (threshold for the paired bound from a "
+                                      "calibrated fit of the score on the selection draws)")
+            elif not alt_won and fitted:
                 # a fitted score's tails on its own fitting draws are optimistic: its threshold is
                 # chosen again on the held-out draws (still selection draws, so still valid)
                 fav_t, oth_t = (v1, v2) if owner[top] == 0 else (v2, v1)

@@ -348,3 +348,25 @@ def test_paired_ranking_keeps_correct_mechanisms_not_violated():
     r = audit(m, (np.ones(20), np.zeros(20)), samples=20_000, confidence=CONF_SAFE, rng=3)
     assert r.verdict is Verdict.NOT_VIOLATED
     assert r.epsilon_lower <= 1.0
+
+
+def test_calibrated_tails_track_the_far_tail_of_a_count_score():
+    """Counts of 20 coordinates past their medians, P = 0.55 on D and 0.45 on D' (log ratio linear
+    in the count), 80,000 outputs each: the calibrated expected tail counts must match the exact
+    binomial tails where the empirical counts are noisy (count >= 16: ~190 and ~12 expected).
+    Tolerances are several standard errors of a two-parameter fit (false failure < 1e-6)."""
+    from dpverify.auditing.blackbox import _calibrated_tails
+
+    rng = np.random.default_rng(8)
+    n = 80_000
+    x1 = rng.binomial(20, 0.55, n).astype(float)
+    x2 = rng.binomial(20, 0.45, n).astype(float)
+    v = np.arange(21.0)
+    t1, t2 = _calibrated_tails(x1, x2, v, True)
+    for j in (12, 14, 16):
+        e1, e2 = n * stats.binom.sf(j - 1, 20, 0.55), n * stats.binom.sf(j - 1, 20, 0.45)
+        assert abs(math.log(t1[j] / t2[j]) - math.log(e1 / e2)) < 0.25
+        assert abs(t1[j] / e1 - 1) < 0.15
+    lo1, lo2 = _calibrated_tails(x1, x2, v, False)
+    assert lo1[20] == pytest.approx(n, rel=1e-9) and lo2[20] == pytest.approx(n, rel=1e-9)  # every output is <= 20
+    assert _calibrated_tails(np.ones(10), np.ones(10), np.ones(1), True) is None  # nothing to fit
