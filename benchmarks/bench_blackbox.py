@@ -112,6 +112,8 @@ def issue17(args) -> None:
         fam = (r.event or "").split(":")[0]
         print(f"| {name} | {len(pairs())} | {true:.4g} | {r.epsilon_lower:.4f} | {ratio} | {ceil} | {r.verdict.value} | "
               f"{fam} | {secs:.1f} | {cpu:.1f} | {t_ref:.1f} |", flush=True)
+    if args.seeds <= 0:  # --seeds 0: the multi-dimensional table only
+        return
     print(f"\n### Float bits (`float_bits=True`, confidence 0.95, {args.float_samples} samples, {args.seeds} seeds)\n")
     print("| mechanism | claim eps | violated (of seeds) | median eps_lower | seconds per audit |")
     print("|---|---|---|---|---|")

@@ -36,10 +36,17 @@
    rest to the 2K Clopper-Pearson bounds (each at ``0.25 alpha / (2K)``); the weights depend on
    the selection draws only, which are independent of the certification draws.
    The event is ranked on the last ``VALIDATION_SHARE`` of the selection draws, held out from
-   the threshold scans: each epsilon-goal event's score is scored by its Mann-Whitney z between
-   the held-out outputs of the two datasets; among those within ``RANK_Z_CUT`` of the best z,
-   the one with the best predicted epsilon (the smaller of the held-out and the selection
-   predictions) wins, and a fitted score's threshold is chosen again on the held-out draws.
+   the threshold scans, by the paired bound it is predicted to get (:func:`_held_out_paired`:
+   the held-out discordant pairs' odds ratio at its ``HELD_OUT_LEVEL`` lower bound, so rare
+   events do not win on their noise, minus the certification's penalty and the margin
+   correction). Each threshold event also competes in a version whose threshold maximises that
+   prediction on the fitting draws (``PAIRED_THRESHOLD_LEVEL``). The winner's threshold is then
+   chosen for the paired bound: for a half-line or a score without fitted weights, from a
+   two-parameter logistic calibration of its score on all the selection draws
+   (:func:`_calibrated_tails`: the far tails, where the best paired event of a small
+   per-coordinate loss lives, are too noisy to choose from by counts); for a fitted score, again
+   on the held-out draws. The Mann-Whitney rule (:func:`_rank_top`) only when no prediction is
+   finite.
 
 **Early stopping** (``stop_early=True``): a pilot round (2,000 selection + up to 8,000
 certification outputs per dataset, at ``alpha/10``) and the main round (``alpha/10``) look at the
@@ -85,6 +92,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
+from scipy import special
 
 from .._validate import open_unit
 from ..claims import PrivacyClaim, Verdict
@@ -94,7 +102,7 @@ from .bounds import clopper_pearson_lower, clopper_pearson_upper, paired_log_rat
 from .events import HalfLine, OutputTable, ScoreAbove, to_table, with_errors
 from .result import AuditResult, DirectionResult
 from .learned import LogisticScore
-from .scores import NaiveBayesScore, predicted, scan, select_both, slots
+from .scores import NaiveBayesScore, _thresholds, predicted, scan, select_both, slots
 from .sequential import cs_lower, cs_upper
 
 __all__ = ["audit_black_box", "InlineExecutor", "AUTO_POOL_MIN_OUTPUTS", "SELECTION_FRACTION", "MIN_SAMPLES",
@@ -139,6 +147,14 @@ VALIDATION_MIN = 1_000
 #: Events whose score's held-out z is at least this share of the best one compete on their
 #: held-out predicted epsilon for the paired bound.
 RANK_Z_CUT = 0.8
+#: Level of the lower bound on a held-out odds ratio used to rank events for the paired bound
+#: (about 2.3 standard errors below the estimate: the best of a dozen candidates' held-out
+#: estimates is biased up by about two of its own standard errors, and rare events have large ones).
+HELD_OUT_LEVEL = 0.01
+#: The same level when a threshold is chosen for the paired bound on the fitting draws (nested
+#: tails of one score, so less winner's curse than across candidates; chosen on a simulation of the
+#: count-score thresholds of LaplaceParallel, never on audit draws).
+PAIRED_THRESHOLD_LEVEL = 0.05
 
 
 class InlineExecutor(Executor):
@@ -288,6 +304,171 @@ def _rank_z(s1: np.ndarray, s2: np.ndarray) -> float:
     ties = float(np.sum(cnt.astype(float) ** 3 - cnt))
     var = n1 * n2 / 12.0 * ((big_n + 1) - ties / (big_n * (big_n - 1)))
     return (u - n1 * n2 / 2.0) / math.sqrt(var) if var > 0 else 0.0
+
+
+def _held_out_paired(n10, n01, k1, k2, nv: int, n: int, alpha: float, level: float | None = None) -> np.ndarray:
+    """Predicted paired bound (:func:`bounds.paired_log_ratio_lower` at level ``alpha``) on ``n``
+    certification pairs of events whose ``nv`` held-out pairs gave ``n10`` / ``n01`` discordant
+    pairs and marginal counts ``k1`` (favoured side), ``k2``: the held-out log odds ratio at its
+    HELD_OUT_LEVEL (or ``level``) lower bound (so a rare event's few discordant pairs, whose odds ratio is mostly
+    noise, do not win on it), minus the certification's statistical penalty at the expected counts,
+    minus the margin correction at the held-out frequencies. Vectorised; ``-inf`` where nothing
+    favours the event."""
+    n10, n01, k1, k2 = (np.asarray(x, dtype=float) for x in (n10, n01, k1, k2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_ho = special.betaincinv(np.maximum(n10, 1e-300), n01 + 1, HELD_OUT_LEVEL if level is None else level)
+        big10, big01 = n10 * (n / nv), n01 * (n / nv)
+        t_hat = (big10 + 0.5) / (big10 + big01 + 1.0)
+        t_cert = special.betaincinv(np.maximum(big10, 1e-300), big01 + 1, alpha)
+        logit = lambda t: np.log(t) - np.log1p(-t)  # noqa: E731
+        out = logit(t_ho) - (logit(t_hat) - logit(t_cert)) - (np.log1p(-k2 / nv) - np.log1p(-k1 / nv))
+    ok = (n10 > 0) & (k1 < nv) & np.isfinite(out) & (t_ho > 0) & (t_cert > 0)
+    return np.where(ok, out, -np.inf)
+
+
+def _calibrated_tails(x1: np.ndarray, x2: np.ndarray, v: np.ndarray, upper: bool):
+    """Expected counts of ``x >= t`` (``upper``; else ``x <= t``) among ``x1.size`` outputs of D and of
+    D' for each threshold t in ``v``, smoothed by a one-dimensional logistic calibration of the
+    score (Platt scaling): fit P(D | x) = sigmoid(a + b x) on the pooled values (equal sizes), then
+    P_D(tail) = sum of sigmoid over the pooled tail / n and P_D'(tail) the same with 1 - sigmoid.
+    Two parameters instead of a count per threshold, so the far tails are estimated from the
+    whole sample (the log ratio of a count of coordinates past their medians is linear in the
+    count). None when the values do not allow a fit."""
+    pooled = np.concatenate([x1, x2])
+    fin = pooled[np.isfinite(pooled)]
+    if fin.size < 2 or x1.size != x2.size:
+        return None
+    z = np.clip(pooled, fin.min(), fin.max())
+    sd = float(fin.std())
+    if not sd > 0:
+        return None
+    z = (z - float(fin.mean())) / sd
+    vals, inv = np.unique(z, return_inverse=True)
+    w1 = np.bincount(inv[: x1.size], minlength=vals.size).astype(float)
+    w0 = np.bincount(inv[x1.size:], minlength=vals.size).astype(float)
+    w = w1 + w0
+    theta = np.zeros(2)
+    for _ in range(50):  # Newton's method on the weighted log-likelihood (a tiny ridge keeps it finite)
+        q = special.expit(theta[0] + theta[1] * vals)
+        g = np.array([np.sum(w1 - w * q), np.sum((w1 - w * q) * vals)]) - 1e-6 * theta
+        h = w * q * (1 - q)
+        hess = np.array([[h.sum(), (h * vals).sum()], [(h * vals).sum(), (h * vals * vals).sum()]]) + 1e-6 * np.eye(2)
+        step = np.linalg.solve(hess, g)
+        theta = theta + step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    if not np.all(np.isfinite(theta)):
+        return None
+    q = special.expit(theta[0] + theta[1] * vals)
+    e1, e0 = w * q, w * (1 - q)  # expected D and D' counts at each distinct value
+    raw_v = np.unique(np.clip(pooled, fin.min(), fin.max()))  # the distinct values, same order as vals
+    c1, c0 = np.cumsum(e1), np.cumsum(e0)
+    vv = np.clip(v, fin.min(), fin.max())
+    if upper:
+        idx = np.searchsorted(raw_v, vv, side="left")
+        t1 = c1[-1] - np.where(idx > 0, c1[np.maximum(idx - 1, 0)], 0.0)
+        t0 = c0[-1] - np.where(idx > 0, c0[np.maximum(idx - 1, 0)], 0.0)
+    else:
+        idx = np.searchsorted(raw_v, vv, side="right")
+        t1 = np.where(idx > 0, c1[np.maximum(idx - 1, 0)], 0.0)
+        t0 = np.where(idx > 0, c0[np.maximum(idx - 1, 0)], 0.0)
+    return t1, t0
+
+
+def _calibrated_threshold(ev, fav_owner: int, t1s: list, t2s: list, n: int, alpha: float):
+    """The event ``ev`` (a half-line or a tail of an unfitted score) with the threshold that
+    maximises the paired bound predicted from :func:`_calibrated_tails` on the selection tables
+    ``t1s`` (of D) and ``t2s`` (of D'); None when the calibration does not fit or predicts nothing."""
+    if isinstance(ev, HalfLine):
+        x1 = np.concatenate([t.features[:, ev.feature] for t in t1s])
+        x2 = np.concatenate([t.features[:, ev.feature] for t in t2s])
+    else:
+        x1 = np.concatenate([np.asarray(ev.score(t), dtype=float) for t in t1s])
+        x2 = np.concatenate([np.asarray(ev.score(t), dtype=float) for t in t2s])
+    if x1.size != x2.size or x1.size == 0:
+        return None
+    v = _thresholds(np.unique(np.concatenate([x1, x2])))
+    cal = _calibrated_tails(x1, x2, v, ev.upper)
+    if cal is None:
+        return None
+    a, b = cal if fav_owner == 0 else cal[::-1]
+    nf = x1.size
+    pred = _held_out_paired(a * (1 - b / nf), b * (1 - a / nf), a, b, nf, n, alpha, 0.5)
+    j = int(np.argmax(pred))
+    if not np.isfinite(pred[j]):
+        return None
+    t = float(v[j])
+    return HalfLine(ev.feature, ev.name, t, ev.upper) if isinstance(ev, HalfLine) else ScoreAbove(ev.score, t, ev.upper)
+
+
+def _paired_alternatives(events, recs, owner, f1: OutputTable | None, f2: OutputTable | None, n: int,
+                         alpha: float) -> list:
+    """For each epsilon-goal threshold event (half-line or score tail), the same feature or score
+    with the threshold that maximises :func:`_held_out_paired` (at PAIRED_THRESHOLD_LEVEL) on the
+    fitting draws ``f1``, ``f2``
+    (discordant counts at their expectation for independent pairs, a (1 - b/N) and b (1 - a/N));
+    None where there is none or it is the event's own threshold."""
+    out: list = [None] * len(events)
+    if f1 is None or f2 is None or f1.size == 0 or f1.size != f2.size:
+        return out
+    nf = f1.size
+    cache: dict = {}
+    for i, ev in enumerate(events):
+        if recs[i].goal != "epsilon" or not isinstance(ev, (HalfLine, ScoreAbove)):
+            continue
+        key = ("f", ev.feature) if isinstance(ev, HalfLine) else ("s", id(ev.score))
+        if key not in cache:
+            x1, x2 = ((f1.features[:, ev.feature], f2.features[:, ev.feature]) if isinstance(ev, HalfLine)
+                      else (ev.score(f1), ev.score(f2)))
+            x1, x2 = np.sort(np.asarray(x1, dtype=float)), np.sort(np.asarray(x2, dtype=float))
+            cache[key] = (x1, x2, _thresholds(np.unique(np.concatenate([x1, x2]))))
+        x1, x2, v = cache[key]
+        fav, oth = (x1, x2) if owner[i] == 0 else (x2, x1)
+        if ev.upper:
+            a = nf - np.searchsorted(fav, v, side="left")
+            b = nf - np.searchsorted(oth, v, side="left")
+        else:
+            a = np.searchsorted(fav, v, side="right")
+            b = np.searchsorted(oth, v, side="right")
+        a, b = a.astype(float), b.astype(float)
+        pred = _held_out_paired(a * (1 - b / nf), b * (1 - a / nf), a, b, nf, n, alpha, PAIRED_THRESHOLD_LEVEL)
+        j = int(np.argmax(pred))
+        if not np.isfinite(pred[j]) or float(v[j]) == ev.threshold:
+            continue
+        t = float(v[j])
+        out[i] = HalfLine(ev.feature, ev.name, t, ev.upper) if isinstance(ev, HalfLine) else ScoreAbove(ev.score, t, ev.upper)
+    return out
+
+
+def _rank_paired(events, recs, owner, v1: OutputTable, v2: OutputTable, n: int, alpha: float) -> int:
+    """The epsilon-goal event with the best :func:`_held_out_paired` prediction on the held-out
+    selection draws ``v1``, ``v2`` (their i-th outputs form a pair, like certification draws);
+    -1 when no prediction is finite."""
+    idx = [i for i in range(len(events)) if recs[i].goal == "epsilon"]
+    if not idx or v1.size == 0 or v1.size != v2.size:
+        return -1
+    cache: dict[int, np.ndarray] = {}
+
+    def inside(t, ev, side):
+        if isinstance(ev, ScoreAbove):
+            key = (id(ev.score), side)
+            if key not in cache:
+                cache[key] = ev.score(t)
+            x = cache[key]
+            return x >= ev.threshold if ev.upper else x <= ev.threshold
+        return np.asarray(ev.contains(t), dtype=bool)
+
+    stats = []
+    for i in idx:
+        a, b = inside(v1, events[i], 0), inside(v2, events[i], 1)
+        if owner[i] == 1:
+            a, b = b, a
+        stats.append((np.count_nonzero(a & ~b), np.count_nonzero(b & ~a), np.count_nonzero(a), np.count_nonzero(b)))
+    st = np.array(stats, dtype=float).T
+    pred = _held_out_paired(st[0], st[1], st[2], st[3], v1.size, n, alpha)
+    if not np.isfinite(pred).any():
+        return -1
+    return idx[int(np.argmax(pred))]
 
 
 def _rank_top(events, recs, owner, preds, v1: OutputTable, v2: OutputTable) -> int:
@@ -691,6 +872,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         v1, v2 = _rows(t1, slice(fit, None)), _rows(t2, slice(fit, None))
         t1, t2 = _rows(t1, slice(0, fit)), _rows(t2, slice(0, fit))
         cands = select_both(t1, t2, (fit, fit, cert, cert), plan_alpha, claim.delta, claim.epsilon, learned)
+        f1, f2 = (t1, t2) if paired else (None, None)  # kept for the paired thresholds below
         del t1, t2
         events, recs, owner, preds = [], [], [], []
         for j in (0, 1):
@@ -712,11 +894,40 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             own_a = np.asarray(owner)
             pv, _ = predicted(np.where(own_a == 0, cv1, cv2), np.where(own_a == 0, cv2, cv1), v1.size, v2.size,
                               cert, cert, PAIRED_SHARE * a_f * 2 * lay.slots / K, 0.0, claim.epsilon)
-            # an event must look good on both parts: its thresholds were chosen on the first (whose
-            # prediction is optimistic), the second is held out (but small, so noisy)
-            top = _rank_top(events, recs, owner, list(np.minimum(pv, preds)), v1, v2)
+            # rank by the paired bound each event is predicted to get from its held-out pairs
+            # (pessimistic about the held-out estimate itself); the Mann-Whitney rule of
+            # _rank_top only when no event has a finite prediction
+            # Each threshold event also competes in a version whose threshold maximises that
+            # prediction on the fitting draws (the scan's threshold maximises the separate bounds',
+            # and its best tail is often a handful of outputs); a winning version takes the slot
+            # of the event it came from.
+            a_p = PAIRED_SHARE * a_f * 2 * lay.slots / K
+            alts = _paired_alternatives(events, recs, owner, f1, f2, cert, a_p)
+            ext = [i for i, a in enumerate(alts) if a is not None]
+            top = _rank_paired(events + [alts[i] for i in ext], recs + [recs[i] for i in ext],
+                               owner + [owner[i] for i in ext], v1, v2, cert, a_p)
+            alt_won = top >= len(events)
+            if alt_won:
+                top = ext[top - len(events)]
+                events[top] = alts[top]
+                recs[top].text = (f"{recs[top].family}: {events[top].describe()} (threshold for the paired bound, "
+                                  "from the fitting draws)")
+            if top < 0:
+                top = _rank_top(events, recs, owner, list(np.minimum(pv, preds)), v1, v2)
             ev = events[top] if top >= 0 else None
-            if isinstance(ev, ScoreAbove) and isinstance(ev.score, FITTED_SCORES):
+            fitted = isinstance(ev, ScoreAbove) and isinstance(ev.score, FITTED_SCORES)
+            if isinstance(ev, (HalfLine, ScoreAbove)) and not fitted:
+                # the winner's threshold for the paired bound, from a calibrated (two-parameter)
+                # fit of its score on all the selection draws: the per-threshold counts of the
+                # far tails, where the best paired event of a small per-coordinate loss lives, are
+                # too noisy to choose from (a score without fitted weights is not optimistic on
+                # its own draws)
+                new = _calibrated_threshold(ev, owner[top], [f1, v1], [f2, v2], cert, a_p)
+                if new is not None and new.threshold != ev.threshold:
+                    events[top] = new
+                    recs[top].text = (f"{recs[top].family}: {new.describe()} (threshold for the paired bound from a "
+                                      "calibrated fit of the score on the selection draws)")
+            elif not alt_won and fitted:
                 # a fitted score's tails on its own fitting draws are optimistic: its threshold is
                 # chosen again on the held-out draws (still selection draws, so still valid)
                 fav_t, oth_t = (v1, v2) if owner[top] == 0 else (v2, v1)
@@ -725,7 +936,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                 if math.isfinite(p_new):
                     events[top] = ScoreAbove(ev.score, t_new, ev.upper)
                     recs[top].text = f"{recs[top].family}: {events[top].describe()} (threshold from held-out draws)"
-        del v1, v2
+        del v1, v2, f1, f2
         share = a_f * 2 * lay.slots / K  # this pair's part of the final alpha
         a_sep = a_f * (1.0 - PAIRED_SHARE - PAIRED_MARGIN_SHARE) if top >= 0 else a_f
         if a_f > 0:
@@ -834,9 +1045,14 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                 w1 = float(clopper_pearson_lower(r.k1, r.n, EVIDENCE_ALPHA / (2 * K)))
                 w2 = float(clopper_pearson_upper(r.k2, r.n, EVIDENCE_ALPHA / (2 * K)))
                 evidence = evidence or violated_now(np.array([w1]), np.array([w2]))
+            # r.k1, r.p1 belong to the favoured (numerator) side: D for D->D', D' for D'->D; the
+            # count keys name the dataset they were counted on, the bound keys the role
+            k_d, k_dp = (r.k1, r.k2) if j == 0 else (r.k2, r.k1)
             rows.append({"family": r.family, "goal": r.goal, "event": r.text, "stage": r.stage,
-                         "count_D": r.k1, "count_D_prime": r.k2, "certification_samples": r.n,
-                         "p_D_lower": r.p1, "p_D_prime_upper": r.p2, "epsilon_lower": e, "delta_lower": dl,
+                         "count_D": k_d, "count_D_prime": k_dp, "certification_samples": r.n,
+                         "numerator": first, "denominator": second,
+                         "p_numerator_lower": r.p1, "p_denominator_upper": r.p2,
+                         "epsilon_lower": e, "delta_lower": dl,
                          "epsilon_lower_paired": r.joint if r.discordant is not None else None,
                          "discordant_pairs": r.discordant})
             if best is None or e > best[0] or (e == best[0] and dl > best[2]):

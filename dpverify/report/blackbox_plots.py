@@ -30,6 +30,20 @@ def _sides(direction: str) -> tuple[str, str]:
     return ("D'", "D") if str(direction).startswith("D'") else ("D", "D'")
 
 
+def _favoured(e: dict, first: str) -> tuple[int, int, float, float]:
+    """(count on the favoured side, count on the other, certified lower bound on P_first(E),
+    certified upper bound on P_second(E)) of one event row. ``count_D`` / ``count_D_prime`` are the
+    counts on D and D' and ``p_numerator_lower`` / ``p_denominator_upper`` the bounds on the side
+    named by ``numerator`` / ``denominator``; documents written before those keys existed held the
+    favoured side's values under ``count_D``, ``p_D_lower`` (and the other's under ``count_D_prime``,
+    ``p_D_prime_upper``) in both directions."""
+    if "p_numerator_lower" not in e:
+        return int(e["count_D"]), int(e["count_D_prime"]), float(e["p_D_lower"]), float(e["p_D_prime_upper"])
+    k_d, k_dp = int(e["count_D"]), int(e["count_D_prime"])
+    k1, k2 = (k_dp, k_d) if str(e.get("numerator", first)).startswith("D'") else (k_d, k_dp)
+    return k1, k2, float(e["p_numerator_lower"]), float(e["p_denominator_upper"])
+
+
 def event_rows(audit: dict, limit: int = MAX_EVENTS) -> list[dict]:
     """The events of a black-box audit document, one row per distinct (pair, direction, event),
     sorted by eps_lower (highest first), the event that gave the audit's bound first and flagged
@@ -50,8 +64,7 @@ def event_rows(audit: dict, limit: int = MAX_EVENTS) -> list[dict]:
             if n <= 0 or key in seen:
                 continue
             seen.add(key)
-            k1, k2 = int(e["count_D"]), int(e["count_D_prime"])  # favoured (first) side, other side
-            p1, p2 = float(e["p_D_lower"]), float(e["p_D_prime_upper"])
+            k1, k2, p1, p2 = _favoured(e, first)
             if level is not None and 0 < float(level) < 1:
                 up1 = float(clopper_pearson_upper(k1, n, float(level)))
                 lo2 = float(clopper_pearson_lower(k2, n, float(level)))

@@ -229,11 +229,45 @@ def test_each_certified_event_spends_alpha_over_2k():
         pytest.approx(1 - confidence, rel=1e-12)
     for e in events:
         assert e["certification_samples"] == n_cert
-        assert e["p_D_lower"] == float(clopper_pearson_lower(e["count_D"], n_cert, a_each))
-        assert e["p_D_prime_upper"] == float(clopper_pearson_upper(e["count_D_prime"], n_cert, a_each))
+        k_num, k_den = ((e["count_D"], e["count_D_prime"]) if e["numerator"] == "D"
+                        else (e["count_D_prime"], e["count_D"]))
+        assert e["p_numerator_lower"] == float(clopper_pearson_lower(k_num, n_cert, a_each))
+        assert e["p_denominator_upper"] == float(clopper_pearson_upper(k_den, n_cert, a_each))
     for e in paired:
         n10, n01 = e["discordant_pairs"]
-        want = paired_log_ratio_lower(n10, n01, e["count_D"], e["count_D_prime"], n_cert,
+        k_num, k_den = ((e["count_D"], e["count_D_prime"]) if e["numerator"] == "D"
+                        else (e["count_D_prime"], e["count_D"]))
+        want = paired_log_ratio_lower(n10, n01, k_num, k_den, n_cert,
                                       PAIRED_SHARE * share, PAIRED_MARGIN_SHARE * share)
         assert e["epsilon_lower_paired"] == max(0.0, want)
         assert e["epsilon_lower"] >= e["epsilon_lower_paired"]
+
+
+def test_event_rows_name_their_datasets_in_a_d_prime_to_d_violation():
+    """An asymmetric coin: P_D(1) = 0.05, P_D'(1) = 0.5, claim eps = 0.3. The strongest event is
+    {1} favouring D' (true log ratio ln 10 = 2.3; the D->D' side, {0}, reaches only ln 1.9 = 0.64),
+    so the audit's bound comes from D'->D. Its row must give the count on D under count_D (about
+    0.05 n, not D''s 0.5 n), name D' as the numerator, and its bounds must be the Clopper-Pearson
+    bounds of the counts of the side they name (a JSON reader recomputing eps from them gets the
+    certified figure). At 6,000 certification samples the counts sit ~20 sd from any mix-up."""
+
+    class Coin:
+        claim = PrivacyClaim(0.3)
+
+        def sample(self, data, size, rng):
+            return (rng.random(size) < (0.05 if data == 0 else 0.5)).astype(float)
+
+    r = audit(Coin(), (0, 1), samples=10_000, rng=7)
+    assert r.verdict is Verdict.VIOLATED and r.direction == "D'->D"
+    d = next(x for x in r.to_dict()["directions"] if x["direction"] == "D'->D")
+    best = max(d["events"], key=lambda e: e["epsilon_lower"])
+    n = best["certification_samples"]
+    assert (best["numerator"], best["denominator"]) == ("D'", "D")
+    assert best["count_D"] < 0.1 * n < 0.4 * n < best["count_D_prime"]
+    assert best["p_numerator_lower"] <= best["count_D_prime"] / n
+    assert best["p_denominator_upper"] >= best["count_D"] / n
+    assert best["p_denominator_upper"] < 0.1 < 0.4 < best["p_numerator_lower"]
+    assert r.epsilon_lower >= math.log(best["p_numerator_lower"] / best["p_denominator_upper"]) - 1e-12
+    forward = next(x for x in r.to_dict()["directions"] if x["direction"] == "D->D'")
+    for e in forward["events"]:
+        assert (e["numerator"], e["denominator"]) == ("D", "D'")

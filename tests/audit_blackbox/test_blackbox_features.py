@@ -300,3 +300,73 @@ def test_paired_bound_rejects_inconsistent_counts():
     with pytest.raises(InvalidArgument, match="alpha"):
         paired_log_ratio_lower(1, 1, 1, 1, 10, float("nan"), 0.01)
     assert paired_log_ratio_lower(0, 5, 0, 5, 100, 0.05, 0.01) == -math.inf
+
+
+# -- which event gets the paired bound ------------------------------------------------------------
+
+def test_held_out_ranking_does_not_crown_a_rare_event_on_its_noise():
+    """Held-out counts of two NumericalSVT candidates (20,000 held-out pairs, 900,000 certifying):
+    a rare learned-score tail with 76 vs 54 discordant pairs (point log odds 0.34, standard error
+    0.18; it certified -0.05 on fresh draws) and the count event with 3841 vs 3630 (0.056, standard
+    error 0.023; it certified 0.032). The prediction must rank the count event first, and be -inf
+    when no discordant pair favours the event."""
+    from dpverify.auditing.blackbox import _held_out_paired
+
+    rare, count = _held_out_paired([76, 3841], [54, 3630], [76, 5121], [54, 4910], 20_000, 900_000, 0.035)
+    assert count > rare
+    assert count < math.log(3841 / 3630)  # pessimistic: below the held-out point estimate
+    assert _held_out_paired([0], [5], [0], [5], 20_000, 900_000, 0.035)[0] == -math.inf
+    # the point estimate (level 0.5) would rank the rare event first: the pessimism is what decides
+    hi_rare, hi_count = _held_out_paired([76, 3841], [54, 3630], [76, 5121], [54, 4910], 20_000, 900_000, 0.035,
+                                         level=0.5)
+    assert hi_rare > hi_count
+
+
+def test_paired_threshold_alternative_moves_off_a_handful_of_outputs():
+    """A half-line whose selection threshold keeps a handful of outputs (the scan's noisy best tail)
+    gets an alternative threshold for the paired bound that keeps a sizeable share of them."""
+    from dpverify.auditing.blackbox import _Event, _paired_alternatives
+    from dpverify.auditing.events import HalfLine, to_table
+
+    rng = np.random.default_rng(5)
+    f1 = to_table(rng.laplace(0.3, 1.0, 50_000), "D")
+    f2 = to_table(rng.laplace(0.0, 1.0, 50_000), "D'")
+    far = float(np.sort(f1.features[:, 0])[-5])  # the 5 largest outputs of D
+    ev = HalfLine(0, "output", far, True)
+    alt = _paired_alternatives([ev], [_Event("half-line", "epsilon", "", "main")], [0], f1, f2, 900_000, 0.035)[0]
+    assert isinstance(alt, HalfLine) and alt.upper and alt.feature == 0
+    share = float(np.mean(f1.features[:, 0] >= alt.threshold))
+    assert 0.01 < share < 0.9
+
+
+def test_paired_ranking_keeps_correct_mechanisms_not_violated():
+    """The ranking and the alternative thresholds use selection draws only, so a correct tight
+    mechanism stays not violated at confidence 1 - 1e-7 (false failure <= 1e-7 per audit)."""
+    from dpverify_mechanisms.faulty import LaplaceParallel
+
+    m = LaplaceParallel(1.0)  # 20 x Lap(20), all-differ pair: true eps 1 = the claim
+    r = audit(m, (np.ones(20), np.zeros(20)), samples=20_000, confidence=CONF_SAFE, rng=3)
+    assert r.verdict is Verdict.NOT_VIOLATED
+    assert r.epsilon_lower <= 1.0
+
+
+def test_calibrated_tails_track_the_far_tail_of_a_count_score():
+    """Counts of 20 coordinates past their medians, P = 0.55 on D and 0.45 on D' (log ratio linear
+    in the count), 80,000 outputs each: the calibrated expected tail counts must match the exact
+    binomial tails where the empirical counts are noisy (count >= 16: ~190 and ~12 expected).
+    Tolerances are several standard errors of a two-parameter fit (false failure < 1e-6)."""
+    from dpverify.auditing.blackbox import _calibrated_tails
+
+    rng = np.random.default_rng(8)
+    n = 80_000
+    x1 = rng.binomial(20, 0.55, n).astype(float)
+    x2 = rng.binomial(20, 0.45, n).astype(float)
+    v = np.arange(21.0)
+    t1, t2 = _calibrated_tails(x1, x2, v, True)
+    for j in (12, 14, 16):
+        e1, e2 = n * stats.binom.sf(j - 1, 20, 0.55), n * stats.binom.sf(j - 1, 20, 0.45)
+        assert abs(math.log(t1[j] / t2[j]) - math.log(e1 / e2)) < 0.25
+        assert abs(t1[j] / e1 - 1) < 0.15
+    lo1, lo2 = _calibrated_tails(x1, x2, v, False)
+    assert lo1[20] == pytest.approx(n, rel=1e-9) and lo2[20] == pytest.approx(n, rel=1e-9)  # every output is <= 20
+    assert _calibrated_tails(np.ones(10), np.ones(10), np.ones(1), True) is None  # nothing to fit

@@ -22,18 +22,35 @@ def _doc(directions, pair_index=0, direction="D'->D", eps=1.0, delta=0.0):
             "method": "black-box", "verdict": "violated", "confidence": 0.95, "directions": directions}
 
 
-def _event(text, k1, k2, n, p1, p2, e):
+def _event(text, k1, k2, n, p1, p2, e, numerator="D"):
+    """An event row as the audit writes it: ``k1``, ``p1`` on the favoured side ``numerator``,
+    ``k2``, ``p2`` on the other; count_D / count_D_prime are the counts on D and D'."""
+    k_d, k_dp = (k1, k2) if numerator == "D" else (k2, k1)
+    return {"event": text, "count_D": k_d, "count_D_prime": k_dp, "certification_samples": n,
+            "numerator": numerator, "denominator": "D'" if numerator == "D" else "D",
+            "p_numerator_lower": p1, "p_denominator_upper": p2, "epsilon_lower": e, "delta_lower": 0.0}
+
+
+def _legacy_event(text, k1, k2, n, p1, p2, e):
+    """An event row of a document written before the rename: the favoured side's values under the
+    D keys in both directions."""
     return {"event": text, "count_D": k1, "count_D_prime": k2, "certification_samples": n, "p_D_lower": p1,
             "p_D_prime_upper": p2, "epsilon_lower": e, "delta_lower": 0.0}
 
 
-DOC = _doc([
-    {"pair_index": 0, "direction": "D->D'", "bound_level_final": 1e-3,
-     "events": [_event("weak", 600, 500, 1000, 0.55, 0.55, 0.0)]},
-    {"pair_index": 0, "direction": "D'->D", "bound_level_final": 1e-3,
-     "events": [_event("strong", 400, 2, 1000, 0.35, 0.01, 3.5), _event("strong", 400, 2, 1000, 0.35, 0.01, 3.5),
-                _event("middling", 300, 60, 1000, 0.26, 0.09, 1.0)]},
-])
+def _directions(ev):
+    """Two directions of one pair; ``ev(text, k1, k2, n, p1, p2, eps, numerator)`` builds a row."""
+    return [
+        {"pair_index": 0, "direction": "D->D'", "bound_level_final": 1e-3,
+         "events": [ev("weak", 600, 500, 1000, 0.55, 0.55, 0.0, "D")]},
+        {"pair_index": 0, "direction": "D'->D", "bound_level_final": 1e-3,
+         "events": [ev("strong", 400, 2, 1000, 0.35, 0.01, 3.5, "D'"), ev("strong", 400, 2, 1000, 0.35, 0.01, 3.5, "D'"),
+                    ev("middling", 300, 60, 1000, 0.26, 0.09, 1.0, "D'")]},
+    ]
+
+
+DOC = _doc(_directions(_event))
+LEGACY = _doc(_directions(lambda *a: _legacy_event(*a[:-1])))
 
 
 def test_rows_keep_the_audits_certified_ends_and_highlight_the_bound():
@@ -46,6 +63,18 @@ def test_rows_keep_the_audits_certified_ends_and_highlight_the_bound():
     assert head["ci1"][0] == 0.35 and head["ci2"][1] == 0.01  # exactly the certified bounds
     assert head["ci1"][0] <= head["f1"] <= head["ci1"][1] and head["ci2"][0] <= head["f2"] <= head["ci2"][1]
     assert head["allowed"] == pytest.approx(math.e * 0.01)
+
+
+def test_rows_read_counts_by_dataset_and_bounds_by_role():
+    """count_D is the count on D in both directions: in D'->D the favoured side's count (400) is
+    count_D_prime, and the plot must still put it first; documents written before the rename
+    (favoured side under the D keys) give the same rows."""
+    strong = DOC["directions"][1]["events"][0]
+    assert (strong["count_D"], strong["count_D_prime"], strong["numerator"]) == (2, 400, "D'")
+    rows, old = event_rows(DOC), event_rows(LEGACY)
+    assert [(r["k1"], r["k2"], r["ci1"][0], r["ci2"][1]) for r in rows] == \
+        [(r["k1"], r["k2"], r["ci1"][0], r["ci2"][1]) for r in old]
+    assert (rows[0]["k1"], rows[0]["k2"]) == (400, 2)
 
 
 def test_highlight_follows_the_audits_direction_not_the_largest_number():
