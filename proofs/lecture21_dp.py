@@ -176,9 +176,21 @@ def shared_randomness_statement() -> Lemma:
                  strategy=Strategy.SAMPLED, box={"u": Range(1e-3, 10, "log")}, samples=50, seed=SEED)
 
 
+def definition_1_statement() -> Lemma:
+    """Hamming distance is symmetric: sum_i [s_i != t_i] = sum_i [t_i != s_i] (three points; the relation of
+    Definition 1). No numeric constant: the campaign has nothing to perturb here (an identity is not flipped)."""
+    s = sp.symbols("s1:4", real=True)
+    t = sp.symbols("t1:4", real=True)
+    ham = sum(sp.Piecewise((1, sp.Ne(a, b)), (0, True)) for a, b in zip(s, t))
+    ham_swapped = sum(sp.Piecewise((1, sp.Ne(b, a)), (0, True)) for a, b in zip(s, t))
+    return Lemma(id=f"{PAPER}/definition-1", source=f"{PAPER} Definition 1",
+                 statement="sum [s_i != t_i] = sum [t_i != s_i]", symbols=(*s, *t),
+                 conclusion=_eq(ham, ham_swapped), strategy=Strategy.IDENTITY, samples=40, seed=SEED)
+
+
 def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` gives the claim's conclusion."""
-    return {f"{PAPER}/lemma-1": lemma_1_statement(), f"{PAPER}/lemma-2": lemma_2_statement(),
+    return {f"{PAPER}/definition-1": definition_1_statement(),f"{PAPER}/lemma-1": lemma_1_statement(), f"{PAPER}/lemma-2": lemma_2_statement(),
             f"{PAPER}/lemma-3": lemma_3_statement(),
             f"{PAPER}/lemma-4": post_processing_statement(), f"{PAPER}/lemma-5/independent": composition_statement(),
             f"{PAPER}/lemma-5/shared-randomness": shared_randomness_statement(),
