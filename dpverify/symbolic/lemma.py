@@ -419,42 +419,57 @@ class Lemma:
 
     def _outside_points(self, names, box_pts, rng):
         """Points of the symbols' assumption domains outside the box (the box is where a certificate is computed;
-        the statement claims its whole domain, restricted only by its hypotheses): on each axis the powers of ten
-        10^-9 .. 10^9 (with their signs and 0 as the assumptions allow; integers up to 10^6) that lie outside the
-        box, put into box points one axis at a time and all axes at once. Nothing when the box is the domain."""
+        the statement claims its whole domain, restricted only by its hypotheses): on each axis, half the time a
+        power of ten 10^-9 .. 10^9 (with the signs and 0 the assumptions allow; integers up to 10^6) outside the box,
+        else a draw just beyond one end of the box (up to a factor 10 beyond a positive end, or 3 box widths),
+        put into box points one axis at a time and all axes at once. Nothing when the box is the domain."""
         syms = self._syms()
-        outside = {}
+        samplers = {}
         for n in names:
             r, sym = self.box[n], syms[n]
             if sym.is_integer:
                 mags = [10.0 ** k for k in range(0, 7)] + [2.0, 3.0, 5.0, r.hi + 1, r.lo - 1]
             else:
                 mags = [10.0 ** k for k in range(-9, 10)] + [0.5, 2.0, 3.0, 0.9, 1.1]
-            cands = set()
-            for v in mags:
-                for sv in (v, -v):
-                    cands.add(float(sv))
-            cands.add(0.0)
-            ok = []
-            for v in sorted(cands):
-                if r.lo <= v <= r.hi:
-                    continue
-                if sym.is_integer and v != int(v):
-                    continue
-                if (sym.is_positive and not v > 0) or (sym.is_nonnegative and not v >= 0) or \
-                        (sym.is_negative and not v < 0) or (sym.is_nonpositive and not v <= 0):
-                    continue
-                ok.append(v)
-            if ok:
-                outside[n] = ok
-        if not outside or not box_pts:
+
+            def allowed(v, sym=sym, r=r):
+                if r.lo <= v <= r.hi or (sym.is_integer and v != int(v)):
+                    return False
+                return not ((sym.is_positive and not v > 0) or (sym.is_nonnegative and not v >= 0) or
+                            (sym.is_negative and not v < 0) or (sym.is_nonpositive and not v <= 0))
+            fixed = [v for v in sorted({float(m) for mm in mags for m in (mm, -mm)} | {0.0}) if allowed(v)]
+
+            def near(rng, r=r, sym=sym, allowed=allowed):
+                for _ in range(4):
+                    up = rng.random() < 0.5
+                    w = max(r.hi - r.lo, 1e-9)
+                    if up:
+                        v = r.hi * math.exp(rng.uniform(0, math.log(10))) if r.hi > 0 else r.hi + w * rng.uniform(0, 3)
+                    else:
+                        v = r.lo * math.exp(-rng.uniform(0, math.log(10))) if r.lo > 0 else r.lo - w * rng.uniform(0, 3)
+                    if sym.is_integer:
+                        v = float(math.ceil(v) if up else math.floor(v))
+                    if allowed(v):
+                        return v
+                return None
+            if fixed or near(np.random.default_rng(0)) is not None:
+                samplers[n] = (fixed, near)
+        if not samplers or not box_pts:
             return
-        k = max(1, min(len(box_pts), self.samples // 4, 100))
+
+        def draw(n):
+            fixed, near = samplers[n]
+            v = near(rng) if (not fixed or rng.random() < 0.5) else None
+            return v if v is not None else (fixed[int(rng.integers(len(fixed)))] if fixed else None)
+        k = max(1, min(len(box_pts), self.samples // 2, 150))
         for i in range(k):
             base = box_pts[i]
-            for n, vals in outside.items():
-                yield {**base, n: vals[int(rng.integers(len(vals)))]}
-            yield {**base, **{n: vals[int(rng.integers(len(vals)))] for n, vals in outside.items()}}
+            for n in samplers:
+                v = draw(n)
+                if v is not None:
+                    yield {**base, n: v}
+            pt = {n: draw(n) for n in samplers}
+            yield {**base, **{n: v for n, v in pt.items() if v is not None}}
 
     def _assumption_points(self):
         """No box: fixed and seeded random points of each free symbol's assumption domain (see ``_domain``)."""
