@@ -111,17 +111,18 @@ def post_processing_statement() -> ReducedStatement:
     if sp.simplify((_hockey_expr(p, q, e) - dl).subs({dl: 1 / (1 + w), e: sp.log(1 + g)})) != 0:  # (eps, delta)-DP with equality
         raise ValueError("witness mechanism is not (eps, delta)-DP with equality")
     box = {"epsilon": Range(1e-2, 5, "log"), "delta": Range(1e-6, 0.5, "log")}
+    prob = (sp.Le(dl, 1),)  # delta is a probability
     residual = Lemma(id=f"{PAPER}/lemma-4/residual", source=f"{PAPER} Lemma 4",
                      statement="eps <= c_eps eps and delta <= c_delta delta",
                      symbols=(e, dl), conclusion=sp.Le(e + dl, sp.Min(ce * e + dl, e + cd * dl), evaluate=False),
-                     strategy=Strategy.SAMPLED, box=box, samples=200, seed=SEED)
+                     hypotheses=prob, strategy=Strategy.SAMPLED, box=box, samples=200, seed=SEED)
     # the residual as a sum of two nonnegative margins is proved when both constants are >= 1
     residual = residual.mutated(conclusion=sp.Le(0, sp.Min((ce - 1) * e, (cd - 1) * dl), evaluate=False),
                                 strategy=Strategy.NONNEG_TERMS)
     witness = Lemma(id=f"{PAPER}/lemma-4/witness", source=f"{PAPER} Lemma 4",
                     statement="delta-reveal + eps-randomised response, g = identity: delta(c_eps eps) <= c_delta delta",
                     symbols=(e, dl), conclusion=sp.Le(_hockey_expr(p, q, ce * e), cd * dl, evaluate=False),
-                    strategy=Strategy.SAMPLED, box=box, samples=300, seed=SEED)
+                    hypotheses=prob, strategy=Strategy.SAMPLED, box=box, samples=300, seed=SEED)
     return ReducedStatement(f"{PAPER}/lemma-4", "post-processing keeps (c_eps eps, c_delta delta)-DP",
                             reduction=(("std/positive-part-subadditive", get_lemma("std/positive-part-subadditive")),
                                        ("std/hockey-stick-monotone", hockey_monotone_lemma())),
