@@ -415,14 +415,16 @@ class Lemma:
                     pt[n] = float(rng.uniform(r.lo, r.hi))
             box_pts.append(pt)
             yield pt
-        yield from self._outside_points(names, box_pts, rng)
+        if self.evaluate is None:  # an evaluate hook is a numerical evaluator written for its box: not beyond it
+            yield from self._outside_points(names, box_pts, rng)
 
     def _outside_points(self, names, box_pts, rng):
         """Points of the symbols' assumption domains outside the box (the box is where a certificate is computed;
         the statement claims its whole domain, restricted only by its hypotheses): on each axis, half the time a
-        power of ten 10^-9 .. 10^9 (with the signs and 0 the assumptions allow; integers up to 10^3) outside the box,
+        power of ten 10^-6 .. 10^6 (with the signs and 0 the assumptions allow; integers up to 10^3) outside the box,
         else a draw just beyond one end of the box (up to a factor 10 beyond a positive end, or 3 box widths),
-        put into box points one axis at a time and all axes at once. Nothing when the box is the domain."""
+        put into box points one axis at a time and all axes at once. Nothing when the box is the domain (and nothing
+        for a lemma with an ``evaluate`` hook: a numerical evaluator written for its box)."""
         syms = self._syms()
         samplers = {}
         for n in names:
@@ -431,7 +433,7 @@ class Lemma:
                 # integers up to 10^3 (a statement evaluated by a k-term sum, e.g. optimal composition, costs ~k)
                 mags = [10.0 ** k for k in range(0, 4)] + [2.0, 3.0, 5.0, r.hi + 1, 2 * r.hi, r.lo - 1]
             else:
-                mags = [10.0 ** k for k in range(-9, 10)] + [0.5, 2.0, 3.0, 0.9, 1.1]
+                mags = [10.0 ** k for k in range(-6, 7)] + [0.5, 2.0, 3.0, 0.9, 1.1]
 
             def allowed(v, sym=sym, r=r):
                 if r.lo <= v <= r.hi or (sym.is_integer and v != int(v)):
