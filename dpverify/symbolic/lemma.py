@@ -421,7 +421,7 @@ class Lemma:
     def _outside_points(self, names, box_pts, rng):
         """Points of the symbols' assumption domains outside the box (the box is where a certificate is computed;
         the statement claims its whole domain, restricted only by its hypotheses): on each axis, half the time a
-        power of ten 10^-6 .. 10^6 (with the signs and 0 the assumptions allow; integers up to 10^3) outside the box,
+        power of ten 10^-6 .. 10^6 (with the signs and 0 the assumptions allow; integers up to 10^2 and twice the box end) outside the box,
         else a draw just beyond one end of the box (up to a factor 10 beyond a positive end, or 3 box widths),
         put into box points one axis at a time and all axes at once. Nothing when the box is the domain (and nothing
         for a lemma with an ``evaluate`` hook: a numerical evaluator written for its box)."""
@@ -430,8 +430,8 @@ class Lemma:
         for n in names:
             r, sym = self.box[n], syms[n]
             if sym.is_integer:
-                # integers up to 10^3 (a statement evaluated by a k-term sum, e.g. optimal composition, costs ~k)
-                mags = [10.0 ** k for k in range(0, 4)] + [2.0, 3.0, 5.0, r.hi + 1, 2 * r.hi, r.lo - 1]
+                # integers up to 10^2 and 2 hi (a statement evaluated by a k-term sum, e.g. optimal composition, costs ~k)
+                mags = [10.0 ** k for k in range(0, 3)] + [2.0, 3.0, 5.0, r.hi + 1, 2 * r.hi, r.lo - 1]
             else:
                 mags = [10.0 ** k for k in range(-6, 7)] + [0.5, 2.0, 3.0, 0.9, 1.1]
 
