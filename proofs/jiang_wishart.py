@@ -75,6 +75,24 @@ def definition_2(two_power: sp.Expr | None = None) -> CheckResult:
     s = sp.Symbol("s", positive=True)
     kp = sp.Symbol("kappa", positive=True)  # m = d - 1 + 2 kappa > d - 1
     tp = two_power or (lambda m_, d_: 2 ** (m_ * d_ / 2))
+    r1, r2 = _wishart_ratios(tp, s, kp)
+    out = [("d = 1", r1), ("d = 2", r2)]
+    bad = [(name, r) for name, r in out if sp.simplify(r - 1) != 0]
+    if not bad:
+        return proved("sympy: the printed density integrates to 1 for d = 1 and d = 2 with C = s I, every m > d - 1 "
+                      "(d = 2: b = sqrt(ac) t, Beta and Gamma integrals, gammasimp of the ratio == 1)")
+    name, r = bad[0]
+    with mpmath.workdps(DPS):
+        val = sp.N(r.subs({kp: 1, s: 1}), DPS)
+    if sp.simplify(r.subs({kp: 1, s: 1}) - 1) != 0:
+        return refuted(f"{name}: the density integrates to {sp.N(val, 12)} at m = d + 1, C = I",
+                       {"d": name[-1], "m": str(int(name[-1]) + 1), "s": "1", "integral": decimal(val, 30)})
+    return unknown(f"{name}: sympy did not simplify the integral to 1 (ratio {r})")
+
+
+def _wishart_ratios(tp, s, kp):
+    """(integral / normaliser) of the printed Wishart density for d = 1 and d = 2 (C = s I, m = d - 1 + 2 kappa);
+    ``tp(m, d)`` is the normaliser's power of two."""
     out = []
     # d = 1: m = 2 kappa
     m1 = 2 * kp
@@ -92,18 +110,7 @@ def definition_2(two_power: sp.Expr | None = None) -> CheckResult:
     gamma2 = sp.sqrt(sp.pi) * sp.gamma(m2 / 2) * sp.gamma(m2 / 2 - sp.Rational(1, 2))
     norm2 = tp(m2, 2) * (s**2) ** (m2 / 2) * gamma2
     r2 = sp.gammasimp(sp.powsimp(t_int * a_int**2 / norm2, force=True))
-    out.append(("d = 2", r2))
-    bad = [(name, r) for name, r in out if sp.simplify(r - 1) != 0]
-    if not bad:
-        return proved("sympy: the printed density integrates to 1 for d = 1 and d = 2 with C = s I, every m > d - 1 "
-                      "(d = 2: b = sqrt(ac) t, Beta and Gamma integrals, gammasimp of the ratio == 1)")
-    name, r = bad[0]
-    with mpmath.workdps(DPS):
-        val = sp.N(r.subs({kp: 1, s: 1}), DPS)
-    if sp.simplify(r.subs({kp: 1, s: 1}) - 1) != 0:
-        return refuted(f"{name}: the density integrates to {sp.N(val, 12)} at m = d + 1, C = I",
-                       {"d": name[-1], "m": str(int(name[-1]) + 1), "s": "1", "integral": decimal(val, 30)})
-    return unknown(f"{name}: sympy did not simplify the integral to 1 (ratio {r})")
+    return out[0][1], r2
 
 
 # ------------------------------------------------------------------ Theorem 1 (Laplace mechanism)
@@ -124,11 +131,102 @@ def theorem_1_statement() -> Lemma:
                  samples=3000, seed=SEED, constants={"c_hyp": 1})
 
 
+def definition_1_statement() -> Lemma:
+    """int p(z) dz = 1 for p(z) = exp(-|z - mu|/b)/(c_norm b) (the paper: c_norm = 2): mu = 0 by translation, the two
+    half-lines by symmetry; sympy integrates with the constant symbolic."""
+    z, b, c = sp.Symbol("z", real=True), sp.Symbol("b", positive=True), sp.Symbol("c_norm", positive=True)
+    total = 2 * sp.integrate(sp.exp(-z / b) / (c * b), (z, 0, sp.oo))
+    return Lemma(id=_id("definition-1"), source=f"{PAPER} Definition 1", statement="int exp(-|z|/b)/(c_norm b) dz = 1",
+                 symbols=(b, c), conclusion=sp.Eq(total, 1, evaluate=False), strategy=Strategy.IDENTITY,
+                 constants={"c_norm": 2})
+
+
+@functools.lru_cache(maxsize=None)
+def definition_2_statement() -> Lemma:
+    """The printed Wishart density with normaliser c_base^(m d/2) ... integrates to 1 for d = 1 and d = 2 (C = s I,
+    every m > d - 1; the paper: c_base = 2): both ratios integral/normaliser (computed by sympy as in
+    :func:`definition_2`) equal 1, written as (r_1 - 1)^2 + (r_2 - 1)^2 = 0."""
+    c = sp.Symbol("c_base", positive=True)
+    s, kp = sp.Symbol("s", positive=True), sp.Symbol("kappa", positive=True)
+    r1, r2 = _wishart_ratios(lambda m_, d_: c ** (m_ * d_ / 2), s, kp)
+    return Lemma(id=_id("definition-2"), source=f"{PAPER} Definition 2",
+                 statement="(r_1 - 1)^2 + (r_2 - 1)^2 = 0, r_d = int of the printed density (d = 1, 2, C = s I)",
+                 symbols=(s, kp, c), conclusion=sp.Eq((r1 - 1) ** 2 + (r2 - 1) ** 2, 0, evaluate=False),
+                 strategy=Strategy.IDENTITY, samples=40, seed=SEED, constants={"c_base": 2})
+
+
+def lemma_2_lower_statement() -> Lemma:
+    """For every integer d >= 2 the family p = e1, q = (cos phi, sin phi (1, ..., 1)/sqrt(d-1)) reaches
+    d/2 + sqrt((d/2 + 1)^2 - 2) > c_low d (the paper: c_low = 1, so d/n < s1): the hypothesis d >= 2 is
+    parametrised exactly (d = 2 + x) and the margin's sign is proved (a square-root rule)."""
+    d = sp.Symbol("d", positive=True, integer=True)
+    c = sp.Symbol("c_low", positive=True)
+    x = sp.Symbol("x", nonnegative=True)
+    best = d / 2 + sp.sqrt((d / 2 + 1) ** 2 - 2)
+    return Lemma(id=_id("lemma-2/lower-bound-d-at-least-2"), source=f"{PAPER} Lemma 2",
+                 statement="d >= 2 => c_low d < d/2 + sqrt((d/2 + 1)^2 - 2)", symbols=(d,),
+                 hypotheses=(sp.Ge(d, 2),), conclusion=sp.Lt(c * d, best, evaluate=False), strategy=Strategy.REPARAM,
+                 reparam={d: 2 + x}, box={"d": Range(2, 200, "int")}, samples=100, seed=SEED, constants={"c_low": 1})
+
+
+def _upper_statement(cid: str, const: str, value, triangle: bool) -> "ReducedStatement":
+    """sum over the (upper-triangle if ``triangle``) entries of |p_i p_j - q_i q_j| <= const d for |p|, |q| <= 1.
+    Residual: ||pp^T - qq^T||_F^2 = |p|^4 + |q|^4 - 2 (p.q)^2 <= const^2 (|p|^2 = 1/(1+alpha), |q|^2 = 1/(1+beta),
+    w = (p.q)^2 >= 0), which with Cauchy-Schwarz (Lagrange identity) gives the sum <= d ||.||_F <= const d.
+    Witness: d = 2, p = (cos phi, sin phi), q = (cos theta, sin theta) (attains sqrt(2) d for the full sum)."""
+    from dpverify.symbolic.dp_statements import ReducedStatement
+
+    al, be, w = sp.symbols("alpha beta w", nonnegative=True)
+    c = sp.Symbol(const, positive=True)
+    F = (1 / (1 + al)) ** 2 + (1 / (1 + be)) ** 2 - 2 * w
+    residual = Lemma(id=f"{cid}/frobenius-residual", source=f"{PAPER} Lemma 2", statement=f"|p|^4 + |q|^4 - 2 (p.q)^2 <= {const}^2",
+                     symbols=(al, be, w), conclusion=sp.Le(F, c**2, evaluate=False), strategy=Strategy.NONNEG_TERMS,
+                     box={"alpha": Range(0, 10), "beta": Range(0, 10), "w": Range(0, 1)}, samples=60, seed=SEED)
+    ph, th = sp.symbols("phi theta", real=True)
+    P, Q = (sp.cos(ph), sp.sin(ph)), (sp.cos(th), sp.sin(th))
+    pairs = [(i, j) for i in range(2) for j in range(2) if (j >= i or not triangle)]
+    total = sp.Add(*[sp.Abs(P[i] * P[j] - Q[i] * Q[j]) for i, j in pairs])
+    witness = Lemma(id=f"{cid}/d2-witness", source=f"{PAPER} Lemma 2",
+                    statement=f"d = 2: sum |p_i p_j - q_i q_j| <= 2 {const} for unit p, q", symbols=(ph, th),
+                    conclusion=sp.Le(total, 2 * c, evaluate=False), strategy=Strategy.SAMPLED,
+                    box={"phi": Range(0, 6.2832), "theta": Range(0, 6.2832)}, samples=400, seed=SEED)
+    p3, q3 = sp.symbols("p1:4", real=True), sp.symbols("q1:4", real=True)
+    M = sp.Matrix(3, 1, p3) * sp.Matrix(1, 3, p3) - sp.Matrix(3, 1, q3) * sp.Matrix(1, 3, q3)
+    pp, qq, pq = sum(v * v for v in p3), sum(v * v for v in q3), sum(a * b for a, b in zip(p3, q3))
+    frob = Lemma(id=f"{PAPER}/lemma-2/frobenius-identity-d3", source=f"{PAPER} Lemma 2",
+                 statement="||pp^T - qq^T||_F^2 = |p|^4 + |q|^4 - 2 (p.q)^2 (d = 3)", symbols=(*p3, *q3),
+                 conclusion=sp.Eq(sum(M[i, j] ** 2 for i in range(3) for j in range(3)), pp**2 + qq**2 - 2 * pq**2,
+                                  evaluate=False), strategy=Strategy.IDENTITY, samples=20)
+    from dpverify.symbolic import get_lemma
+    return ReducedStatement(cid, f"sum |p_i p_j - q_i q_j| <= {const} d", relaxed=triangle,
+                            reduction=(("Cauchy-Schwarz (std/covariance-l1-sensitivity, d = 4)",
+                                        get_lemma("std/covariance-l1-sensitivity")),
+                                       ("Frobenius identity (d = 3)", frob)),
+                            residual=residual, witness=witness, constants={const: value})
+
+
+def lemma_2_upper_statement():
+    """Lemma 2's upper bound s1 <= c_up d/n (c_up = sqrt(2), the proved constant; the paper's 2 is weaker)."""
+    return _upper_statement(_id("lemma-2/upper-bound"), "c_up", sp.sqrt(2), triangle=False)
+
+
+def algorithm_1_statement():
+    """Theorem 3 / Algorithm 1: the upper-triangle l1 distance <= c_alg d/n (Laplace scale c_alg d/(n eps)), bounded
+    through the full sum (a relaxation: a failing residual leaves it unknown; the d = 2 witness refutes)."""
+    return _upper_statement(_id("algorithm-1"), "c_alg", 2, triangle=True)
+
+
 def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` gives the claim's conclusion."""
     from dpverify.symbolic import get_lemma
-    return {_id("theorem-1"): theorem_1_statement(),
-            _id("theorem-2/eps-below-1"): get_lemma("std/gaussian-mechanism-classical")}
+    # definition-2 (definition_2_statement) is left out: sympy's simplify of some of its literal mutants does not
+    # finish in minutes, which would stall the campaign (listed as a known gap of the coverage test)
+    return {_id("definition-1"): definition_1_statement(),
+            _id("theorem-1"): theorem_1_statement(),
+            _id("theorem-2/eps-below-1"): get_lemma("std/gaussian-mechanism-classical"),
+            _id("lemma-2/lower-bound-d-at-least-2"): lemma_2_lower_statement(),
+            _id("lemma-2/upper-bound"): lemma_2_upper_statement(),
+            _id("theorem-3"): algorithm_1_statement(), _id("algorithm-1"): algorithm_1_statement()}
 
 
 def theorem_1() -> ClaimReport:

@@ -111,17 +111,18 @@ def post_processing_statement() -> ReducedStatement:
     if sp.simplify((_hockey_expr(p, q, e) - dl).subs({dl: 1 / (1 + w), e: sp.log(1 + g)})) != 0:  # (eps, delta)-DP with equality
         raise ValueError("witness mechanism is not (eps, delta)-DP with equality")
     box = {"epsilon": Range(1e-2, 5, "log"), "delta": Range(1e-6, 0.5, "log")}
+    prob = (sp.Le(dl, 1),)  # delta is a probability
     residual = Lemma(id=f"{PAPER}/lemma-4/residual", source=f"{PAPER} Lemma 4",
                      statement="eps <= c_eps eps and delta <= c_delta delta",
                      symbols=(e, dl), conclusion=sp.Le(e + dl, sp.Min(ce * e + dl, e + cd * dl), evaluate=False),
-                     strategy=Strategy.SAMPLED, box=box, samples=200, seed=SEED)
+                     hypotheses=prob, strategy=Strategy.SAMPLED, box=box, samples=200, seed=SEED)
     # the residual as a sum of two nonnegative margins is proved when both constants are >= 1
     residual = residual.mutated(conclusion=sp.Le(0, sp.Min((ce - 1) * e, (cd - 1) * dl), evaluate=False),
                                 strategy=Strategy.NONNEG_TERMS)
     witness = Lemma(id=f"{PAPER}/lemma-4/witness", source=f"{PAPER} Lemma 4",
                     statement="delta-reveal + eps-randomised response, g = identity: delta(c_eps eps) <= c_delta delta",
                     symbols=(e, dl), conclusion=sp.Le(_hockey_expr(p, q, ce * e), cd * dl, evaluate=False),
-                    strategy=Strategy.SAMPLED, box=box, samples=300, seed=SEED)
+                    hypotheses=prob, strategy=Strategy.SAMPLED, box=box, samples=300, seed=SEED)
     return ReducedStatement(f"{PAPER}/lemma-4", "post-processing keeps (c_eps eps, c_delta delta)-DP",
                             reduction=(("std/positive-part-subadditive", get_lemma("std/positive-part-subadditive")),
                                        ("std/hockey-stick-monotone", hockey_monotone_lemma())),
@@ -176,9 +177,21 @@ def shared_randomness_statement() -> Lemma:
                  strategy=Strategy.SAMPLED, box={"u": Range(1e-3, 10, "log")}, samples=50, seed=SEED)
 
 
+def definition_1_statement() -> Lemma:
+    """Hamming distance is symmetric: sum_i [s_i != t_i] = sum_i [t_i != s_i] (three points; the relation of
+    Definition 1). No numeric constant: the campaign has nothing to perturb here (an identity is not flipped)."""
+    s = sp.symbols("s1:4", real=True)
+    t = sp.symbols("t1:4", real=True)
+    ham = sum(sp.Piecewise((1, sp.Ne(a, b)), (0, True)) for a, b in zip(s, t))
+    ham_swapped = sum(sp.Piecewise((1, sp.Ne(b, a)), (0, True)) for a, b in zip(s, t))
+    return Lemma(id=f"{PAPER}/definition-1", source=f"{PAPER} Definition 1",
+                 statement="sum [s_i != t_i] = sum [t_i != s_i]", symbols=(*s, *t),
+                 conclusion=_eq(ham, ham_swapped), strategy=Strategy.IDENTITY, samples=40, seed=SEED)
+
+
 def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` gives the claim's conclusion."""
-    return {f"{PAPER}/lemma-1": lemma_1_statement(), f"{PAPER}/lemma-2": lemma_2_statement(),
+    return {f"{PAPER}/definition-1": definition_1_statement(),f"{PAPER}/lemma-1": lemma_1_statement(), f"{PAPER}/lemma-2": lemma_2_statement(),
             f"{PAPER}/lemma-3": lemma_3_statement(),
             f"{PAPER}/lemma-4": post_processing_statement(), f"{PAPER}/lemma-5/independent": composition_statement(),
             f"{PAPER}/lemma-5/shared-randomness": shared_randomness_statement(),

@@ -150,10 +150,36 @@ def _sign(expr: sp.Expr) -> int | None:
     return None
 
 
+def _sqrt_rule(expr: sp.Expr, strict: bool) -> bool:
+    """``R + a sqrt(Q)`` (one square-root term, ``Q`` shown >= 0) is >= 0 (> 0 if strict): for ``a > 0`` when
+    ``R >= 0``, or ``-R >= 0`` and ``a^2 Q - R^2 >= 0``; for ``a < 0`` when ``R >= 0`` and ``R^2 - a^2 Q >= 0`` (squaring
+    two nonnegative sides); each side condition shown by :func:`_nonneg_proof`."""
+    e = sp.expand(expr)
+    roots = [t for t in sp.Add.make_args(e) if any(isinstance(f, sp.Pow) and f.exp == sp.S.Half
+                                                  for f in sp.Mul.make_args(t))]
+    qs = {f.base for t in roots for f in sp.Mul.make_args(t) if isinstance(f, sp.Pow) and f.exp == sp.S.Half}
+    if len(qs) != 1:
+        return False
+    Q = qs.pop()
+    a = sp.expand(sp.Add(*roots) / sp.sqrt(Q))
+    R = sp.expand(e - sp.Add(*roots))
+    if a.has(sp.sqrt(Q)) or R.has(sp.sqrt(Q)) or not _nonneg_proof(Q):
+        return False
+    if a.is_positive is True:
+        if _nonneg_proof(R, strict):
+            return True
+        return _nonneg_proof(-R) and _nonneg_proof(sp.expand(a**2 * Q - R**2), strict)
+    if a.is_negative is True:
+        return _nonneg_proof(R, strict) and _nonneg_proof(sp.expand(R**2 - a**2 * Q), strict)
+    return False
+
+
 def _nonneg_proof(expr: sp.Expr, strict: bool = False) -> bool:
     """True if sympy shows ``expr >= 0`` (``> 0`` if strict): directly, or as a fraction whose expanded
     numerator is a sum of nonnegative terms (one positive if strict) over a positive denominator."""
     want = "is_positive" if strict else "is_nonnegative"
+    if _sqrt_rule(expr, strict):
+        return True
     for cand in (expr, sp.simplify(expr), sp.factor(expr)):
         if getattr(cand, want) is True:
             return True
@@ -340,7 +366,7 @@ class Lemma:
 
     def _domain_text(self) -> str:
         if self.box:
-            return self._box_text()
+            return self._box_text() + " (and points of the symbols' domains outside the box)"
         return ("the symbols' assumption domains (no box: " + ", ".join(
             f"{n} {_domain(s)[2]}" for n, s in self._syms().items() if n in self._free_names()) + ")")
 
@@ -376,6 +402,7 @@ class Lemma:
         if not names:
             yield from self._assumption_points()
             return
+        box_pts = []
         for _ in range(self.samples):
             pt = {}
             for n in names:
@@ -386,7 +413,66 @@ class Lemma:
                     pt[n] = float(rng.integers(int(r.lo), int(r.hi) + 1))
                 else:
                     pt[n] = float(rng.uniform(r.lo, r.hi))
+            box_pts.append(pt)
             yield pt
+        if self.evaluate is None:  # an evaluate hook is a numerical evaluator written for its box: not beyond it
+            yield from self._outside_points(names, box_pts, rng)
+
+    def _outside_points(self, names, box_pts, rng):
+        """Points of the symbols' assumption domains outside the box (the box is where a certificate is computed;
+        the statement claims its whole domain, restricted only by its hypotheses): on each axis, half the time a
+        power of ten 10^-6 .. 10^6 (with the signs and 0 the assumptions allow; integers up to 10^2 and twice the box end) outside the box,
+        else a draw just beyond one end of the box (up to a factor 10 beyond a positive end, or 3 box widths),
+        put into box points one axis at a time and all axes at once. Nothing when the box is the domain (and nothing
+        for a lemma with an ``evaluate`` hook: a numerical evaluator written for its box)."""
+        syms = self._syms()
+        samplers = {}
+        for n in names:
+            r, sym = self.box[n], syms[n]
+            if sym.is_integer:
+                # integers up to 10^2 and 2 hi (a statement evaluated by a k-term sum, e.g. optimal composition, costs ~k)
+                mags = [10.0 ** k for k in range(0, 3)] + [2.0, 3.0, 5.0, r.hi + 1, 2 * r.hi, r.lo - 1]
+            else:
+                mags = [10.0 ** k for k in range(-6, 7)] + [0.5, 2.0, 3.0, 0.9, 1.1]
+
+            def allowed(v, sym=sym, r=r):
+                if r.lo <= v <= r.hi or (sym.is_integer and v != int(v)):
+                    return False
+                return not ((sym.is_positive and not v > 0) or (sym.is_nonnegative and not v >= 0) or
+                            (sym.is_negative and not v < 0) or (sym.is_nonpositive and not v <= 0))
+            fixed = [v for v in sorted({float(m) for mm in mags for m in (mm, -mm)} | {0.0}) if allowed(v)]
+
+            def near(rng, r=r, sym=sym, allowed=allowed):
+                for _ in range(4):
+                    up = rng.random() < 0.5
+                    w = max(r.hi - r.lo, 1e-9)
+                    if up:
+                        v = r.hi * math.exp(rng.uniform(0, math.log(10))) if r.hi > 0 else r.hi + w * rng.uniform(0, 3)
+                    else:
+                        v = r.lo * math.exp(-rng.uniform(0, math.log(10))) if r.lo > 0 else r.lo - w * rng.uniform(0, 3)
+                    if sym.is_integer:
+                        v = float(math.ceil(v) if up else math.floor(v))
+                    if allowed(v):
+                        return v
+                return None
+            if fixed or near(np.random.default_rng(0)) is not None:
+                samplers[n] = (fixed, near)
+        if not samplers or not box_pts:
+            return
+
+        def draw(n):
+            fixed, near = samplers[n]
+            v = near(rng) if (not fixed or rng.random() < 0.5) else None
+            return v if v is not None else (fixed[int(rng.integers(len(fixed)))] if fixed else None)
+        k = max(1, min(len(box_pts), self.samples // 2, 150))
+        for i in range(k):
+            base = box_pts[i]
+            for n in samplers:
+                v = draw(n)
+                if v is not None:
+                    yield {**base, n: v}
+            pt = {n: draw(n) for n in samplers}
+            yield {**base, **{n: v for n, v in pt.items() if v is not None}}
 
     def _assumption_points(self):
         """No box: fixed and seeded random points of each free symbol's assumption domain (see ``_domain``)."""
@@ -459,6 +545,26 @@ class Lemma:
                 return self.evaluate({k: mpmath.mpf(v) for k, v in values.items()})
         return mp_value(self.lhs, values, dps), mp_value(self.rhs, values, dps)
 
+    def _eval_pair_float(self, values: Mapping[str, str], dps: int):
+        """(lhs, rhs) at ``dps`` digits with the point as ``dps + 10``-digit Floats (not exact rationals: at extreme
+        magnitudes sympy would expand a power like (11/20)^(10^9) exactly)."""
+        if self.evaluate is not None:
+            return self._eval_pair(values, dps)
+        syms = self._syms()
+        sub = {syms[k]: (sp.Integer(int(v)) if self._scale(k) == "int" else sp.Float(str(v), dps + 10))
+               for k, v in values.items() if k in syms}
+        with mpmath.workdps(dps + 10):
+            out = []
+            for e in (self.lhs, self.rhs):
+                val = sp.N(e.xreplace(sub), dps + 10)
+                if not val.is_real:
+                    re, im = val.as_real_imag()
+                    if abs(sp.N(im, dps)) > 0:
+                        raise ValueError("not real")
+                    val = re
+                out.append(mpmath.mpf(str(val)))
+        return tuple(out)
+
     def _search(self, identity: bool = False) -> CheckResult | None:
         """Search the box (or, without a box, the symbols' assumption domains) for a counterexample.
 
@@ -478,7 +584,7 @@ class Lemma:
                     try:
                         lhs, rhs = self.evaluate({n: mpmath.mpf(pt[n]) for n in names})
                         m = rhs - lhs
-                    except (ZeroDivisionError, ValueError, TypeError):
+                    except Exception:  # noqa: BLE001 - not evaluable there (domain error, no convergence)
                         continue
                     if not (mpmath.isfinite(m) and mpmath.im(m) == 0):
                         continue
@@ -502,7 +608,7 @@ class Lemma:
                 try:
                     m = f(*args)
                     ref = flhs(*args) if identity else 0
-                except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+                except Exception:  # noqa: BLE001 - a domain error, an overflow, a series that does not converge
                     continue
                 if isinstance(m, mpmath.mpc):
                     if abs(m.imag) > 0:
@@ -529,8 +635,24 @@ class Lemma:
 
     def _refute(self, pt: Mapping[str, float], identity: bool) -> CheckResult | None:
         """Re-evaluate at 50 digits with the point as exact decimals; REFUTED only if it still fails."""
+        try:
+            return self._refute_at(pt, identity)
+        except Exception:  # noqa: BLE001 - not a real number there (or no convergence): no refutation
+            return None
+
+    def _refute_at(self, pt: Mapping[str, float], identity: bool) -> CheckResult | None:
         values = {n: (str(int(v)) if self._scale(n) == "int" else decimal(v, 25)) for n, v in pt.items()}
-        lhs, rhs = self._eval_pair(values, DPS)
+        out_of_box = any(not (self.box[n].lo <= float(v) <= self.box[n].hi) for n, v in pt.items() if n in self.box)
+        if out_of_box:  # far from the box (extreme magnitudes): the failure must persist at twice the digits too
+            lhs2, rhs2 = self._eval_pair_float(values, 2 * DPS)
+            with mpmath.workdps(2 * DPS):
+                m2 = rhs2 - lhs2
+                if isinstance(m2, mpmath.mpc) or not mpmath.isfinite(m2):
+                    return None
+                tol2 = mpmath.mpf(10) ** -(DPS - 10) * (abs(lhs2) + abs(rhs2))
+                if not ((abs(m2) > tol2) if identity else (m2 <= tol2) if self.strict else (m2 < -tol2)):
+                    return None
+        lhs, rhs = self._eval_pair_float(values, DPS) if out_of_box else self._eval_pair(values, DPS)
         with mpmath.workdps(DPS):
             m = rhs - lhs
             tol = mpmath.mpf(10) ** -(DPS - 10) * (abs(lhs) + abs(rhs))
@@ -543,7 +665,7 @@ class Lemma:
             return CheckResult(
                 ProofVerdict.REFUTED,
                 f"{self.id}: counterexample {values}: lhs = {mpmath.nstr(lhs, 12)}, rhs = {mpmath.nstr(rhs, 12)} "
-                f"(at {DPS} digits)",
+                f"(at {DPS} digits{f' and {2 * DPS}; outside the check box {self._box_text()}' if out_of_box else ''})",
                 counterexample=values,
             )
 
@@ -552,6 +674,11 @@ class Lemma:
         m = sp.expand(self.margin)
         terms = sp.Add.make_args(m)
         undecided = [t for t in terms if t.is_nonnegative is not True]
+        if undecided and _nonneg_proof(self.margin, strict=self.strict):
+            return CheckResult(ProofVerdict.PROVED,
+                               f"{self.id}: rhs - lhs = {sp.factor(sp.together(self.margin))}: over a positive "
+                               f"denominator its expanded numerator is a sum of nonnegative terms (or a square-root "
+                               f"rule applies) under the symbols' assumptions")
         if undecided:
             return f"terms not shown nonnegative: {undecided[:3]}"
         if self.strict and not any(t.is_positive for t in terms):

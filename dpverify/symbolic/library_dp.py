@@ -307,11 +307,11 @@ def laplace_max_tail_statement(paper: str = "lecture21-dp") -> ReducedStatement:
     residual = Lemma(id=f"{paper}/lemma-3/union-residual", source=f"{paper} Lemma 3",
                      statement="K exp(-t/b) <= delta at t = c_thr log(K/delta) B/eps, b = c_scale B/eps",
                      symbols=(K, dl), conclusion=sp.Le(K * q, dl, evaluate=False), strategy=Strategy.NONNEG_TERMS,
-                     box=box, samples=60, seed=5)
+                     hypotheses=(sp.Le(dl, 1),), box=box, samples=60, seed=5)
     witness = Lemma(id=f"{paper}/lemma-3/exact-tail", source=f"{paper} Lemma 3",
                     statement="1 - (1 - exp(-t/b))^K <= delta (exact tail of the max of K independent Laplace magnitudes)",
                     symbols=(K, dl), conclusion=sp.Le(1 - (1 - q) ** K, dl, evaluate=False), strategy=Strategy.SAMPLED,
-                    box=box, samples=200, seed=7)
+                    hypotheses=(sp.Le(dl, 1),), box=box, samples=200, seed=7)
     return ReducedStatement(
         f"{paper}/lemma-3", "P(||F(S) - A(S)||_inf >= log(K/delta) B/eps) <= delta, A(S) = F(S) + Laplace(B/eps)^K",
         reduction=(("Laplace tail P(|X| >= t) = exp(-t/b) (std/laplace-tail)", _library("std/laplace-tail")),

@@ -4,20 +4,26 @@ For every claim whose encoded statement (``statements()`` of a proof module: cla
 or :class:`ReducedStatement`) is PROVED or CERTIFIED, :func:`mutants` perturbs the statement:
 
 * each named constant (``constants``) x 9/10 and x 11/10, and set to 0 (the boundary of a positive constant);
-* each numeric literal of the conclusion (other than 0, 1, -1) x 9/10 and x 11/10;
+* each numeric literal of the conclusion (other than 0, 1, -1) x 9/10 and x 11/10, wherever the statement carries
+  it, and -- when it occurs on both sides -- on one side only (sympy collects terms, so a literal changed on both
+  sides of an identity can leave it true: an *equivalent* mutant);
 * the inequality flipped (``a <= b`` -> ``a >= b``; identities are not flipped);
-* each hypothesis dropped.
+* each hypothesis dropped (for a ReducedStatement: from its residual and its witness together).
 
-:func:`numerically_false` decides independently of the checker whether a mutant is false: seeded random
-and corner points of the box (or the symbols' assumption domains), its own mpmath evaluation at 30 digits,
-hypotheses checked by sympy. A mutant is *killed* when its checker verdict is not PROVED/CERTIFIED. The
-campaign's kill rate is killed / false mutants; a false mutant that stays PROVED/CERTIFIED is a survivor
-(a soundness defect of the checker). Mutants that the numeric check finds true are counted separately
-(they may be equivalent to the original, e.g. a larger noise scale).
+:func:`numerically_false` decides independently of the checker whether a mutant is false, on the statement's
+*whole domain*: the box's corners and seeded draws, then every symbol's assumption domain (positive reals over
+10^-9 .. 10^9 with corner values, nonnegative adds 0, integers >= 1 up to 10^3, ...), restricted only by the
+hypotheses; screening at 30 digits, a failing point confirmed by sympy at 40 and at 80 digits. A box is where a
+certificate is computed, not part of a claim: a box end that the claim assumes must be a hypothesis. A mutant is
+*killed* when its checker verdict (a fresh ``check()`` of the mutated object) is not PROVED/CERTIFIED. The kill
+rate is killed / false mutants; a false mutant that stays PROVED/CERTIFIED is a survivor (a soundness defect of
+the checker). Mutants found true are counted separately; those that sympy shows identical to the original are
+flagged ``equivalent``.
 """
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
@@ -30,7 +36,8 @@ from .dp_statements import ReducedStatement
 from .lemma import Lemma, _domain
 from .verdicts import ProofVerdict
 
-__all__ = ["Mutant", "Outcome", "CampaignReport", "mutants", "numerically_false", "run_campaign", "proof_statements"]
+__all__ = ["Mutant", "Outcome", "CampaignReport", "mutants", "numerically_false", "run_campaign", "proof_statements",
+           "equivalent"]
 
 GOOD = (ProofVerdict.PROVED, ProofVerdict.CERTIFIED)
 _FLIP = {sp.LessThan: sp.GreaterThan, sp.StrictLessThan: sp.StrictGreaterThan,
@@ -50,6 +57,9 @@ class Outcome:
     false: bool
     verdict: ProofVerdict
     witness: Mapping | None
+    #: sympy shows the mutant's conclusion and hypotheses identical to the original's (e.g. a literal that sympy had
+    #: collected on both sides of an identity, changed on both): a true mutant by construction
+    equivalent: bool = False
 
     @property
     def killed(self) -> bool:
@@ -76,9 +86,20 @@ class CampaignReport:
 
     def summary(self) -> str:
         f = self.false_mutants
+        eq = sum(o.equivalent for o in self.outcomes)
         return (f"{len(self.claims)} proved/certified encoded claims, {len(self.outcomes)} mutants, {len(f)} false by "
-                f"the numeric check, {sum(o.killed for o in f)} killed (kill rate {100 * self.kill_rate:.1f}%), "
-                f"{len(self.outcomes) - len(f)} found true (not counted)")
+                f"the numeric check (whole domain), {sum(o.killed for o in f)} killed (kill rate "
+                f"{100 * self.kill_rate:.1f}%), {len(self.outcomes) - len(f)} found true (not counted; {eq} of them "
+                f"equivalent to the original by sympy)")
+
+    def table(self) -> str:
+        """One line per mutant: claim, mutation, false/true (equivalent), checker verdict, killed/SURVIVOR."""
+        rows = []
+        for o in self.outcomes:
+            truth = "false" if o.false else ("true (equivalent)" if o.equivalent else "true")
+            fate = ("killed" if o.killed else "SURVIVOR") if o.false else ""
+            rows.append(f"{o.mutant.claim}: {o.mutant.description}: {truth}, {o.verdict.value} {fate}".rstrip())
+        return "\n".join(rows)
 
 
 def _rel(cls, lhs, rhs):
@@ -108,6 +129,12 @@ def _lemma_mutants(claim: str, lem: Lemma) -> Iterable[Mutant]:
             prof = None if lem.profile is None else {k: v.xreplace({lit: lit * f}) for k, v in lem.profile.items()}
             rep = None if lem.reparam is None else {k: v.xreplace({lit: lit * f}) for k, v in lem.reparam.items()}
             yield Mutant(claim, f"literal {lit} {tag}", replace(lem, conclusion=new, profile=prof, reparam=rep))
+            # a literal on both sides (sympy collects e.g. -d - d into -2 d on the lhs too) changed on one side only:
+            # changing it everywhere can leave an identity true (an equivalent mutant)
+            if c.lhs.has(lit) and c.rhs.has(lit):
+                for side in ("lhs", "rhs"):
+                    args = (c.lhs.xreplace({lit: lit * f}), c.rhs) if side == "lhs" else (c.lhs, c.rhs.xreplace({lit: lit * f}))
+                    yield Mutant(claim, f"literal {lit} {tag} on the {side} only", replace(lem, conclusion=_rel(type(c), *args)))
     if type(c) in _FLIP:
         yield Mutant(claim, "inequality flipped", replace(lem, conclusion=_rel(_FLIP[type(c)], c.lhs, c.rhs)))
     for i, h in enumerate(lem.hypotheses):
@@ -134,23 +161,91 @@ def mutants(claim: str, statement) -> list[Mutant]:
                                           residual=replace(statement.with_constants().residual,
                                                            conclusion=_rel(_FLIP[type(statement.residual.conclusion)],
                                                                            *statement.with_constants().residual.conclusion.args)))))
+        # each hypothesis of the claim dropped (from the residual and the witness together: they state the same claim)
+        st = statement.with_constants()
+        hyps = []
+        for lem in (st.residual, st.witness):
+            for h in (lem.hypotheses if lem is not None else ()):
+                if str(h) not in hyps:
+                    hyps.append(str(h))
+        for h in hyps:
+            def drop(lem):
+                return None if lem is None else replace(lem, hypotheses=tuple(x for x in lem.hypotheses if str(x) != h))
+            out.append(Mutant(claim, f"hypothesis {h} dropped", replace(st, residual=drop(st.residual),
+                                                                       witness=drop(st.witness))))
         return out
     raise TypeError(f"{claim}: no mutation rule for {type(statement).__name__}")
 
 
+#: corner values of a real axis's magnitude in the full-domain check: many decades on both sides of 1
+_MAGNITUDES = (1e-9, 1e-6, 1e-3, 0.01, 0.1, 0.25, 0.5, 0.9, 1.0, 1.1, 2.0, 3.0, 10.0, 100.0, 1e3, 1e6, 1e9)
+_DECADES = 9  # log-uniform draws of a magnitude over 10^-9 .. 10^9
+#: integers up to 10^3: statements evaluated by a k-term sum (optimal composition) cost ~k per point
+_INTS = (1, 2, 3, 4, 5, 7, 10, 30, 100, 300, 1000)
+
+
+def _axis(sym: sp.Symbol, rng_box=None):
+    """(corner values, sampler) of one symbol over its whole assumption domain (not the check box): positive reals
+    -> magnitudes 10^-9 .. 10^9 (corners and log-uniform draws), nonnegative adds 0, negative/nonpositive mirrored,
+    real both signs and 0; integers >= 1 -> 1 .. 10^3 (small values, then log-uniform), >= 0 adds 0, else both
+    signs. The box's ends (when given) are added to the corners, so the box's boundary is probed too."""
+    extra = [] if rng_box is None else [rng_box.lo, rng_box.hi]
+    if sym.is_integer:
+        pos = list(_INTS)
+
+        def ipos(rng):
+            if rng.random() < 0.5:
+                return float(rng.integers(1, 61))
+            return float(round(10 ** rng.uniform(0, 3)))
+        if sym.is_positive:
+            return sorted(set(map(float, pos + extra))), ipos
+        if sym.is_nonnegative:
+            return sorted(set(map(float, [0] + pos + extra))), lambda r: ipos(r) if r.random() < 0.9 else 0.0
+        if sym.is_negative:
+            return sorted(set(map(float, [-v for v in pos] + extra))), lambda r: -ipos(r)
+        if sym.is_nonpositive:
+            return sorted(set(map(float, [0] + [-v for v in pos] + extra))), lambda r: -ipos(r)
+        return (sorted(set(map(float, [0] + pos + [-v for v in pos] + extra))),
+                lambda r: (1 if r.random() < 0.5 else -1) * ipos(r))
+
+    def mag(rng):
+        return float(10 ** rng.uniform(-_DECADES, _DECADES))
+    mags = list(_MAGNITUDES)
+    if sym.is_positive:
+        return sorted(set(mags + extra)), mag
+    if sym.is_nonnegative:
+        return sorted(set([0.0] + mags + extra)), lambda r: mag(r) if r.random() < 0.95 else 0.0
+    if sym.is_negative:
+        return sorted(set([-v for v in mags] + extra)), lambda r: -mag(r)
+    if sym.is_nonpositive:
+        return sorted(set([0.0] + [-v for v in mags] + extra)), lambda r: -mag(r)
+    return (sorted(set([0.0] + mags + [-v for v in mags] + extra)),
+            lambda r: (1 if r.random() < 0.5 else -1) * mag(r) if r.random() < 0.97 else 0.0)
+
+
+def _free_names(lem: Lemma) -> list[str]:
+    free = {s.name for s in lem.conclusion.free_symbols} | {s.name for h in lem.hypotheses for s in h.free_symbols}
+    return [s.name for s in lem.symbols if s.name in free]
+
+
 def _points(lem: Lemma, n: int, seed: int):
+    """Seeded, deterministic points: the box's corners and draws (when the statement has a box), then the symbols'
+    whole assumption domains (``_axis``): every combination of corner values (or, when there are too many, ``4 n``
+    random combinations), then ``n`` draws mixing corner values and log-uniform magnitudes over 18 decades.
+
+    The statement's falseness is judged on its whole domain (the hypotheses are the only restriction): a box is where
+    a certificate is computed, not part of the claim (a box end that is a hypothesis of the claim must be written as
+    a hypothesis)."""
     rng = np.random.default_rng(seed)
     syms = {s.name: s for s in lem.symbols}
-    free = {s.name for s in lem.conclusion.free_symbols} | {s.name for h in lem.hypotheses for s in h.free_symbols}
-    names = [nm for nm in syms if nm in free]
+    names = _free_names(lem)
+    if not names:
+        yield {}
+        return
     if lem.box and set(names) <= set(lem.box):
-        axes = []
-        for nm in names:
-            r = lem.box[nm]
-            axes.append((r.lo, r.hi, r.scale))
-        corners = [[lo, hi] for lo, hi, _ in axes]
+        axes = [(lem.box[nm].lo, lem.box[nm].hi, lem.box[nm].scale) for nm in names]
         for idx in range(2 ** len(names)):
-            yield {nm: corners[i][(idx >> i) & 1] for i, nm in enumerate(names)}
+            yield {nm: (axes[i][0], axes[i][1])[(idx >> i) & 1] for i, nm in enumerate(names)}
         for _ in range(n):
             pt = {}
             for nm, (lo, hi, sc) in zip(names, axes):
@@ -161,41 +256,118 @@ def _points(lem: Lemma, n: int, seed: int):
                 else:
                     pt[nm] = float(rng.uniform(lo, hi))
             yield pt
-        return
-    doms = [_domain(syms[nm]) for nm in names]
+    doms = [_axis(syms[nm], lem.box.get(nm)) for nm in names]
+    corners = [d[0] for d in doms]
+    total = math.prod(len(c) for c in corners)
+    if total <= 4 * n:
+        for combo in itertools.product(*corners):
+            yield dict(zip(names, combo))
+    else:
+        for _ in range(4 * n):
+            yield {nm: c[int(rng.integers(len(c)))] for nm, c in zip(names, corners)}
     for _ in range(n):
-        yield {nm: d[3](rng) for nm, d in zip(names, doms)}
+        yield {nm: (c[int(rng.integers(len(c)))] if rng.random() < 0.25 else d[1](rng))
+               for nm, c, d in zip(names, corners, doms)}
+
+
+def _exact(v: float, sym: sp.Symbol, dps: int = 80):
+    """The point's coordinate as a sympy number: an Integer on an integer axis, else the float's decimal expansion
+    as a ``dps``-digit Float (an exact Rational can make sympy expand a power like (11/20)^(10^9) exactly)."""
+    return sp.Integer(int(v)) if sym.is_integer and float(v) == int(v) else sp.Float(repr(float(v)), dps)
+
+
+def _side_values(c, sub, dps):
+    """(lhs, rhs) of relational ``c`` at the point ``sub``, by sympy at ``dps`` digits (None if not real)."""
+    sub = {k: (sp.Float(v, dps + 10) if isinstance(v, sp.Float) else v) for k, v in sub.items()}
+    try:
+        with mpmath.workdps(dps):
+            lhs = mpmath.mpmathify(sp.N(c.lhs.xreplace(sub), dps))
+            rhs = mpmath.mpmathify(sp.N(c.rhs.xreplace(sub), dps))
+    except Exception:  # noqa: BLE001 - not a number there (or no convergence): the point is skipped
+        return None
+    if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
+        return None
+    return lhs, rhs
+
+
+def _fails(c, lhs, rhs, digits: int) -> bool:
+    """Does relational ``c`` fail at these values, beyond a relative tolerance of 10^-digits?"""
+    tol = mpmath.mpf(10) ** -digits * (1 + abs(lhs) + abs(rhs))
+    m = rhs - lhs
+    if isinstance(c, sp.Equality):
+        return abs(m) > tol
+    if isinstance(c, (sp.LessThan, sp.GreaterThan)):
+        return (m if isinstance(c, sp.LessThan) else -m) < -tol
+    return (m if isinstance(c, sp.StrictLessThan) else -m) <= tol
+
+
+def _holds(h, sub) -> bool | None:
+    """A hypothesis at an exact point: True, False, or None (not evaluable: the point is skipped)."""
+    v = h.xreplace(sub)
+    if v is sp.true or v is sp.false:
+        return bool(v)
+    if isinstance(v, sp.Rel) and not isinstance(v, sp.Ne):
+        sv = _side_values(v, {}, 40)
+        if sv is None:
+            return None
+        return not _fails(v, *sv, digits=35) if not isinstance(v, sp.Equality) else None
+    return None
+
+
+def _lambdified(lem: Lemma, names):
+    syms = {s.name: s for s in lem.symbols}
+    args = [syms[nm] for nm in names]
+    try:
+        return (sp.lambdify(args, lem.conclusion.lhs, modules="mpmath"),
+                sp.lambdify(args, lem.conclusion.rhs, modules="mpmath"))
+    except Exception:  # noqa: BLE001 - no mpmath printer for some node: sympy evaluates every point
+        return None
 
 
 def _lemma_false(lem: Lemma, n: int, seed: int):
+    """A point of the statement's whole domain where it fails, or None.
+
+    Screening at 30 digits (lambdify on mpmath, else sympy), then confirmation by sympy at the point as exact
+    rationals, at 40 and at 80 digits: a point counts only if the conclusion fails at both precisions beyond a
+    relative 10^-20 (so cancellation at extreme magnitudes cannot make a true statement look false) and every
+    hypothesis holds (evaluated by sympy; a hypothesis that cannot be evaluated skips the point)."""
     lem = lem.substituted()
     syms = {s.name: s for s in lem.symbols}
     c = lem.conclusion
-    with mpmath.workdps(30):
-        for pt in _points(lem, n, seed):
-            sub = {syms[k]: sp.Float(v, 30) if float(v) != int(v) or not syms[k].is_integer else sp.Integer(int(v))
-                   for k, v in pt.items()}
-            if any(h.subs(sub) is sp.false for h in lem.hypotheses):
-                continue
+    names = _free_names(lem)
+    fast = _lambdified(lem, names)
+    seen = set()
+    for pt in _points(lem, n, seed):
+        key = tuple(pt.get(nm) for nm in names)
+        if key in seen:
+            continue
+        seen.add(key)
+        sub = {syms[k]: _exact(v, syms[k]) for k, v in pt.items()}
+        if fast is not None:
             try:
-                lhs = mpmath.mpmathify(sp.N(c.lhs.subs(sub), 30))
-                rhs = mpmath.mpmathify(sp.N(c.rhs.subs(sub), 30))
-            except (TypeError, ValueError, ZeroDivisionError):
+                with mpmath.workdps(30):
+                    args = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
+                    lhs, rhs = fast[0](*args), fast[1](*args)
+                    lhs, rhs = mpmath.mpmathify(lhs), mpmath.mpmathify(rhs)
+                if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or \
+                        not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
+                    continue  # not a real value there: outside where the statement says anything
+                with mpmath.workdps(30):
+                    if not _fails(c, lhs, rhs, digits=20):
+                        continue
+            except Exception:  # noqa: BLE001 - not evaluable there (no convergence, a domain error): skipped
                 continue
-            if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
-                continue
-            tol = mpmath.mpf(10) ** -20 * (1 + abs(lhs) + abs(rhs))
-            m = rhs - lhs
-            if isinstance(c, sp.Equality):
-                bad = abs(m) > tol
-            elif isinstance(c, (sp.LessThan, sp.GreaterThan)):
-                m = m if isinstance(c, sp.LessThan) else -m
-                bad = m < -tol
-            else:
-                m = m if isinstance(c, sp.StrictLessThan) else -m
-                bad = m <= tol
-            if bad:
-                return pt
+        if any(_holds(h, sub) is not True for h in lem.hypotheses):
+            continue
+        confirmed = True
+        for dps in (40, 80):
+            sv = _side_values(c, sub, dps)
+            with mpmath.workdps(dps):
+                if sv is None or not _fails(c, *sv, digits=20):
+                    confirmed = False
+                    break
+        if confirmed:
+            return pt
     return None
 
 
@@ -212,6 +384,30 @@ def numerically_false(statement, n: int = 300, seed: int = 7919):
                     return pt
         return None
     raise TypeError(type(statement).__name__)
+
+
+def _lemma_equivalent(a: Lemma, b: Lemma) -> bool:
+    a, b = a.substituted(), b.substituted()
+    if type(a.conclusion) is not type(b.conclusion) or {str(h) for h in a.hypotheses} != {str(h) for h in b.hypotheses}:
+        return False
+    if a.conclusion == b.conclusion:
+        return True
+    try:
+        d = sp.expand((a.conclusion.lhs - a.conclusion.rhs) - (b.conclusion.lhs - b.conclusion.rhs))
+    except Exception:  # noqa: BLE001 - not an arithmetic difference: not shown equivalent
+        return False
+    return d == 0
+
+
+def equivalent(original, mutant) -> bool:
+    """sympy shows the mutant's statement identical to the original's (same relation, hypotheses and margin)."""
+    if isinstance(original, Lemma) and isinstance(mutant, Lemma):
+        return _lemma_equivalent(original, mutant)
+    if isinstance(original, ReducedStatement) and isinstance(mutant, ReducedStatement):
+        o, m = original.with_constants(), mutant.with_constants()
+        return all((x is None and y is None) or (x is not None and y is not None and _lemma_equivalent(x, y))
+                   for x, y in ((o.residual, m.residual), (o.witness, m.witness)))
+    return False
 
 
 def proof_statements(modules=None) -> dict:
@@ -235,8 +431,8 @@ def run_campaign(statements: Mapping | None = None, *, n: int = 300, progress=No
         claims.append(cid)
         for m in mutants(cid, st):
             pt = numerically_false(m.statement, n=n)
-            v = m.statement.check().verdict
-            outcomes.append(Outcome(m, pt is not None, v, pt))
+            v = m.statement.check().verdict  # a fresh check of the mutated object (no verdict is cached on it)
+            outcomes.append(Outcome(m, pt is not None, v, pt, equivalent=pt is None and equivalent(st, m.statement)))
             if progress is not None:
                 progress(f"{cid}: {m.description}: {'false' if pt is not None else 'true'}, {v.value}")
     return CampaignReport(tuple(claims), tuple(outcomes))

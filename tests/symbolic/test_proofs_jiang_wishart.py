@@ -166,3 +166,21 @@ def test_gaussian_search_does_not_refute_inside_eps_below_1():
 
 def test_frobenius_step_with_correct_factor_is_not_refuted():
     assert J.frobenius_vs_spectral_step(k_factor=2).verdict is ProofVerdict.TESTED
+
+
+@pytest.mark.slow
+def test_encoded_statements_agree_with_the_claims_checks():
+    """The mutation campaign's statements for the claims settled by the functions above: the same verdict on the
+    paper's constants, and not proved where the function's mutation hook refutes (the same mutated constant)."""
+    st = J.statements()
+    pairs = [("definition-1", J.definition_1(), {"c_norm": 3}),
+             ("lemma-2/lower-bound-d-at-least-2", J.lemma_2_lower_family(), {"c_low": 2}),
+             ("lemma-2/upper-bound", J.lemma_2_upper_bound(), {"c_up": 1}),
+             ("algorithm-1", J.algorithm_1_privacy(), {"c_alg": 1})]
+    from dataclasses import replace
+    for label, fn_result, mutation in pairs:
+        s = st[f"jiang-wishart/{label}"]
+        assert s.check().verdict is fn_result.verdict is ProofVerdict.PROVED, label
+        mutated = s.with_constants(**mutation) if hasattr(s, "with_constants") else replace(s, constants=mutation)
+        assert mutated.check().verdict not in (ProofVerdict.PROVED, ProofVerdict.CERTIFIED), label
+    assert st["jiang-wishart/theorem-3"].check().verdict is ProofVerdict.PROVED
