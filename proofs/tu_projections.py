@@ -308,7 +308,10 @@ class ProjectedProfileLemma(Lemma):
     profile decreases in both: std/gaussian-profile-monotone-epsilon, -sensitivity, and the average keeps it) must lie
     below the smallest rhs. Before that, corner and centre points are checked for a counterexample with the Arb
     lower bound (REFUTED only if that lower bound exceeds the rhs' upper end). Another form of conclusion (a mutant)
-    is left to ``Lemma.check`` (sampled search)."""
+    is left to ``Lemma.check`` (sampled search), inside the box only (``search_outside_box = False``: each point is a
+    mixture quadrature; the verdict names the box)."""
+
+    search_outside_box = False
 
     def _form(self):
         c = self.conclusion
@@ -353,7 +356,7 @@ class ProjectedProfileLemma(Lemma):
                                                       zip(names, cell) if self.box[n].scale == "int"})
         return int(kexpr) if kexpr.is_Integer and kexpr >= 1 else None
 
-    def _refute_at(self, names, point):
+    def _arb_refute_at(self, names, point):
         """REFUTED if the Arb lower bound of the profile at ``point`` exceeds the rhs there."""
         vals = self._point_values(names, [(v, v) for v in point])
         e_arg, s_arg, _ = self.conclusion.lhs.args
@@ -399,7 +402,7 @@ class ProjectedProfileLemma(Lemma):
         names, cells = self._cells()
         for cell in cells[:: max(1, len(cells) // 3)] + [cells[-1]]:  # a few integer values, box corners and centre
             for corner in itertools.product(*[sorted({lo, hi, _mid(self.box[n], lo, hi)}) for n, (lo, hi) in zip(names, cell)]):
-                hit = self._refute_at(names, corner)
+                hit = self._arb_refute_at(names, corner)
                 if hit is not None:
                     return hit
         e_arg, s_arg, _ = (rationalised(a) for a in self.conclusion.lhs.args)
@@ -429,7 +432,7 @@ class ProjectedProfileLemma(Lemma):
                     continue
             parts = self._split(names, cell)
             if parts is None:
-                hit = self._refute_at(names, [lo for lo, _ in cell])
+                hit = self._arb_refute_at(names, [lo for lo, _ in cell])
                 if hit is not None:
                     return hit
                 failure = f"{self.id}: a cell of width ~0 near {dict(zip(names, cell))} could not be certified"

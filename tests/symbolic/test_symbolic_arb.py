@@ -43,12 +43,13 @@ def test_certified_only_with_python_flint(monkeypatch):
 
 
 def test_interval_certificate_refuses_a_false_tight_statement():
-    """x e^-x <= x + 1/100 - x^2 ... : x^2 <= x + 1/100 holds on [0, 1] and fails on [0, 1.2] (at 1.2: 1.44 > 1.21)."""
+    """x e^-x <= x + 1/100 - x^2 ... : x^2 <= x + 1/100 holds on [0, 1] and fails on [0, 1.2] (at 1.2: 1.44 > 1.21).
+    The statement says 0 <= x <= 1 as hypotheses: the box alone does not restrict it (the search also looks outside)."""
     x = sp.Symbol("x", real=True)
     concl = sp.Le(x**2, x + sp.Rational(1, 100))
     ok = Lemma(id="t/ok", source="t", statement="t", symbols=(x,), conclusion=concl, strategy=Strategy.INTERVAL,
-               box={"x": Range(0, 1)}, samples=10)
-    bad = ok.mutated(box={"x": Range(0, 1.2)})
+               box={"x": Range(0, 1)}, samples=10, hypotheses=(sp.Ge(x, 0), sp.Le(x, 1)))
+    bad = ok.mutated(box={"x": Range(0, 1.2)}, hypotheses=(sp.Ge(x, 0), sp.Le(x, sp.Rational(6, 5))))
     assert ok.check().verdict is ProofVerdict.CERTIFIED
     assert bad._interval().__class__ is str  # the certifier alone does not certify it
     assert bad.check().verdict is ProofVerdict.REFUTED
