@@ -121,10 +121,24 @@ def run_batches(func: Callable, tasks: Sequence[tuple], executor: Executor | Non
     if not tasks:
         return []
     try:
-        return list(executor.map(func, *zip(*tasks)))
+        futures = [executor.submit(func, *t) for t in tasks]
+        return [_result_waking(f) for f in futures]
     except KeyboardInterrupt:
         stop_executor(executor)
         raise
+
+
+def _result_waking(future) -> Any:
+    """``future.result()``, waiting in short slices: a Ctrl-C delivered to another thread of this process only
+    sets a flag that the main thread sees when it wakes, and one task may run for many seconds (a certification
+    task holds up to 16 pairs of batches), so a plain wait would hold the interrupt until the task ends."""
+    from concurrent.futures import TimeoutError as FuturesTimeout
+
+    while True:
+        try:
+            return future.result(timeout=0.2)
+        except FuturesTimeout:
+            continue
 
 
 # -- randomness honesty and worker pools -----------------------------------------------------------
