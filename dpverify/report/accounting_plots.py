@@ -217,11 +217,6 @@ def plot_account(curves: dict):
 
 def save_account_plot(curves: dict, path: Any, *, dpi: int = 90) -> None:
     """Render :func:`plot_account` to ``path`` (format from the extension)."""
-    from .plots import _pyplot
+    from .plots import save_figure
 
-    plt = _pyplot()
-    fig = plot_account(curves)
-    try:
-        fig.savefig(path, dpi=dpi)
-    finally:
-        plt.close(fig)
+    save_figure(plot_account(curves), path, dpi=dpi)

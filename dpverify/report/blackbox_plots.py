@@ -208,11 +208,6 @@ def plot_event_frequencies(result: Any):
 
 def save_blackbox_plot(result: Any, path: Any, *, dpi: int = 90) -> None:
     """Render :func:`plot_event_frequencies` to ``path`` (format from the extension)."""
-    from .plots import _pyplot
+    from .plots import save_figure
 
-    plt = _pyplot()
-    fig = plot_event_frequencies(result)
-    try:
-        fig.savefig(path, dpi=dpi)
-    finally:
-        plt.close(fig)
+    save_figure(plot_event_frequencies(result), path, dpi=dpi)

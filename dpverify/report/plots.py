@@ -178,8 +178,13 @@ def plot_audit(result: Any, *, direction: int | None = None, mechanism: Any = No
 def save_audit_plot(result: Any, path: Any, *, direction: int | None = None, dpi: int = 90, mechanism: Any = None,
                     picture_samples: int = PICTURE_SAMPLES, seed: int = 0) -> None:
     """Render :func:`plot_audit` to ``path`` (format from the extension, e.g. .png, .svg, .pdf)."""
+    save_figure(plot_audit(result, direction=direction, mechanism=mechanism, picture_samples=picture_samples,
+                           seed=seed), path, dpi=dpi)
+
+
+def save_figure(fig: Any, path: Any, *, dpi: int = 90) -> None:
+    """Write a matplotlib figure to ``path`` (format from the extension) and close it, even if writing fails."""
     plt = _pyplot()
-    fig = plot_audit(result, direction=direction, mechanism=mechanism, picture_samples=picture_samples, seed=seed)
     try:
         fig.savefig(path, dpi=dpi)
     finally:
