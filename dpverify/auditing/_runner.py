@@ -156,18 +156,42 @@ def _own_pools():
 
 
 def stop_executor(executor: Any) -> None:
-    """Cancel what is pending; terminate the workers of a pool started here (never a user's)."""
-    procs = list((getattr(executor, "_processes", None) or {}).values()) if executor in _own_pools() else []
+    """Cancel what is pending; terminate the workers of a pool started here (never a user's).
+
+    A worker killed while it was writing a large result leaves half a message in the pool's result
+    pipe, and the pool's manager thread then waits for the rest for ever (the parent holds the pipe's
+    write end too), so the interpreter hung at exit when it joined that thread. After the workers are
+    gone the parent's write end is closed: the manager thread reads end-of-file, marks the pool broken
+    and ends."""
+    own = executor in _own_pools()
+    procs = getattr(executor, "_processes", None) if own else None  # the dict itself: late spawns too
+    results = getattr(executor, "_result_queue", None) if own else None
     try:
         executor.shutdown(wait=False, cancel_futures=True)
     except Exception:  # pragma: no cover - exotic executors
         pass
-    if procs:
-        for proc in procs:
-            try:
-                proc.terminate()
-            except Exception:  # pragma: no cover
-                pass
+    if not procs:
+        return
+    workers = list(procs.values())
+    for proc in workers:
+        try:
+            proc.terminate()
+        except Exception:  # pragma: no cover
+            pass
+    for proc in workers:
+        try:
+            proc.join(timeout=2.0)
+            if proc.is_alive():  # pragma: no cover - a worker stuck in the kernel
+                proc.kill()
+                proc.join(timeout=2.0)
+        except Exception:  # pragma: no cover
+            pass
+    writer = getattr(results, "_writer", None)
+    if writer is not None and not any(proc.is_alive() for proc in workers):
+        try:
+            writer.close()
+        except Exception:  # pragma: no cover
+            pass
 
 
 def _worker_init() -> None:
@@ -179,6 +203,8 @@ def _worker_init() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # blocked by _start_workers in the parent; ignored here instead
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     np.random.seed(int.from_bytes(os.urandom(4), "little"))
     random.seed(os.urandom(16))
 
@@ -222,7 +248,31 @@ def auto_executor(mechanism: Any, pairs: list, workers: int, honest: bool) -> tu
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
                                initializer=_worker_init)
     _own_pools().add(pool)
+    _start_workers(pool)
     return pool, None
+
+
+def _noop() -> None:
+    return None
+
+
+def _start_workers(pool: Executor) -> None:
+    """Start the pool's workers now, with Ctrl-C held back in this thread while they fork.
+
+    A SIGINT that lands during a fork runs its handler inside the interpreter's after-fork hooks
+    (logging's lock release), where a KeyboardInterrupt is printed as "Exception ignored" and lost:
+    the audit then ran to its end. With SIGINT blocked, the signal waits and is raised once the
+    workers (and the pool's threads, which inherit the mask and so never take it) exist."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool.submit(_noop).result()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def validate_samples(samples: Any) -> int:

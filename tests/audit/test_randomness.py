@@ -142,3 +142,35 @@ def test_ctrl_c_ends_a_pooled_audit_with_one_line(tmp_path):
     assert "Traceback" not in err
     lines = [ln for ln in err.strip().splitlines() if ln.strip()]
     assert len(lines) == 1 and "interrupted" in lines[0]
+
+
+def test_own_pool_workers_start_with_ctrl_c_held_back_and_the_mask_restored():
+    """auto_executor forks its workers at once with SIGINT blocked (a SIGINT landing in a fork's
+    after-fork hooks was printed as "Exception ignored" and lost), then restores the caller's mask."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    pool, why = _runner.auto_executor(GlobalLaplace(), [(0.0, 1.0)], 2, True)
+    try:
+        assert why is None
+        assert len(pool._processes) == 2  # started now, not at the first audit task
+        assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    finally:
+        pool.shutdown()
+
+
+def test_stop_executor_ends_the_manager_thread_after_a_half_written_result():
+    """A worker killed mid-write leaves half a message in the result pipe; the pool's manager thread
+    then waited for the rest for ever and the interpreter hung at exit. stop_executor closes the
+    parent's write end after the workers are gone, so the thread reads end-of-file and ends."""
+    import struct
+
+    pool, _ = _runner.auto_executor(GlobalLaplace(), [(0.0, 1.0)], 2, False)
+    manager = pool._executor_manager_thread
+    assert manager is not None and manager.is_alive()
+    # a header announcing 1000 bytes and only 10 of them, written directly into the result pipe
+    os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+    time.sleep(0.5)
+    assert manager.is_alive()  # stuck in recv: the defect this guards against
+    _runner.stop_executor(pool)
+    manager.join(timeout=10)
+    assert not manager.is_alive()
