@@ -20,10 +20,11 @@ every process, results compared).
 ``malloc``: CPU seconds of serial audits in a fresh process with and without Dask's worker variable
 ``MALLOC_TRIM_THRESHOLD_=65536``.
 
-``ratio``: samples per second on a 1-worker and on a 2-worker cluster, both started once and used
-alternately (``--rounds`` rounds, 1 worker then 2 workers, same seed): the machine's load then
-weighs on both alike; the ratio of the best rounds and the median of the per-round ratios are
-reported, with the load average before and after.
+``ratio``: samples per second on a 1-worker and on a 2-worker cluster, alternately (``--rounds`` rounds,
+1 worker then 2 workers, same seed; each round starts its cluster outside the timed part and closes it
+after, so no idle cluster competes): the machine's load then weighs on both alike; the ratio of the
+best rounds and the median of the per-round ratios are reported, with the load average before and
+after and, per round, the cores taken by other processes and by the caller (client, scheduler, nannies).
 """
 from __future__ import annotations
 
@@ -145,7 +146,7 @@ def _bytes_per_task(kind: str) -> dict:
 
         eval_eps = np.unique(np.append(EPSILON_GRID, 1.0))
         thresholds = np.array([0.5, 1.0])
-        batches = list(zip([1 << 18] * dist.GROUP, np.random.SeedSequence(1).spawn(dist.GROUP)))
+        batches = list(zip([1 << 18] * dist.GROUP, np.random.SeedSequence(1).spawn(dist.GROUP)))  # a largest task
         st = dist.stream_group(mech, pair[0], pair[1], batches, None, eval_eps, thresholds)
         return {"once_per_audit_bytes": len(cloudpickle.dumps(mech)) + len(cloudpickle.dumps(eval_eps)),
                 "task_arguments_bytes": len(cloudpickle.dumps((key, pair[0], pair[1], batches, None, key, thresholds))),
@@ -177,39 +178,78 @@ def _bytes_per_task(kind: str) -> dict:
             "outputs_per_task": 2 * g * blackbox.BATCH_OUTPUTS}
 
 
+def _machine_busy_seconds() -> float:
+    """CPU seconds spent by every process of the machine so far (user + system + interrupts)."""
+    import psutil
+
+    t = psutil.cpu_times()
+    return t.user + t.system + getattr(t, "irq", 0.0) + getattr(t, "softirq", 0.0) + getattr(t, "nice", 0.0)
+
+
+def _tree_seconds(pids: set) -> float:
+    import psutil
+
+    total = 0.0
+    for pid in pids:
+        try:
+            t = psutil.Process(pid).cpu_times()
+            total += t.user + t.system
+        except psutil.Error:
+            pass
+    return total
+
+
 def cmd_ratio(args) -> None:
+    """1-worker and 2-worker rounds, alternating; each round starts its own LocalCluster (outside the timed
+    part) and closes it after, so no idle cluster competes with the one being measured. Each round
+    also records the CPU seconds spent meanwhile by processes that are not this audit's (the machine's
+    other load), which on 2 cores comes straight out of a 2-worker run."""
     import statistics
 
+    import psutil
+
     samples = int(float(args.samples))
-    clusters = {w: _cluster(w) for w in (1, 2)}
     rates: dict[int, list[float]] = {1: [], 2: []}
     stream: dict[int, list[float]] = {1: [], 2: []}
     cpu: dict[int, list[float]] = {1: [], 2: []}  # draws per CPU second of the workers (all of them)
+    foreign: dict[int, list[float]] = {1: [], 2: []}  # other processes' CPU, share of the run's wall time
+    caller: dict[int, list[float]] = {1: [], 2: []}  # this process (client + scheduler + nannies), same share
     load_before = os.getloadavg()
-    try:
-        for w in (1, 2):  # warm-up: imports and first pickles on every worker
-            _audit(args.kind, max(20_000, samples // 50), args.seed, clusters[w][1])
-        for _ in range(args.rounds):
-            for w in (1, 2):
-                ticks: list = []
-                cpu0 = sum(clusters[w][1].run(_cpu_seconds).values())
-                _, secs = _audit(args.kind, samples, args.seed, clusters[w][1], ticks=ticks)
-                rates[w].append(2 * samples / secs)
-                cpu[w].append(2 * samples / (sum(clusters[w][1].run(_cpu_seconds).values()) - cpu0))
-                if len(ticks) > 2:  # the streaming phase alone: draws between the first and the last task
-                    from dpverify.auditing import distributed as dist
+    from dpverify.auditing import distributed as dist
 
+    for _ in range(args.rounds):
+        for w in (1, 2):
+            cluster, client = _cluster(w)
+            try:
+                n = samples
+                _audit(args.kind, max(20_000, samples // 50), args.seed, client)  # warm-up: imports, first pickles
+                workers = set(client.run(os.getpid).values())
+                pids = workers | {os.getpid()} | {c.pid for c in psutil.Process().children(recursive=True)}
+                ticks: list = []
+                wcpu0 = sum(client.run(_cpu_seconds).values())
+                mine0, all0 = _tree_seconds(pids), _machine_busy_seconds()
+                _, secs = _audit(args.kind, n, args.seed, client, ticks=ticks)
+                mine1, all1 = _tree_seconds(pids), _machine_busy_seconds()
+                wcpu = sum(client.run(_cpu_seconds).values()) - wcpu0
+                rates[w].append(2 * n / secs)
+                cpu[w].append(2 * n / wcpu)
+                foreign[w].append(max(0.0, (all1 - all0) - (mine1 - mine0)) / secs)
+                caller[w].append(((mine1 - mine0) - wcpu) / secs)
+                if len(ticks) > 2:  # the streaming phase alone: draws between the first and the last task
+                    per_task = dist.group_size(-(-n // (1 << 18)), w) * (1 << 18)
                     (t0, d0), (t1, d1) = ticks[0], ticks[-1]
-                    stream[w].append((d1 - d0) * dist.GROUP * (1 << 18) / (t1 - t0))
-    finally:
-        for cluster, client in clusters.values():
-            client.close()
-            cluster.close()
+                    stream[w].append((d1 - d0) * per_task / (t1 - t0))
+            finally:
+                client.close()
+                cluster.close()
     per_round = [b / a for a, b in zip(rates[1], rates[2])]
     out = {"kind": args.kind, "samples_per_direction": samples, "rounds": args.rounds,
            "samples_per_s_1_worker": rates[1], "samples_per_s_2_workers": rates[2],
            "ratio_best": max(rates[2]) / max(rates[1]), "ratio_median_per_round": statistics.median(per_round),
-           "load_before": load_before, "load_after": os.getloadavg(), "cpus": os.cpu_count()}
+           "load_before": load_before, "load_after": os.getloadavg(), "cpus": os.cpu_count(),
+           "one_cluster_at_a_time": True,
+           "foreign_cores_1_worker": foreign[1], "foreign_cores_2_workers": foreign[2],
+           "caller_cores_1_worker": caller[1], "caller_cores_2_workers": caller[2]}
     out.update(draws_per_worker_cpu_s_1_worker=cpu[1], draws_per_worker_cpu_s_2_workers=cpu[2])
     if stream[1] and stream[2]:
         out.update(stream_samples_per_s_1_worker=stream[1], stream_samples_per_s_2_workers=stream[2],
@@ -431,12 +471,23 @@ def _markdown(folder: str) -> str:
                       f"serial run's **{d['cpu_ratio_median']:.2f}** (all processes; the machine's load weighs on "
                       "wall time, much less on CPU time).", ""]
     for d in ratios:
+        how = ("each round starting its own cluster, untimed" if d.get("one_cluster_at_a_time")
+               else "both started once")
         lines += [f"Throughput, {d['kind']}-box, {d['samples_per_direction']:.3g} samples per direction, "
-                  f"{d['rounds']} rounds alternating a 1-worker and a 2-worker LocalCluster (both started once; "
-                  f"load {d['load_before'][0]:.1f} before, {d['load_after'][0]:.1f} after):", "",
-                  "| round | 1 worker, draws/s | 2 workers, draws/s | ratio |", "|---:|---:|---:|---:|"]
-        for i, (a, b) in enumerate(zip(d["samples_per_s_1_worker"], d["samples_per_s_2_workers"]), 1):
-            lines.append(f"| {i} | {a:.3g} | {b:.3g} | {b / a:.2f} |")
+                  f"{d['rounds']} rounds alternating a 1-worker and a 2-worker LocalCluster ({how}; "
+                  f"load {d['load_before'][0]:.1f} before, {d['load_after'][0]:.1f} after):", ""]
+        if d.get("foreign_cores_2_workers"):
+            lines += ["| round | 1 worker, draws/s | 2 workers, draws/s | ratio | other processes, cores (1 w / 2 w) "
+                      "| caller, cores (1 w / 2 w) |", "|---:|---:|---:|---:|---:|---:|"]
+            for i, row in enumerate(zip(d["samples_per_s_1_worker"], d["samples_per_s_2_workers"],
+                                        d["foreign_cores_1_worker"], d["foreign_cores_2_workers"],
+                                        d["caller_cores_1_worker"], d["caller_cores_2_workers"]), 1):
+                a, b, f1, f2, c1, c2 = row
+                lines.append(f"| {i} | {a:.3g} | {b:.3g} | {b / a:.2f} | {f1:.3f} / {f2:.3f} | {c1:.3f} / {c2:.3f} |")
+        else:
+            lines += ["| round | 1 worker, draws/s | 2 workers, draws/s | ratio |", "|---:|---:|---:|---:|"]
+            for i, (a, b) in enumerate(zip(d["samples_per_s_1_worker"], d["samples_per_s_2_workers"]), 1):
+                lines.append(f"| {i} | {a:.3g} | {b:.3g} | {b / a:.2f} |")
         lines += ["", f"Whole audits (including the caller's serial part: probes, consistency pilots, bounds): ratio of "
                       f"the best rounds **{d['ratio_best']:.2f}**, median of the per-round ratios "
                       f"**{d['ratio_median_per_round']:.2f}**."]

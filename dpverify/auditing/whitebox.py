@@ -350,9 +350,11 @@ def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thres
                     progress):
     """:func:`_stream_directions` on a Dask cluster (:mod:`dpverify.auditing.distributed`): groups of
     consecutive batches of one direction per task, interleaved like the batches; same statistics."""
-    from .distributed import GROUP, share, stream_tasks
+    from .distributed import group_size, share, stream_tasks, total_threads
 
-    groups = [[plan[i:i + GROUP] for i in range(0, len(plan), GROUP)] for plan in plans]
+    threads = total_threads(client)
+    sizes = [group_size(len(plan), threads) for plan in plans]
+    groups = [[plan[i:i + g] for i in range(0, len(plan), g)] for plan, g in zip(plans, sizes)]
     # the mechanism and the evaluation epsilons (a few KB to tens of KB) travel once per audit, not per task
     shared = [share(client, mechanism), share(client, eval_eps)]
     tasks = []
