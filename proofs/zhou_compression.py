@@ -52,6 +52,66 @@ def _weakest(*results: CheckResult) -> ProofVerdict:
     return weakest(*results)
 
 
+# ------------------------------------------------------------------ encoded statements of the certified/proved claims
+_V = sp.Symbol("V", nonnegative=True)  # the variation distance of a pair of neighbouring databases
+_DELTA = sp.Symbol("delta", positive=True)
+_C23, _C24 = sp.symbols("c_def23 c_def24", positive=True)
+
+
+def theorem_2_5_statement() -> Lemma:
+    """Theorem 2.5's quantifier domains: a pair of Def 2.3 (d = 1, V <= c_def23 delta; the paper: c = 1) is a pair of
+    Def 2.4 (V <= c_def24 delta; the paper: c = 1), so Def 2.4's ratio bound applies to it (REPARAM on delta)."""
+    return Lemma(id=f"{PAPER}/theorem-2.5", source=f"{PAPER} Theorem 2.5 (Definitions 2.3, 2.4)",
+                 statement="V <= delta (a pair of Def 2.3) implies V <= delta (a pair of Def 2.4)",
+                 symbols=(_V, _DELTA, _C23, _C24), hypotheses=(sp.Le(_V, _C23 * _DELTA),),
+                 conclusion=sp.Le(_V, _C24 * _DELTA), strategy=Strategy.REPARAM,
+                 reparam={_DELTA: (_V + _T1) / _C23}, constants={"c_def23": 1, "c_def24": 1}, samples=120, seed=SEED)
+
+
+_NN = sp.Symbol("n", positive=True)
+_KEEP = sp.Symbol("r", positive=True)  # 1 - P[E], the probability of the kept set
+_A = sp.Symbol("a", positive=True)
+
+
+def expected_draws_statement() -> Lemma:
+    """Procedure 4.1: 1 - P[E] >= 1 - 1/n^2 (Lemma 4.4), n > 1, gives 1/(1 - P[E]) <= n^2/(n^2 - 1) (REPARAM: n = 1 + a,
+    then 1 - P[E] = 1 - 1/n^2 + t)."""
+    return Lemma(id=f"{PAPER}/procedure-4.1", source=f"{PAPER} Procedure 4.1",
+                 statement="1 - P[E] >= 1 - 1/n^2, n > 1 => expected draws 1/(1 - P[E]) <= n^2/(n^2 - 1)",
+                 symbols=(_NN, _KEEP), hypotheses=(sp.Gt(_NN, 1), sp.Ge(_KEEP, 1 - 1 / _NN**2)),
+                 conclusion=sp.Le(1 / _KEEP, _NN**2 / (_NN**2 - 1)), strategy=Strategy.REPARAM,
+                 reparam={_NN: 1 + _A, _KEEP: 1 - 1 / _NN**2 + _T1}, samples=120, seed=SEED)
+
+
+_YKEEP = sp.Symbol("y", positive=True)  # 1 - x, x = 1/n^2 >= P[E]
+_CREN = sp.Symbol("c_renorm", positive=True)
+
+
+def renormalisation_statement() -> Lemma:
+    """Remark 4.3: -ln(1 - x) <= (4/3) x for 0 <= x <= 1/4 (x = 1/n^2, n >= 2), written in y = 1 - x in [3/4, 1]:
+    -ln y <= (4/3)(1 - y); the margin (4/3)(1 - y) + ln y is concave in y and >= 0 at both ends (CONCAVE)."""
+    return Lemma(id=f"{PAPER}/remark-4.3", source=f"{PAPER} Remark 4.3",
+                 statement="-ln(1 - x) <= (4/3) x on [0, 1/4], with y = 1 - x in [3/4, 1]", symbols=(_YKEEP, _CREN),
+                 hypotheses=(sp.Ge(_YKEEP, sp.Rational(3, 4)), sp.Le(_YKEEP, 1)), conclusion=sp.Le(-sp.log(_YKEEP), _CREN * (1 - _YKEEP)),
+                 strategy=Strategy.CONCAVE, var=_YKEEP, interval=(sp.Rational(3, 4), 1),
+                 constants={"c_renorm": sp.Rational(4, 3)}, samples=120, seed=SEED)
+
+
+_RHO5 = sp.Symbol("rho", real=True)
+_P5, _M5 = sp.symbols("p m", positive=True)
+_CISS = sp.Symbol("c_isserlis", positive=True)
+
+
+def second_moment_statement() -> Lemma:
+    """Theorem 5.1: E||B||_F^2 = (1/m) sum_jk Var(x_j x_k) with Var = 1 + rho_jk^2 (Isserlis), and rho_jk in [-1, 1]:
+    per entry p^2 (1 + rho^2)/m <= 2 p^2/m (the margin p^2 (1 - rho^2)/m is concave in rho and 0 at rho = +-1: CONCAVE)."""
+    return Lemma(id=f"{PAPER}/theorem-5.1", source=f"{PAPER} Theorem 5.1 (second moment)",
+                 statement="p^2 (1 + rho^2)/m <= 2 p^2/m for rho in [-1, 1]", symbols=(_RHO5, _P5, _M5, _CISS),
+                 hypotheses=(sp.Ge(_RHO5, -1), sp.Le(_RHO5, 1)),
+                 conclusion=sp.Le(_P5**2 * (_CISS + _RHO5**2) / _M5, 2 * _P5**2 / _M5), strategy=Strategy.CONCAVE,
+                 var=_RHO5, interval=(-1, 1), constants={"c_isserlis": 1}, samples=120, seed=SEED)
+
+
 # ------------------------------------------------------------------ Theorem 2.5
 def theorem_2_5(def_23_needs_single_row: bool = True) -> CheckResult:
     """Propositional check: Def 2.4 (ratio bound for every pair with V <= delta) implies Def 2.3 (pairs with
@@ -313,7 +373,8 @@ def remark_4_3() -> ClaimReport:
     r = renormalisation_bound()
     steps = chain([("P_i[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion),
                    ("|ln((1 - P_2[E])/(1 - P_1[E]))| <= -ln(1 - 1/n^2) (both in [0, 1/n^2])", renormalisation_difference()),
-                   ("-ln(1 - 1/n^2) <= (4/3)/n^2 (1/n^2 <= 1/4)", r)])
+                   ("-ln(1 - 1/n^2) <= (4/3)/n^2 (1/n^2 <= 1/4)", r),
+                   ("the same inequality, encoded statement (concavity in y = 1 - 1/n^2)", renormalisation_statement().check())])
     return ClaimReport(_id("remark-4.3"), "renormalisation changes alpha by O(1/n^2): |ln((1-P_2[E])/(1-P_1[E]))| <= (4/3)/n^2",
                        steps=steps, conclusion=steps)
 
@@ -363,7 +424,8 @@ def procedures(first_draw: int = 0) -> list[ClaimReport]:
     law = geometric_law(first_draw)
     bound = ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion)
     integral_one = stated("int_{E^c} f = 1 - P[E] (definition of P[E]), so int_{E^c} f/(1 - P[E]) = 1: (14) is a density")
-    p41_res = rests_on(law, bound, ("1/(1 - P[E]) <= n^2/(n^2 - 1) for P[E] <= 1/n^2", expected_draws_bound()))
+    p41_res = rests_on(law, bound, ("1/(1 - P[E]) <= n^2/(n^2 - 1) for P[E] <= 1/n^2", expected_draws_bound()),
+                       ("the same bound, encoded statement (REPARAM)", expected_draws_statement().check()))
     p41 = ClaimReport(_id("procedure-4.1"), "redrawing Phi until (12) holds outputs Phi X conditioned on E^c; the expected "
                       "number of draws is 1/(1 - P[E]) <= n^2/(n^2 - 1)", steps=p41_res, conclusion=p41_res,
                       notes=("reading of C: sqrt(2 (C_1 + C_2)) ~ 4.515 (the proof of Lemma 4.4); the literal "
@@ -950,7 +1012,8 @@ def theorem_5_1(rate=None, var_constant=1) -> list[ClaimReport]:
                    "E[Y | E^c] <= E[Y]/P(E^c) for Y >= 0, and Markov's inequality)") \
         if iss and lim == 0 else unknown(f"Isserlis variance {var} or limit {lim} not as required")
     # the truncation factor 1/(1 - P[E]) <= 1/(1 - 1/n^2) uses Lemma 4.4 (its Chernoff route)
-    concl = rests_on(concl, ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion))
+    concl = rests_on(concl, ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion),
+                     ("p^2 (1 + rho^2)/m <= 2 p^2/m for rho in [-1, 1] (encoded statement)", second_moment_statement().check()))
     base = [("||B||_F <= p tau (p^2 entries each <= tau)", stated("sum of p^2 squares each <= tau^2")),
             ("tau <= C sqrt(ln 2np/m) + 2 Delta_max ((12), (6), triangle inequality)", stated("triangle inequality"))]
     return [
@@ -1046,7 +1109,8 @@ def asymptotic_claims(p_exponent=sp.Rational(1, 4)) -> list[ClaimReport]:
 
 # ------------------------------------------------------------------ entry point
 def claims() -> list[ClaimReport]:
-    t25 = theorem_2_5()
+    t25 = chain([("Def 2.4 & not Def 2.3 unsatisfiable (propositional)", theorem_2_5()),
+                 ("a pair of Def 2.3 (V <= delta) is a pair of Def 2.4 (encoded statement)", theorem_2_5_statement().check())])
     d1 = proposition_d_1()
     return [
         ClaimReport(_id("theorem-2.5"), "(alpha, delta)-distributional privacy (Def 2.4) implies (alpha, delta)-DP (Def 2.3) on S_n",
@@ -1079,4 +1143,7 @@ def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` decides the claim's analytic core (the mutation campaign's
     input). Lemma 4.4: the per-entry Chernoff exponent inequality in the claim's constant C1 + C2."""
     return {_id("lemma-4.4"): entry_exponent_statement(), _id("lemma-3.3"): lemma_3_3_statement(),
-            _id("proposition-3.1"): inverse_difference_statement()}
+            _id("proposition-3.1"): inverse_difference_statement(), _id("theorem-2.5"): theorem_2_5_statement(),
+            _id("procedure-4.1"): expected_draws_statement(), _id("remark-4.3"): renormalisation_statement(),
+            _id("theorem-5.1/theta-reading"): second_moment_statement(),
+            _id("theorem-5.1/omega-reading"): second_moment_statement()}
