@@ -531,6 +531,8 @@ class Lemma:
             val = h.subs({syms[k]: sp.Float(v, 30) for k, v in pt.items() if k in syms})
             if val is sp.false:
                 return False
+            if isinstance(val, sp.Basic) and val.free_symbols:
+                return False  # a symbol of the hypothesis has no value at this point: not shown to hold, skipped
         return True
 
     def _coords(self) -> list[str]:

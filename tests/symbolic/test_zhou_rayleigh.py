@@ -125,3 +125,25 @@ def test_claims_carry_the_rayleigh_reading():
         assert rep.conclusion.verdict is ProofVerdict.PROVED, rep.conclusion.evidence
         assert any("Rayleigh definitions" in n for n in rep.notes), rep.id
     assert "Rayleigh definitions" in Z.lemma_3_3().conclusion.evidence
+
+
+# ---------------------------------------------------------------- the REPARAM rule the statements use
+def test_reparam_entries_in_turn_each_with_its_own_fresh_symbol():
+    from dpverify.symbolic import Lemma, Strategy
+
+    x, y = sp.symbols("x y", real=True)
+    t, u = sp.symbols("t u", nonnegative=True)
+    hyps = (sp.Ge(x, 0), sp.Ge(y, x))
+    # in turn: x = t, then y = x + u (uses the earlier x): covers {x >= 0, y >= x} exactly; y >= 0 follows
+    ok = Lemma(id="t/seq", source="test", statement="", symbols=(x, y), hypotheses=hyps, conclusion=sp.Ge(y, 0),
+               strategy=Strategy.REPARAM, reparam={x: t, y: x + u})
+    # (x appears only in the hypotheses: the counterexample search gives it no value, and a point where a hypothesis
+    # cannot be evaluated is skipped; before, y = -1 was reported as a counterexample of this true statement)
+    assert ok.check().verdict is ProofVerdict.PROVED
+    # the adversary: one fresh symbol shared by two entries covers only the diagonal x = y (here the false y <= x
+    # would follow); the rule refuses it (the method itself, not the counterexample search, is tested)
+    shared = replace(ok, conclusion=sp.Le(y, x), reparam={x: t, y: x + t})
+    assert isinstance(shared._reparam(), str)
+    # an entry that uses a symbol substituted after it is refused
+    later = replace(ok, reparam={y: x + u, x: t})
+    assert isinstance(later._reparam(), str)
