@@ -385,6 +385,7 @@ def remark_4_3() -> ClaimReport:
                        steps=steps, conclusion=steps)
 
 
+@functools.lru_cache(maxsize=None)
 def geometric_law(first_draw: int = 0) -> CheckResult:
     """Rejection sampling: sum_k P[E]^k P[S & E^c] = P[S & E^c]/(1 - P[E]) and E[draws] = 1/(1 - P[E]) (sympy).
 
@@ -401,6 +402,7 @@ def geometric_law(first_draw: int = 0) -> CheckResult:
     return unknown(f"sympy did not reduce the geometric series (law: {geo}, expected draws: {draws})")
 
 
+@functools.lru_cache(maxsize=None)
 def expected_draws_bound(target=None) -> CheckResult:
     """1/(1 - q) <= n^2/(n^2 - 1) for 0 <= q <= 1/n^2, n > 1: with q = (1 - t)/n^2, t in [0, 1], and n = 1 + k, k > 0,
     the margin is t/((n^2 - 1)(1 - q)) (sympy). ``target`` replaces n^2/(n^2 - 1) (mutation hook)."""
