@@ -145,7 +145,7 @@ MANIFEST: tuple[CoqEntry, ...] = (
              "lambda_min(Sigma_1 - Delta) >= lambda_min(Sigma_1) - ||Delta||_2 (zhou_lemma_3_3: every pair of such bounds "
              "l_1, d gives x^T (Sigma_1 - Delta) x >= (l_1 - d) |x|^2)", Coverage.CLAIM),
     CoqEntry("zhou-compression/proposition-3.1", "ZhouRayleigh.v", "zhou_prop_3_1",
-             "for every dimension p, under the Rayleigh definitions of lambda_min and ||.||_2: (7) |Delta_ij| <= Delta_max "
+             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p: (7) |Delta_ij| <= Delta_max "
              "gives ||Delta||_F^2 <= (p Delta_max)^2, and (8) with Sigma_j Theta_j = I, Theta_1 Sigma_1 = I, Sigma_1 symmetric, "
              "l_1, l_j > 0 Rayleigh lower bounds of Sigma_1, Sigma_j: ||Theta_j - Theta_1||_F^2 (l_1 l_j)^2 <= "
              "||Sigma_1 - Sigma_j||_F^2", Coverage.CLAIM),
