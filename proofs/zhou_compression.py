@@ -52,6 +52,66 @@ def _weakest(*results: CheckResult) -> ProofVerdict:
     return weakest(*results)
 
 
+# ------------------------------------------------------------------ encoded statements of the certified/proved claims
+_V = sp.Symbol("V", nonnegative=True)  # the variation distance of a pair of neighbouring databases
+_DELTA = sp.Symbol("delta", positive=True)
+_C23, _C24 = sp.symbols("c_def23 c_def24", positive=True)
+
+
+def theorem_2_5_statement() -> Lemma:
+    """Theorem 2.5's quantifier domains: a pair of Def 2.3 (d = 1, V <= c_def23 delta; the paper: c = 1) is a pair of
+    Def 2.4 (V <= c_def24 delta; the paper: c = 1), so Def 2.4's ratio bound applies to it (REPARAM on delta)."""
+    return Lemma(id=f"{PAPER}/theorem-2.5", source=f"{PAPER} Theorem 2.5 (Definitions 2.3, 2.4)",
+                 statement="V <= delta (a pair of Def 2.3) implies V <= delta (a pair of Def 2.4)",
+                 symbols=(_V, _DELTA, _C23, _C24), hypotheses=(sp.Le(_V, _C23 * _DELTA),),
+                 conclusion=sp.Le(_V, _C24 * _DELTA), strategy=Strategy.REPARAM,
+                 reparam={_DELTA: (_V + _T1) / _C23}, constants={"c_def23": 1, "c_def24": 1}, samples=120, seed=SEED)
+
+
+_NN = sp.Symbol("n", positive=True)
+_KEEP = sp.Symbol("r", positive=True)  # 1 - P[E], the probability of the kept set
+_A = sp.Symbol("a", positive=True)
+
+
+def expected_draws_statement() -> Lemma:
+    """Procedure 4.1: 1 - P[E] >= 1 - 1/n^2 (Lemma 4.4), n > 1, gives 1/(1 - P[E]) <= n^2/(n^2 - 1) (REPARAM: n = 1 + a,
+    then 1 - P[E] = 1 - 1/n^2 + t)."""
+    return Lemma(id=f"{PAPER}/procedure-4.1", source=f"{PAPER} Procedure 4.1",
+                 statement="1 - P[E] >= 1 - 1/n^2, n > 1 => expected draws 1/(1 - P[E]) <= n^2/(n^2 - 1)",
+                 symbols=(_NN, _KEEP), hypotheses=(sp.Gt(_NN, 1), sp.Ge(_KEEP, 1 - 1 / _NN**2)),
+                 conclusion=sp.Le(1 / _KEEP, _NN**2 / (_NN**2 - 1)), strategy=Strategy.REPARAM,
+                 reparam={_NN: 1 + _A, _KEEP: 1 - 1 / _NN**2 + _T1}, samples=120, seed=SEED)
+
+
+_YKEEP = sp.Symbol("y", positive=True)  # 1 - x, x = 1/n^2 >= P[E]
+_CREN = sp.Symbol("c_renorm", positive=True)
+
+
+def renormalisation_statement() -> Lemma:
+    """Remark 4.3: -ln(1 - x) <= (4/3) x for 0 <= x <= 1/4 (x = 1/n^2, n >= 2), written in y = 1 - x in [3/4, 1]:
+    -ln y <= (4/3)(1 - y); the margin (4/3)(1 - y) + ln y is concave in y and >= 0 at both ends (CONCAVE)."""
+    return Lemma(id=f"{PAPER}/remark-4.3", source=f"{PAPER} Remark 4.3",
+                 statement="-ln(1 - x) <= (4/3) x on [0, 1/4], with y = 1 - x in [3/4, 1]", symbols=(_YKEEP, _CREN),
+                 hypotheses=(sp.Ge(_YKEEP, sp.Rational(3, 4)), sp.Le(_YKEEP, 1)), conclusion=sp.Le(-sp.log(_YKEEP), _CREN * (1 - _YKEEP)),
+                 strategy=Strategy.CONCAVE, var=_YKEEP, interval=(sp.Rational(3, 4), 1),
+                 constants={"c_renorm": sp.Rational(4, 3)}, samples=120, seed=SEED)
+
+
+_RHO5 = sp.Symbol("rho", real=True)
+_P5, _M5 = sp.symbols("p m", positive=True)
+_CISS = sp.Symbol("c_isserlis", positive=True)
+
+
+def second_moment_statement() -> Lemma:
+    """Theorem 5.1: E||B||_F^2 = (1/m) sum_jk Var(x_j x_k) with Var = 1 + rho_jk^2 (Isserlis), and rho_jk in [-1, 1]:
+    per entry p^2 (1 + rho^2)/m <= 2 p^2/m (the margin p^2 (1 - rho^2)/m is concave in rho and 0 at rho = +-1: CONCAVE)."""
+    return Lemma(id=f"{PAPER}/theorem-5.1", source=f"{PAPER} Theorem 5.1 (second moment)",
+                 statement="p^2 (1 + rho^2)/m <= 2 p^2/m for rho in [-1, 1]", symbols=(_RHO5, _P5, _M5, _CISS),
+                 hypotheses=(sp.Ge(_RHO5, -1), sp.Le(_RHO5, 1)),
+                 conclusion=sp.Le(_P5**2 * (_CISS + _RHO5**2) / _M5, 2 * _P5**2 / _M5), strategy=Strategy.CONCAVE,
+                 var=_RHO5, interval=(-1, 1), constants={"c_isserlis": 1}, samples=120, seed=SEED)
+
+
 # ------------------------------------------------------------------ Theorem 2.5
 def theorem_2_5(def_23_needs_single_row: bool = True) -> CheckResult:
     """Propositional check: Def 2.4 (ratio bound for every pair with V <= delta) implies Def 2.3 (pairs with
@@ -67,42 +127,150 @@ def theorem_2_5(def_23_needs_single_row: bool = True) -> CheckResult:
                    {k.name: str(int(bool(v))) for k, v in model.items()})
 
 
+def theorem_2_5_verdict() -> CheckResult:
+    """Theorem 2.5: the propositional check and the encoded statement of the quantifier domains."""
+    return chain([("Def 2.4 & not Def 2.3 unsatisfiable (propositional)", theorem_2_5()),
+                  ("a pair of Def 2.3 (V <= delta) is a pair of Def 2.4 (encoded statement)", theorem_2_5_statement().check())])
+
+
 # ------------------------------------------------------------------ Proposition 3.1
 @functools.lru_cache(maxsize=None)
+def entry_frobenius_step() -> CheckResult:
+    """(7) for symbolic p: |Delta_ij| <= Delta_max is exactly Delta_ij = Delta_max cos(phi_ij), phi_ij real; then
+    p^2 Delta_max^2 - ||Delta||_F^2 = sum_ij (Delta_max^2 - Delta_ij^2) = sum_ij Delta_max^2 sin^2(phi_ij) >= 0 (sympy:
+    the sum of p^2 copies of Delta_max^2, the summand identity, and the sign of the sum)."""
+    p = sp.Symbol("p", integer=True, positive=True)
+    i, j = sp.symbols("i j", integer=True)
+    phi = sp.IndexedBase("phi", real=True)
+    M = sp.Symbol("Delta_max", positive=True)
+    entry = M * sp.cos(phi[i, j])
+    count = sp.simplify(sp.Sum(M**2, (i, 0, p - 1), (j, 0, p - 1)).doit() - (p * M) ** 2) == 0
+    summand = sp.simplify(sp.trigsimp(M**2 - entry**2 - M**2 * sp.sin(phi[i, j]) ** 2)) == 0
+    sign = sp.Sum(M**2 * sp.sin(phi[i, j]) ** 2, (i, 0, p - 1), (j, 0, p - 1)).is_nonnegative is True
+    if count and summand and sign:
+        return proved("sympy (symbolic p): with Delta_ij = Delta_max cos(phi_ij), p^2 Delta_max^2 - ||Delta||_F^2 = "
+                      "sum_ij Delta_max^2 sin^2(phi_ij) >= 0")
+    return unknown(f"sympy did not settle (7) (count {count}, summand {summand}, sign {sign})")
+
+
+@functools.lru_cache(maxsize=None)
 def proposition_3_1() -> ClaimReport:
-    D, a, b, c = sp.symbols("Delta_max a b c", real=True)
-    Dp = sp.Symbol("Delta_max", positive=True)
-    # |Delta_lk| <= Delta_max  <=>  Delta_lk = Delta_max cos(phi_lk); p = 2 (symmetric: 3 free entries)
-    margin = sp.trigsimp(4 * Dp**2 - (Dp**2 * sp.cos(a) ** 2 + 2 * Dp**2 * sp.cos(b) ** 2 + Dp**2 * sp.cos(c) ** 2))
-    m2 = sp.expand(sp.trigsimp(margin.rewrite(sp.sin)))
-    ok7 = all(t.is_nonnegative for t in sp.Add.make_args(sp.expand(sp.simplify(
-        4 * Dp**2 - Dp**2 * (3 + 0 * a) + Dp**2 * (sp.sin(a) ** 2 + 2 * sp.sin(b) ** 2 + sp.sin(c) ** 2) - Dp**2))))
-    ok7 = ok7 and sp.simplify(m2 - Dp**2 * (sp.sin(a) ** 2 + 2 * sp.sin(b) ** 2 + sp.sin(c) ** 2)) == 0
-    r7 = proved("p = 2: with Delta_lk = Delta_max cos(phi_lk), p^2 Delta_max^2 - ||Delta||_F^2 = Delta_max^2 (sin^2 + 2 sin^2 + "
-                "sin^2) >= 0 (sympy); the same sum over p^2 entries for any p") if ok7 else unknown("not simplified")
-    s = sp.symbols("s11 s12 s22 t11 t12 t22", real=True)
-    S1 = sp.Matrix([[s[0], s[1]], [s[1], s[2]]])
-    Sj = sp.Matrix([[s[3], s[4]], [s[4], s[5]]])
-    ident = sp.simplify((Sj.inv() - S1.inv()) - Sj.inv() * (S1 - Sj) * S1.inv()) == sp.zeros(2, 2)
-    rng = np.random.default_rng(SEED + 31)
-    worst = 0.0
-    for _ in range(300):
-        p = int(rng.integers(2, 6))
-        G = rng.normal(size=(p, p)); A1 = G @ G.T + 0.1 * np.eye(p)
-        H = rng.normal(size=(p, p)); Aj = H @ H.T + 0.1 * np.eye(p)
-        Gam = np.linalg.inv(Aj) - np.linalg.inv(A1)
-        rhs = np.linalg.norm(A1 - Aj, "fro") / (np.linalg.eigvalsh(A1)[0] * np.linalg.eigvalsh(Aj)[0])
-        worst = max(worst, np.linalg.norm(Gam, "fro") / rhs)
-    r8 = tested(f"Gamma = Sigma_j^-1 Delta Sigma_1^-1 (sympy identity, p = 2: {ident}); ||Gamma||_F <= ||Delta||_F/(l_1 l_j) "
-                f"at 300 random positive definite pairs (p = 2..5): largest ratio {worst:.4f} <= 1") \
-        if ident and worst <= 1 + 1e-12 else unknown(f"identity {ident}, ratio {worst}")
+    r7 = entry_frobenius_step()
+    r8 = inverse_difference_step()
     steps = chain([("(7) ||Delta||_F <= p Delta_max", r7), ("(8) via the identity and submultiplicativity", r8)])
     return ClaimReport(_id("proposition-3.1"), "||Delta||_F <= p Delta_max and ||Gamma||_F <= ||Delta||_F/(l_min(Sigma_1) l_min(Sigma_j))",
-                       steps=steps, conclusion=steps)
+                       steps=steps, conclusion=steps,
+                       notes=("(8) under the Rayleigh definitions of lambda_min and ||.||_2 (lambda_min(S) is the largest a "
+                              "with x^T S x >= a |x|^2 for all x); the paper's ||AB|| <= ||A||_2 ||B||_F is replaced by the "
+                              "per-column bound ||S^-1 y|| <= ||y||/lambda_min(S), for every p",))
 
+
+
+# ------------------------------------------------------------------ Rayleigh-definition statements (every p)
+#: Under the Rayleigh definitions: lambda_min(S) is the largest a with x^T S x >= a |x|^2 for every x; ||D||_2 (D
+#: symmetric) is the least b with |x^T D x| <= b |x|^2 for every x. No spectral theorem is used.
+RAYLEIGH = "under the Rayleigh definitions of lambda_min and ||.||_2"
+_Q1, _QD = sp.symbols("q_1 q_Delta", real=True)  # x^T Sigma_1 x, x^T Delta x at a vector x != 0
+_SQ = sp.Symbol("s", positive=True)  # |x|^2, x != 0
+_L1R = sp.Symbol("l_1", real=True)  # a Rayleigh lower bound of Sigma_1 (lambda_min(Sigma_1))
+_DN = sp.Symbol("d", nonnegative=True)  # a Rayleigh bound of Delta (||Delta||_2)
+_T1, _T2 = sp.symbols("t_1 t_2", nonnegative=True)
+
+
+def lemma_3_3_statement() -> Lemma:
+    """At any x != 0: x^T Sigma_1 x >= l_1 |x|^2 and x^T Delta x <= d |x|^2 give x^T Sigma_1 x - x^T Delta x >=
+    (l_1 - d) |x|^2 (REPARAM: each hypothesis parametrised exactly). With the linearity of the quadratic form
+    (:func:`quadratic_form_linearity`) it says that l_1 - d is a Rayleigh lower bound of Sigma_j = Sigma_1 - Delta."""
+    return Lemma(id=f"{PAPER}/lemma-3.3", source=f"{PAPER} Lemma 3.3 ({RAYLEIGH})",
+                 statement="q_1 >= l_1 s and q_Delta <= d s imply q_1 - q_Delta >= (l_1 - d) s (s = |x|^2 > 0)",
+                 symbols=(_Q1, _QD, _SQ, _L1R, _DN), hypotheses=(sp.Ge(_Q1, _L1R * _SQ), sp.Le(_QD, _DN * _SQ)),
+                 conclusion=sp.Ge(_Q1 - _QD, (_L1R - _DN) * _SQ), strategy=Strategy.REPARAM,
+                 reparam={_Q1: _L1R * _SQ + _T1, _DN: (_QD + _T2) / _SQ}, samples=120, seed=SEED)
+
+
+@functools.lru_cache(maxsize=None)
+def quadratic_form_linearity() -> CheckResult:
+    """sympy, symbolic dimension p: sum_ij x_i (A_ij - B_ij) x_j = sum_ij x_i A_ij x_j - sum_ij x_i B_ij x_j."""
+    p = sp.Symbol("p", integer=True, positive=True)
+    i, j = sp.symbols("i j", integer=True)
+    x, A, B = sp.IndexedBase("x"), sp.IndexedBase("A"), sp.IndexedBase("B")
+    lhs = sp.Sum(x[i] * (A[i, j] - B[i, j]) * x[j], (i, 0, p - 1), (j, 0, p - 1))
+    rhs = sp.Sum(x[i] * A[i, j] * x[j], (i, 0, p - 1), (j, 0, p - 1)) - sp.Sum(x[i] * B[i, j] * x[j], (i, 0, p - 1),
+                                                                                (j, 0, p - 1))
+    if sp.simplify((lhs - rhs).expand()) == 0:
+        return proved("sympy (symbolic dimension p): x^T (Sigma_1 - Delta) x = x^T Sigma_1 x - x^T Delta x")
+    return unknown("sympy did not show the linearity of the quadratic form")
+
+
+_G2, _N2, _D2 = sp.symbols("Gamma_F2 N_F2 Delta_F2", nonnegative=True)  # ||Gamma||_F^2, ||Gamma Sigma_1||_F^2, ||Delta||_F^2
+_L1, _LJ = sp.symbols("l_1 l_j", positive=True)  # Rayleigh lower bounds of Sigma_1, Sigma_j
+_E1, _EJ = sp.symbols("e_1 e_j", real=True)  # <Gamma, N>_F and <N, Delta>_F
+_U1, _U2, _U3, _U4 = sp.symbols("u_1 u_2 u_3 u_4", nonnegative=True)
+
+
+def inverse_difference_statement() -> Lemma:
+    """Proposition 3.1 (8) in its own parameters, squared: ||Gamma||_F^2 (l_1 l_j)^2 <= ||Delta||_F^2.
+
+    With N = Gamma Sigma_1, Sigma_j N = Delta (:func:`inverse_identity`). Column k of N: the Rayleigh bound of
+    Sigma_j at N_k gives l_j |N_k|^2 <= N_k . Delta_k, and 2 N_k . Delta_k <= l_j |N_k|^2 + |Delta_k|^2/l_j
+    (:func:`amgm_identity`); summed over k: l_j ||N||^2 <= e_j, 2 e_j <= l_j ||N||^2 + ||Delta||^2/l_j. Row i of Gamma
+    (Sigma_1 symmetric, Sigma_1 Gamma_i = N_i): l_1 ||Gamma||^2 <= e_1, 2 e_1 <= l_1 ||Gamma||^2 + ||N||^2/l_1. The
+    four hypotheses are parametrised exactly in turn (REPARAM), and the margin is a sum of nonnegative terms."""
+    hyps = (sp.Le(_L1 * _G2, _E1), sp.Le(2 * _E1, _L1 * _G2 + _N2 / _L1),
+            sp.Le(_LJ * _N2, _EJ), sp.Le(2 * _EJ, _LJ * _N2 + _D2 / _LJ))
+    return Lemma(id=f"{PAPER}/proposition-3.1", source=f"{PAPER} Proposition 3.1 (8) ({RAYLEIGH})",
+                 statement="||Gamma||_F^2 (l_1 l_j)^2 <= ||Delta||_F^2 from the Rayleigh bounds of Sigma_1 (rows of Gamma) "
+                           "and Sigma_j (columns of N = Gamma Sigma_1)",
+                 symbols=(_G2, _N2, _D2, _L1, _LJ, _E1, _EJ), hypotheses=hyps,
+                 conclusion=sp.Le(_G2 * (_L1 * _LJ) ** 2, _D2), strategy=Strategy.REPARAM,
+                 reparam={_E1: _L1 * _G2 + _U1, _N2: _L1 * (2 * _E1 - _L1 * _G2 + _U2),
+                          _EJ: _LJ * _N2 + _U3, _D2: _LJ * (2 * _EJ - _LJ * _N2 + _U4)},
+                 # a box over every symbol, so that the counterexample search gives each hypothesis a value (the
+                 # auxiliary e_1, N_F2, e_j are not in the conclusion); the proof (REPARAM) is on the whole domain
+                 box={"Gamma_F2": Range(0, 4), "N_F2": Range(0, 40), "Delta_F2": Range(0, 400), "l_1": Range(0.1, 4),
+                      "l_j": Range(0.1, 4), "e_1": Range(-10, 40), "e_j": Range(-10, 400)},
+                 samples=400, seed=SEED)
+
+
+@functools.lru_cache(maxsize=None)
+def inverse_identity() -> CheckResult:
+    """sympy, noncommutative symbols (any p): Sigma_j (Theta_j - Theta_1) Sigma_1 = Sigma_1 - Sigma_j when
+    Sigma_j Theta_j = I and Theta_1 Sigma_1 = I, i.e. Gamma = Sigma_j^-1 Delta Sigma_1^-1."""
+    S1, Sj, T1, Tj = sp.symbols("Sigma_1 Sigma_j Theta_1 Theta_j", commutative=False)
+    e = sp.expand(Sj * (Tj - T1) * S1).subs(Sj * Tj, 1).subs(T1 * S1, 1)
+    if sp.expand(e - (S1 - Sj)) == 0:
+        return proved("sympy (noncommutative symbols, every p): Sigma_j Gamma Sigma_1 = Sigma_1 - Sigma_j = Delta")
+    return unknown(f"sympy gives Sigma_j Gamma Sigma_1 = {e}")
+
+
+@functools.lru_cache(maxsize=None)
+def amgm_identity() -> CheckResult:
+    """sympy, symbolic dimension p: l |x|^2 + |y|^2/l - 2 x.y = sum_i (l x_i - y_i)^2/l (>= 0 for l > 0)."""
+    p = sp.Symbol("p", integer=True, positive=True)
+    i = sp.Symbol("i", integer=True)
+    x, y = sp.IndexedBase("x"), sp.IndexedBase("y")
+    lam = sp.Symbol("l", positive=True)
+    lhs = lam * sp.Sum(x[i] ** 2, (i, 0, p - 1)) + sp.Sum(y[i] ** 2, (i, 0, p - 1)) / lam - 2 * sp.Sum(x[i] * y[i], (i, 0, p - 1))
+    term = (lam * x[i] - y[i]) ** 2 / lam
+    if sp.simplify((lhs - sp.Sum(term, (i, 0, p - 1))).expand()) == 0 and term.is_nonnegative is not False:
+        return proved("sympy (symbolic dimension p): l |x|^2 + |y|^2/l - 2 x.y = sum_i (l x_i - y_i)^2/l >= 0")
+    return unknown("sympy did not show the termwise AM-GM identity")
+
+
+def inverse_difference_step() -> CheckResult:
+    """Proposition 3.1 (8) for every p, """ + RAYLEIGH + """: the identity, the AM-GM identity and the statement."""
+    st = inverse_difference_statement().check()
+    route = chain([("Gamma = Sigma_j^-1 Delta Sigma_1^-1", inverse_identity()),
+                   ("2 x.y <= l |x|^2 + |y|^2/l", amgm_identity()),
+                   ("per column of N and per row of Gamma, summed", st)])
+    if route.verdict is ProofVerdict.REFUTED:
+        return route
+    return CheckResult(route.verdict, f"{RAYLEIGH}: {route.evidence}", counterexample=route.counterexample,
+                       details=route.details)
 
 # ------------------------------------------------------------------ Lemma 3.3, Proposition 3.4 (sampled)
-def lemma_3_3() -> ClaimReport:
+def lemma_3_3_sampled() -> CheckResult:
+    """Cross-check with eigenvalues (numpy): 400 random pairs with ||Delta||_2 < l_min(Sigma_1)."""
     rng = np.random.default_rng(SEED + 33)
     worst = -np.inf
     n_used = 0
@@ -114,11 +282,30 @@ def lemma_3_3() -> ClaimReport:
         E *= rng.uniform(0, 1) * l1 / np.linalg.norm(E, 2)
         n_used += 1
         worst = max(worst, (l1 - np.linalg.norm(E, 2)) - np.linalg.eigvalsh(S1 - E)[0])
-    concl = tested(f"{n_used} random pairs with ||Delta||_2 < l_min(Sigma_1): largest l_min(Sigma_1) - ||Delta|| - "
-                   f"l_min(Sigma_j) = {worst:.2e} (rounding level)") if worst <= 1e-10 else unknown(f"violation {worst}")
+    if worst <= 1e-10:
+        return tested(f"{n_used} random pairs with ||Delta||_2 < l_min(Sigma_1) (eigenvalues, numpy): largest "
+                      f"l_min(Sigma_1) - ||Delta|| - l_min(Sigma_j) = {worst:.2e} (rounding level)")
+    return unknown(f"eigenvalue cross-check: violation {worst}")
+
+
+@functools.lru_cache(maxsize=None)
+def lemma_3_3() -> ClaimReport:
+    st = lemma_3_3_statement().check()
+    lin = quadratic_form_linearity()
+    route = chain([("x^T (Sigma_1 - Delta) x = x^T Sigma_1 x - x^T Delta x", lin),
+                   ("Rayleigh bounds at every x != 0", st)])
+    mc = lemma_3_3_sampled()
+    if route.verdict is ProofVerdict.REFUTED or mc.verdict is ProofVerdict.UNKNOWN:
+        concl = route if route.verdict is ProofVerdict.REFUTED else \
+            unknown(f"the eigenvalue cross-check contradicts the route: {mc.evidence}; route: {route.evidence}")
+    else:
+        concl = CheckResult(route.verdict, f"{RAYLEIGH}: l_1 - d is a Rayleigh lower bound of Sigma_j, so "
+                            f"lambda_min(Sigma_j) >= lambda_min(Sigma_1) - ||Delta||_2 for every p: {route.evidence}; "
+                            f"cross-check: {mc.evidence}", counterexample=route.counterexample, details=route.details)
     return ClaimReport(_id("lemma-3.3"), "||Delta||_2 < l_min(Sigma_1) => l_min(Sigma_j) >= l_min(Sigma_1) - ||Delta||_2",
                        steps=unknown("'a standard result' (Weyl's inequality), no proof given"), conclusion=concl,
-                       reason="the paper gives no proof (standard result)")
+                       reason="the paper gives no proof (standard result)",
+                       notes=(f"{RAYLEIGH}; the hypothesis ||Delta||_2 < l_min(Sigma_1) is not needed for the inequality",))
 
 
 def proposition_3_4(cases: int = 400, factor: float = 1.0) -> ClaimReport:
@@ -192,11 +379,13 @@ def remark_4_3() -> ClaimReport:
     r = renormalisation_bound()
     steps = chain([("P_i[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion),
                    ("|ln((1 - P_2[E])/(1 - P_1[E]))| <= -ln(1 - 1/n^2) (both in [0, 1/n^2])", renormalisation_difference()),
-                   ("-ln(1 - 1/n^2) <= (4/3)/n^2 (1/n^2 <= 1/4)", r)])
+                   ("-ln(1 - 1/n^2) <= (4/3)/n^2 (1/n^2 <= 1/4)", r),
+                   ("the same inequality, encoded statement (concavity in y = 1 - 1/n^2)", renormalisation_statement().check())])
     return ClaimReport(_id("remark-4.3"), "renormalisation changes alpha by O(1/n^2): |ln((1-P_2[E])/(1-P_1[E]))| <= (4/3)/n^2",
                        steps=steps, conclusion=steps)
 
 
+@functools.lru_cache(maxsize=None)
 def geometric_law(first_draw: int = 0) -> CheckResult:
     """Rejection sampling: sum_k P[E]^k P[S & E^c] = P[S & E^c]/(1 - P[E]) and E[draws] = 1/(1 - P[E]) (sympy).
 
@@ -213,6 +402,7 @@ def geometric_law(first_draw: int = 0) -> CheckResult:
     return unknown(f"sympy did not reduce the geometric series (law: {geo}, expected draws: {draws})")
 
 
+@functools.lru_cache(maxsize=None)
 def expected_draws_bound(target=None) -> CheckResult:
     """1/(1 - q) <= n^2/(n^2 - 1) for 0 <= q <= 1/n^2, n > 1: with q = (1 - t)/n^2, t in [0, 1], and n = 1 + k, k > 0,
     the margin is t/((n^2 - 1)(1 - q)) (sympy). ``target`` replaces n^2/(n^2 - 1) (mutation hook)."""
@@ -242,7 +432,11 @@ def procedures(first_draw: int = 0) -> list[ClaimReport]:
     law = geometric_law(first_draw)
     bound = ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion)
     integral_one = stated("int_{E^c} f = 1 - P[E] (definition of P[E]), so int_{E^c} f/(1 - P[E]) = 1: (14) is a density")
-    p41_res = rests_on(law, bound, ("1/(1 - P[E]) <= n^2/(n^2 - 1) for P[E] <= 1/n^2", expected_draws_bound()))
+    draws = expected_draws_statement().check()
+    # the statement is the claim's bound on the expected number of draws: a counterexample to it refutes the claim
+    p41_res = draws if draws.verdict is ProofVerdict.REFUTED else \
+        rests_on(law, bound, ("1/(1 - P[E]) <= n^2/(n^2 - 1) for P[E] <= 1/n^2", expected_draws_bound()),
+                 ("the same bound, encoded statement (REPARAM)", draws))
     p41 = ClaimReport(_id("procedure-4.1"), "redrawing Phi until (12) holds outputs Phi X conditioned on E^c; the expected "
                       "number of draws is 1/(1 - P[E]) <= n^2/(n^2 - 1)", steps=p41_res, conclusion=p41_res,
                       notes=("reading of C: sqrt(2 (C_1 + C_2)) ~ 4.515 (the proof of Lemma 4.4); the literal "
@@ -829,7 +1023,8 @@ def theorem_5_1(rate=None, var_constant=1) -> list[ClaimReport]:
                    "E[Y | E^c] <= E[Y]/P(E^c) for Y >= 0, and Markov's inequality)") \
         if iss and lim == 0 else unknown(f"Isserlis variance {var} or limit {lim} not as required")
     # the truncation factor 1/(1 - P[E]) <= 1/(1 - 1/n^2) uses Lemma 4.4 (its Chernoff route)
-    concl = rests_on(concl, ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion))
+    concl = rests_on(concl, ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion),
+                     ("p^2 (1 + rho^2)/m <= 2 p^2/m for rho in [-1, 1] (encoded statement)", second_moment_statement().check()))
     base = [("||B||_F <= p tau (p^2 entries each <= tau)", stated("sum of p^2 squares each <= tau^2")),
             ("tau <= C sqrt(ln 2np/m) + 2 Delta_max ((12), (6), triangle inequality)", stated("triangle inequality"))]
     return [
@@ -925,7 +1120,7 @@ def asymptotic_claims(p_exponent=sp.Rational(1, 4)) -> list[ClaimReport]:
 
 # ------------------------------------------------------------------ entry point
 def claims() -> list[ClaimReport]:
-    t25 = theorem_2_5()
+    t25 = theorem_2_5_verdict()
     d1 = proposition_d_1()
     return [
         ClaimReport(_id("theorem-2.5"), "(alpha, delta)-distributional privacy (Def 2.4) implies (alpha, delta)-DP (Def 2.3) on S_n",
@@ -957,4 +1152,8 @@ def claims() -> list[ClaimReport]:
 def statements() -> dict:
     """claim ID -> the encoded statement whose ``check()`` decides the claim's analytic core (the mutation campaign's
     input). Lemma 4.4: the per-entry Chernoff exponent inequality in the claim's constant C1 + C2."""
-    return {_id("lemma-4.4"): entry_exponent_statement()}
+    return {_id("lemma-4.4"): entry_exponent_statement(), _id("lemma-3.3"): lemma_3_3_statement(),
+            _id("proposition-3.1"): inverse_difference_statement(), _id("theorem-2.5"): theorem_2_5_statement(),
+            _id("procedure-4.1"): expected_draws_statement(), _id("remark-4.3"): renormalisation_statement(),
+            _id("theorem-5.1/theta-reading"): second_moment_statement(),
+            _id("theorem-5.1/omega-reading"): second_moment_statement()}

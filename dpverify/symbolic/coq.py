@@ -139,6 +139,16 @@ MANIFEST: tuple[CoqEntry, ...] = (
     CoqEntry("zhou-compression/proposition-3.1", "ZhouWeyl.v", "zhou_frobenius_entry_bound",
              "(7) for every p: |Delta_lk| <= Delta_max for all l, k < p gives sum_lk Delta_lk^2 <= (p Delta_max)^2; "
              "(8) is not in Coq", Coverage.STEP),
+    CoqEntry("zhou-compression/lemma-3.3", "ZhouRayleigh.v", "zhou_lemma_3_3_lmin",
+             "under the Rayleigh definitions of lambda_min and ||.||_2 (lambda_min(S): the largest a with x^T S x >= a |x|^2 "
+             "for all x; ||D||_2: the least b with |x^T D x| <= b |x|^2 for all x), for every dimension p: "
+             "lambda_min(Sigma_1 - Delta) >= lambda_min(Sigma_1) - ||Delta||_2 (zhou_lemma_3_3: every pair of such bounds "
+             "l_1, d gives x^T (Sigma_1 - Delta) x >= (l_1 - d) |x|^2)", Coverage.CLAIM),
+    CoqEntry("zhou-compression/proposition-3.1", "ZhouRayleigh.v", "zhou_prop_3_1",
+             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p: (7) |Delta_ij| <= Delta_max "
+             "gives ||Delta||_F^2 <= (p Delta_max)^2, and (8) with Sigma_j Theta_j = I, Theta_1 Sigma_1 = I, Sigma_1 symmetric, "
+             "l_1, l_j > 0 Rayleigh lower bounds of Sigma_1, Sigma_j: ||Theta_j - Theta_1||_F^2 (l_1 l_j)^2 <= "
+             "||Sigma_1 - Sigma_j||_F^2", Coverage.CLAIM),
 )
 
 

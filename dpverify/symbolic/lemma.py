@@ -531,6 +531,8 @@ class Lemma:
             val = h.subs({syms[k]: sp.Float(v, 30) for k, v in pt.items() if k in syms})
             if val is sp.false:
                 return False
+            if isinstance(val, sp.Basic) and val.free_symbols:
+                return False  # a symbol of the hypothesis has no value at this point: not shown to hold, skipped
         return True
 
     def _coords(self) -> list[str]:
@@ -858,17 +860,22 @@ class Lemma:
     def _reparam(self):
         """Each substituted symbol v = e(others, t) must turn one hypothesis margin (increasing in v) into
         exactly the fresh symbol t >= 0, so the substitution covers the hypothesis region; then the margin
-        of the conclusion, rewritten, must be shown >= 0 (> 0 if strict) for all fresh values."""
+        of the conclusion, rewritten, must be shown >= 0 (> 0 if strict) for all fresh values. The entries are
+        taken in order: an entry may use the symbols substituted before it (their expressions are substituted
+        into it and into the hypotheses), and each entry introduces one fresh symbol of its own."""
         if not self.reparam:
             return "REPARAM needs reparam={symbol: expression}"
         targets = set(self.reparam)
         used = set()
+        done: dict = {}
+        fresh_seen: set = set()
         for v, e in self.reparam.items():
+            e = e.subs(done)
             if e.free_symbols & targets:
-                return f"reparam of {v} uses another substituted symbol"
-            fresh = [t for t in e.free_symbols if t not in set(self.symbols)]
+                return f"reparam of {v} uses a symbol substituted after it (or itself)"
+            fresh = [t for t in e.free_symbols if t not in set(self.symbols) and t not in fresh_seen]
             if len(fresh) != 1 or fresh[0].is_nonnegative is not True:
-                return f"reparam of {v} must use exactly one fresh nonnegative symbol"
+                return f"reparam of {v} must use exactly one fresh nonnegative symbol of its own"
             t = fresh[0]
             hit = None
             for i, h in enumerate(self.hypotheses):
@@ -876,6 +883,7 @@ class Lemma:
                                                    sp.StrictLessThan)):
                     continue
                 hm = h.lhs - h.rhs if isinstance(h, (sp.GreaterThan, sp.StrictGreaterThan)) else h.rhs - h.lhs
+                hm = hm.subs(done)
                 if v not in hm.free_symbols or sp.diff(hm, v).is_positive is not True:
                     continue
                 if sp.simplify(hm.subs(v, e) - t) == 0:
@@ -884,11 +892,13 @@ class Lemma:
             if hit is None:
                 return f"no hypothesis is parametrised exactly by {v} = {e}"
             used.add(hit)
-        m = self.margin.subs(self.reparam)
+            fresh_seen.add(t)
+            done[v] = e
+        m = self.margin.subs(done)
         if _nonneg_proof(m, strict=self.strict):
             hyps = "; ".join(str(self.hypotheses[i]) for i in sorted(used))
             return CheckResult(ProofVerdict.PROVED,
-                               f"{self.id}: hypotheses {hyps} parametrised exactly ({self.reparam}); the margin "
+                               f"{self.id}: hypotheses {hyps} parametrised exactly ({done}); the margin "
                                f"rhs - lhs becomes {sp.simplify(m)}, shown >= 0 under the symbols' assumptions")
         return f"margin {sp.simplify(m)} not shown >= 0 after the reparametrisation"
 

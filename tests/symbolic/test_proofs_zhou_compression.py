@@ -204,3 +204,47 @@ def test_expected_draws_bound_and_mutant():
     assert bad.verdict is ProofVerdict.REFUTED
     n, q = sp.Integer(bad.counterexample["n"]), sp.Rational(bad.counterexample["q"])
     assert q <= 1 / n**2 and 1 / (1 - q) > 1 + 1 / (2 * n**2)
+
+
+# ---------------------------------------------------------------- encoded statements (the mutation campaign's input)
+def test_statements_are_strong_and_decide_their_claims(reports):
+    """Each statement checks proved/certified, and the claim's reported conclusion is no stronger than it."""
+    order = [ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN]
+    sts = Z.statements()
+    assert {"zhou-compression/theorem-2.5", "zhou-compression/procedure-4.1", "zhou-compression/remark-4.3",
+            "zhou-compression/theorem-5.1/theta-reading", "zhou-compression/theorem-5.1/omega-reading",
+            "zhou-compression/lemma-3.3", "zhou-compression/proposition-3.1"} <= set(sts)
+    for cid, st in sts.items():
+        v = st.check().verdict
+        assert v in (ProofVerdict.PROVED, ProofVerdict.CERTIFIED), (cid, v)
+        assert order.index(reports[cid].conclusion.verdict) >= order.index(v), cid
+
+
+def _flipped(fn):
+    from dataclasses import replace
+
+    st = fn()
+    c = st.conclusion
+    flip = {sp.LessThan: sp.GreaterThan, sp.GreaterThan: sp.LessThan}[type(c)]
+    return lambda: replace(st, conclusion=flip(c.lhs, c.rhs, evaluate=False))
+
+
+def test_a_false_statement_does_not_leave_its_claim_strong(monkeypatch):
+    """The adversary: each statement replaced by its flipped (false) version; the claim built from it is then
+    refuted (the statement is the claim's inequality)."""
+    for name in ("expected_draws_statement", "renormalisation_statement", "theorem_2_5_statement",
+                 "lemma_3_3_statement", "inverse_difference_statement"):
+        monkeypatch.setattr(Z, name, _flipped(getattr(Z, name)))
+    claims = {r.id: r for r in [*Z.procedures(), Z.remark_4_3.__wrapped__(), Z.lemma_3_3.__wrapped__(),
+                                Z.proposition_3_1.__wrapped__()]}
+    for cid in ("procedure-4.1", "remark-4.3", "lemma-3.3", "proposition-3.1"):
+        assert claims[f"zhou-compression/{cid}"].conclusion.verdict is ProofVerdict.REFUTED, cid
+    assert Z.theorem_2_5_verdict().verdict is ProofVerdict.REFUTED
+
+
+@pytest.mark.slow
+def test_a_false_second_moment_statement_caps_theorem_5_1(monkeypatch):
+    """Theorem 5.1's statement is a premise of its second-moment argument: flipped, no reading stays strong."""
+    monkeypatch.setattr(Z, "second_moment_statement", _flipped(Z.second_moment_statement))
+    for rep in Z.theorem_5_1():
+        assert rep.conclusion.verdict not in (ProofVerdict.PROVED, ProofVerdict.CERTIFIED), rep.id

@@ -18,11 +18,6 @@ from dpverify.symbolic.mutation import proof_statements
 KNOWN_GAPS = {
     "jiang-wishart/definition-2": "its statement (jiang_wishart.definition_2_statement) exists, but sympy's simplify "
                                   "of some literal mutants does not finish in minutes",
-    "zhou-compression/theorem-2.5": "proofs/zhou_compression.py is being reworked in parallel (proofs-b)",
-    "zhou-compression/procedure-4.1": "proofs/zhou_compression.py is being reworked in parallel (proofs-b)",
-    "zhou-compression/remark-4.3": "proofs/zhou_compression.py is being reworked in parallel (proofs-b)",
-    "zhou-compression/theorem-5.1/theta-reading": "proofs/zhou_compression.py is being reworked in parallel (proofs-b)",
-    "zhou-compression/theorem-5.1/omega-reading": "proofs/zhou_compression.py is being reworked in parallel (proofs-b)",
 }
 STRONG = {ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.KERNEL_CHECKED}
 ORDER = [ProofVerdict.KERNEL_CHECKED, ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED,
