@@ -26,7 +26,8 @@ def _cell(text: str, width: int = 150) -> str:
 
 
 def strong_share(reports: Sequence[ClaimReport]) -> tuple[int, int]:
-    """(theorems proved or certified, theorems whose conclusion is not refuted) -- the issue's acceptance ratio.
+    """(theorems kernel-checked, proved or certified, theorems whose conclusion is not refuted) -- the issue's
+    acceptance ratio.
 
     Only ``kind == "theorem"`` counts: definitions and fixed-dimension instances are excluded from both."""
     thm = [r for r in reports if r.kind == "theorem" and r.conclusion.verdict is not ProofVerdict.REFUTED]
@@ -45,7 +46,8 @@ def render(reports: Sequence[ClaimReport]) -> str:
     lines.append(f"{len(reports)} claims. Conclusions by kind: " + "; ".join(
         f"{kind}: " + ", ".join(f"{v} {c}" for (k, v), c in sorted(counts.items()) if k == kind)
         for kind in ("theorem", "definition", "instance") if any(k == kind for k, _ in counts)) + ".")
-    lines.append(f"Theorems whose conclusion is not refuted: {n}; of these `proved` or `certified`: {s} "
+    lines.append(f"Theorems whose conclusion is not refuted: {n}; of these `kernel-checked`, `proved` or "
+                 f"`certified`: {s} "
                  f"({100 * s / n:.0f}%)." if n else "No theorems.")
     lines.append("")
     for paper in dict.fromkeys(r.paper for r in reports):

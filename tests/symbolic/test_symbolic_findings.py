@@ -29,7 +29,7 @@ def test_generated_section_is_self_consistent():
     assert rows
     head = re.search(r"^(\d+) claims\.", sec, flags=re.M)
     assert head and int(head.group(1)) == len(rows)
-    m = re.search(r"not refuted: (\d+); of these `proved` or `certified`: (\d+)", sec)
+    m = re.search(r"not refuted: (\d+); of these `kernel-checked`, `proved` or `certified`: (\d+)", sec)
     thm = [r for r in rows if r[1] == "theorem" and r[3] != "refuted"]
     strong = [r for r in thm if r[3] in ("proved", "certified", "kernel-checked")]
     assert m and (int(m.group(1)), int(m.group(2))) == (len(thm), len(strong))
@@ -42,7 +42,7 @@ def test_render_counts_only_theorems():
             ClaimReport("p/d", "d", steps=_proof.tested("x"), conclusion=_proof.refuted("x", {"v": "1"}))]
     assert strong_share(reps) == (1, 2)
     text = render(reps)
-    assert "of these `proved` or `certified`: 1 (50%)" in text
+    assert "of these `kernel-checked`, `proved` or `certified`: 1 (50%)" in text
     assert replace_section("intro\n## A\n", text).startswith("intro\n" + BEGIN)
 
 
