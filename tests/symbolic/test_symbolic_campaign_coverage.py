@@ -16,8 +16,6 @@ from dpverify.symbolic.mutation import proof_statements
 #: strong claims known to lack an encoded statement this round, each with the reason (the slow test fails when one
 #: of them gains a statement, so the list only shrinks, and when any other strong claim lacks one)
 KNOWN_GAPS = {
-    "jiang-wishart/definition-2": "its statement (jiang_wishart.definition_2_statement) exists, but sympy's simplify "
-                                  "of some literal mutants does not finish in minutes",
     "zhou-compression/theorem-2.5": "proofs/zhou_compression.py is being reworked in parallel (proofs-b)",
     "zhou-compression/procedure-4.1": "proofs/zhou_compression.py is being reworked in parallel (proofs-b)",
     "zhou-compression/remark-4.3": "proofs/zhou_compression.py is being reworked in parallel (proofs-b)",
