@@ -30,7 +30,7 @@ from dpverify.symbolic import Lemma, Range, Strategy
 from dpverify.symbolic.dp_statements import l1_product_loss_sup, laplace_log_density
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import chain, proved, refuted, search_refute, stated, tested, unknown, weakest
+from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown, weakest
 from dpverify.symbolic.verdicts import CheckResult, ProofVerdict
 
 PAPER = "jiang-wishart"
@@ -594,15 +594,51 @@ def lemma_1_monte_carlo(samples: int = 4000, factor: float = 1.0) -> CheckResult
                   "never exceeds d e^-theta")
 
 
+def lemma_1_d1_threshold_statement() -> Lemma:
+    """d = 1 (so C = c > 0, r = tr(C)/||C||_2 = 1, W = c chi2_m): Zhu's threshold over lambda1(C),
+    m + sqrt(c_zhu m theta (r + 2)) + c_lin theta r (the paper: c_zhu = 2, c_lin = 2), is at least Laurent-Massart's
+    m + 2 sqrt(m theta) + 2 theta, for every m > 0 and theta > 0; since P(chi2_m >= a) does not increase in a, the
+    Laurent-Massart tail e^-theta = d e^-theta bounds Zhu's at d = 1."""
+    m, th = sp.symbols("m theta", positive=True)
+    cz, cl = sp.symbols("c_zhu c_lin", positive=True)
+    r = 1
+    zhu = m + sp.sqrt(cz * m * th * (r + 2)) + cl * th * r
+    lm = m + 2 * sp.sqrt(m * th) + 2 * th
+    return Lemma(id=_id("lemma-1/d1-threshold"), source=f"{PAPER} Lemma 1 (d = 1)",
+                 statement="m + sqrt(c_zhu m theta (r + 2)) + c_lin theta r >= m + 2 sqrt(m theta) + 2 theta at r = 1",
+                 symbols=(m, th), conclusion=sp.Ge(zhu, lm, evaluate=False), strategy=Strategy.NONNEG_TERMS,
+                 box={"m": Range(1e-2, 1e3, "log"), "theta": Range(1e-4, 1e3, "log")}, samples=200, seed=SEED,
+                 constants={"c_zhu": 2, "c_lin": 2})
+
+
+def lemma_1_d1() -> CheckResult:
+    """Lemma 1 at d = 1 for every integer m >= 1 and theta > 0: W = c chi2_m, Laurent-Massart for every k (proved by
+    the Chernoff route, library_dp.chi_square_tail_statement) and the threshold comparison above (proved)."""
+    from dpverify.symbolic.library_dp import chi_square_tail_statement
+
+    lm = chi_square_tail_statement().check()
+    thr = lemma_1_d1_threshold_statement().check()
+    # a refuted step breaks the route, it does not refute Lemma 1: rests_on turns it into UNKNOWN
+    route = CheckResult(weakest(lm, thr), "d = 1 (W = c chi2_m, r = 1), every integer m >= 1 and theta > 0: "
+                        "Laurent-Massart's tail at m + 2 sqrt(m theta) + 2 theta (Chernoff route, every k) and Zhu's "
+                        "threshold >= Laurent-Massart's (the tail does not increase in the threshold)")
+    return rests_on(route, ("Laurent-Massart for every k (library_dp.chi_square_tail_statement)", lm),
+                    ("threshold comparison (jiang-wishart/lemma-1/d1-threshold)", thr))
+
+
 @functools.lru_cache(maxsize=None)
 def lemma_1() -> ClaimReport:
-    d1 = check_lemma("std/wishart-tail-zhu")
+    d1 = lemma_1_d1()
+    box = check_lemma("std/wishart-tail-zhu")  # the earlier Arb certificate on a box: a cross-check of the d = 1 route
     mc = lemma_1_monte_carlo()
-    v = _weakest(d1, mc)
-    concl = CheckResult(v, f"d = 1: {d1.evidence}; d = 2, 3: {mc.evidence}")
+    v = _weakest(d1, box, mc) if box.verdict is ProofVerdict.REFUTED else _weakest(d1, mc)
+    concl = CheckResult(v, f"{d1.evidence} (cross-check: {box.verdict.value} on a box by std/wishart-tail-zhu); "
+                           f"d = 2, 3: {mc.evidence}; d >= 2 in general (the matrix Chernoff argument of Zhu 2012) is "
+                           "not machine-checked")
     return ClaimReport(_id("lemma-1"), "W ~ W_d(m, C): P(lambda1(W) >= (m + sqrt(2 m theta (r+2)) + 2 theta r) lambda1(C)) "
                        "<= d e^-theta, r = tr(C)/||C||_2", steps=unknown(CITED + " (Zhu 2012)"), conclusion=concl,
-                       reason="no proof in the paper to check")
+                       reason="no proof in the paper to check; the conclusion is proved for d = 1 only (every m, theta) "
+                              "and sampled for d = 2, 3")
 
 
 # ------------------------------------------------------------------ Lemmas 3, 4 (Davis-Kahan, Weyl), sampled
