@@ -371,16 +371,16 @@ def _lambdified(lem: Lemma, names):
         return None
 
 
-def _lemma_false(lem: Lemma, n: int, seed: int):
-    """A point of the statement's whole domain where it fails, or None.
+#: seconds one point of the numeric check may take (a point that takes longer is skipped as not evaluable: e.g. an
+#: exponential tower at eps = 10^9 that mpmath would evaluate for minutes)
+POINT_LIMIT = 5.0
 
-    Screening at 30 digits (lambdify on mpmath, else sympy), then confirmation by sympy at the point as exact
-    rationals, at 40 and at 80 digits: a point counts only if the conclusion fails at both precisions beyond a
-    relative 10^-20 (so cancellation at extreme magnitudes cannot make a true statement look false) and every
-    hypothesis holds (evaluated by sympy; a hypothesis that cannot be evaluated skips the point)."""
+
+def _lemma_false(lem: Lemma, n: int, seed: int):
+    """A point of the statement's whole domain where it fails (:func:`_fails_at`), or None; each point is limited to
+    :data:`POINT_LIMIT` seconds (a slower point is skipped, as a point where the statement does not evaluate)."""
     lem = lem.substituted()
     syms = {s.name: s for s in lem.symbols}
-    c = lem.conclusion
     names = _free_names(lem)
     fast = _lambdified(lem, names)
     seen = set()
@@ -389,33 +389,46 @@ def _lemma_false(lem: Lemma, n: int, seed: int):
         if key in seen:
             continue
         seen.add(key)
-        sub = {syms[k]: _exact(v, syms[k]) for k, v in pt.items()}
-        if fast is not None:
-            try:
-                with mpmath.workdps(30):
-                    args = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
-                    lhs, rhs = fast[0](*args), fast[1](*args)
-                    lhs, rhs = mpmath.mpmathify(lhs), mpmath.mpmathify(rhs)
-                if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or \
-                        not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
-                    continue  # not a real value there: outside where the statement says anything
-                with mpmath.workdps(30):
-                    if not _fails(c, lhs, rhs, digits=20):
-                        continue
-            except Exception:  # noqa: BLE001 - not evaluable there (no convergence, a domain error): skipped
-                continue
-        if any(_holds(h, sub) is not True for h in lem.hypotheses):
+        try:
+            with _time_limit(POINT_LIMIT, _PointTimeout):
+                if _fails_at(lem, syms, names, fast, pt):
+                    return pt
+        except _PointTimeout:
             continue
-        confirmed = True
-        for dps in (40, 80):
-            sv = _side_values(c, sub, dps)
-            with mpmath.workdps(dps):
-                if sv is None or not _fails(c, *sv, digits=20):
-                    confirmed = False
-                    break
-        if confirmed:
-            return pt
     return None
+
+
+def _fails_at(lem: Lemma, syms, names, fast, pt) -> bool:
+    """Does the (substituted) statement fail at the point ``pt``?
+
+    Screening at 30 digits (lambdify on mpmath, else sympy), then confirmation by sympy at the point as exact
+    rationals, at 40 and at 80 digits: a point counts only if the conclusion fails at both precisions beyond a
+    relative 10^-20 (so cancellation at extreme magnitudes cannot make a true statement look false) and every
+    hypothesis holds (evaluated by sympy; a hypothesis that cannot be evaluated skips the point)."""
+    c = lem.conclusion
+    sub = {syms[k]: _exact(v, syms[k]) for k, v in pt.items()}
+    if fast is not None:
+        try:
+            with mpmath.workdps(30):
+                args = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
+                lhs, rhs = fast[0](*args), fast[1](*args)
+                lhs, rhs = mpmath.mpmathify(lhs), mpmath.mpmathify(rhs)
+            if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or \
+                    not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
+                return False  # not a real value there: outside where the statement says anything
+            with mpmath.workdps(30):
+                if not _fails(c, lhs, rhs, digits=20):
+                    return False
+        except Exception:  # noqa: BLE001 - not evaluable there (no convergence, a domain error): skipped
+            return False
+    if any(_holds(h, sub) is not True for h in lem.hypotheses):
+        return False
+    for dps in (40, 80):
+        sv = _side_values(c, sub, dps)
+        with mpmath.workdps(dps):
+            if sv is None or not _fails(c, *sv, digits=20):
+                return False
+    return True
 
 
 def numerically_false(statement, n: int = 300, seed: int = 7919):
@@ -474,23 +487,51 @@ class MutantTimeout(BaseException):
     checker turns it into a verdict)."""
 
 
+class _PointTimeout(MutantTimeout):
+    """One point of the numeric check ran out of its own limit (e.g. exp(exp(10^9)) at an extreme corner): skipped."""
+
+
+#: active limits, outermost first: (deadline on time.monotonic(), exception class)
+_LIMITS: list[tuple[float, type]] = []
+
+
+def _on_alarm(signum, frame):
+    now = time.monotonic()
+    for deadline, exc in _LIMITS:  # the outermost expired limit wins, so an inner handler cannot swallow it
+        if deadline <= now + 1e-3:
+            raise exc()
+    _arm()
+
+
+def _arm():
+    if _LIMITS:
+        left = min(d for d, _ in _LIMITS) - time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+    else:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 @contextmanager
-def _time_limit(seconds: float | None):
-    """Raise :class:`MutantTimeout` in the block after ``seconds`` (SIGALRM; only in the main thread of a process
-    with SIGALRM, else no limit). The previous handler and timer are restored."""
+def _time_limit(seconds: float | None, exc: type = MutantTimeout):
+    """Raise ``exc`` in the block after ``seconds`` (SIGALRM; only in the main thread of a process with SIGALRM, else
+    no limit). Limits nest: an inner limit never extends an outer one, and the outer one is re-armed on exit."""
     if not seconds or not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
         yield
         return
-
-    def _raise(signum, frame):
-        raise MutantTimeout()
-    old = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    outermost = not _LIMITS
+    old = signal.signal(signal.SIGALRM, _on_alarm) if outermost else None
+    entry = (time.monotonic() + float(seconds), exc)
+    _LIMITS.append(entry)
+    _arm()
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        _LIMITS.remove(entry)
+        if outermost:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        else:
+            _arm()
 
 
 def _timed(fn, seconds):
