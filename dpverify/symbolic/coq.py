@@ -127,6 +127,18 @@ MANIFEST: tuple[CoqEntry, ...] = (
     CoqEntry("showkatbakhsh-regression/remark-1", "ShowkatRemark1.v", "remark1_noncoherent_not_smaller",
              "for every natural n' and every s > 0: (1/2) log2(1 + n'/s) <= (n'/2) log2(1 + 1/s) (Bernoulli's "
              "inequality (1 + x)^n >= 1 + n x by induction, then ln increasing)", Coverage.CLAIM),
+    CoqEntry("showkatbakhsh-regression/lemma-4", "ShowkatbakhshRidge.v", "ridge_relative_error",
+             "for every n, d, n x d matrix X, y, least-squares theta* (X^T (X theta* - y) = 0), ridge theta_RR "
+             "(X^T (X theta_RR - y) + lambda theta_RR = 0), lambda > 0 and every s >= 0 with |X x|^2 >= s |x|^2 for all x "
+             "(sigma_min^2 under its Rayleigh definition): ||X theta_RR - y|| / ||X theta* - y|| <= 1 + lambda/(s + lambda) "
+             "||X theta*|| / ||X theta* - y|| when X theta* != y (finite sums; no spectral theorem or SVD)",
+             Coverage.CLAIM),
+    CoqEntry("jiang-wishart/lemma-4", "JiangWeyl.v", "jiang_weyl",
+             "for every dimension d and index i, M = H + P: nu_i + rho_d <= mu_i <= nu_i + rho_1, where nu, mu are the "
+             "eigenvalues (nonincreasing) of orthonormal eigendecompositions H = Q diag(nu) Q^T, M = Q' diag(mu) Q'^T "
+             "(Q Q^T = I; the spectral theorem, that every symmetric matrix has one, is not in Coq) and rho_1, rho_d "
+             "bound x^T P x / |x|^2 (the Rayleigh definitions of P's extreme eigenvalues); finite sums, the "
+             "intersection argument by elimination (d - 1 equations in d unknowns)", Coverage.CLAIM),
     CoqEntry("lecture21-dp/lemma-3", "Bernoulli.v", "laplace_max_tail",
              "for every integer K >= 1 and 0 < delta <= K: 1 - (1 - e^(-ln(K/delta)))^K <= delta, the exact tail of "
              "the maximum of K independent Laplace(B/eps) magnitudes at log(K/delta) B/eps (by bernoulli: "

@@ -411,10 +411,9 @@ class OptimalCompositionLemma(Lemma):
     [eps_a, eps_b] x [d_a, d_b] (k enumerated) delta_opt <= delta_opt(T at the corner that makes T smallest;
     eps_b) and the cell is certified when that Arb ball is < d_a.
 
-    Its counterexample search stays inside the box (``search_outside_box = False``): outside it the k-term KOV sum
-    at extreme (T, eps, k) made ``dpverify prove`` take minutes; the verdict names the box it holds on."""
-
-    search_outside_box = False
+    Its counterexample search also probes outside the box (``Lemma._search``), so a certificate on the box does not
+    hide a statement false at larger k: the KOV terms that are exactly 0 are skipped unevaluated
+    (``numeric.optimal_composition_delta``), which keeps extreme (T, eps) points cheap; the verdict names the box."""
 
     def check(self) -> CheckResult:
         if self.constants:

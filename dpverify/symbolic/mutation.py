@@ -19,12 +19,23 @@ certificate is computed, not part of a claim: a box end that the claim assumes m
 rate is killed / false mutants; a false mutant that stays PROVED/CERTIFIED is a survivor (a soundness defect of
 the checker). Mutants found true are counted separately; those that sympy shows identical to the original are
 flagged ``equivalent``.
+
+**Time limits.** sympy's ``simplify`` of some mutants does not finish in minutes (e.g. a literal of the Wishart
+normaliser of ``jiang-wishart/definition-2`` changed). :func:`run_campaign` gives each mutant's fresh check and each
+numeric check ``time_limit`` seconds (SIGALRM in the main thread; no limit elsewhere). A check that runs out of time
+has no verdict: the mutant is *timed out* and is **never counted as killed** (``Outcome.killed`` is False), so a false
+mutant whose check timed out is a survivor. A numeric check that runs out of time leaves the mutant's truth
+*undecided*: it is not counted as false, and the report lists it apart (``undecided``) with its checker verdict.
 """
 from __future__ import annotations
 
 import importlib
 import itertools
 import math
+import signal
+import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
@@ -36,7 +47,7 @@ from .dp_statements import ReducedStatement
 from .lemma import Lemma, _domain
 from .verdicts import ProofVerdict
 
-__all__ = ["Mutant", "Outcome", "CampaignReport", "mutants", "numerically_false", "run_campaign", "proof_statements",
+__all__ = ["Mutant", "Outcome", "CampaignReport", "MutantTimeout", "mutants", "numerically_false", "run_campaign", "proof_statements",
            "equivalent"]
 
 GOOD = (ProofVerdict.PROVED, ProofVerdict.CERTIFIED)
@@ -60,10 +71,23 @@ class Outcome:
     #: sympy shows the mutant's conclusion and hypotheses identical to the original's (e.g. a literal that sympy had
     #: collected on both sides of an identity, changed on both): a true mutant by construction
     equivalent: bool = False
+    #: the mutant's fresh check ran out of the campaign's time limit: no verdict (``verdict`` is UNKNOWN), and the
+    #: mutant is never counted as killed
+    check_timed_out: bool = False
+    #: the numeric (falseness) check ran out of time: the mutant's truth is undecided (``false`` is False)
+    false_timed_out: bool = False
+    #: seconds spent on this mutant (numeric check and fresh check)
+    seconds: float = 0.0
 
     @property
     def killed(self) -> bool:
-        return self.verdict not in GOOD
+        return not self.check_timed_out and self.verdict not in GOOD
+
+    @property
+    def undecided(self) -> bool:
+        """The numeric check ran out of time and the checker did not kill it: possibly a false mutant that stays
+        PROVED/CERTIFIED (or a check that timed out too)."""
+        return self.false_timed_out and not self.killed
 
 
 @dataclass(frozen=True)
@@ -84,21 +108,44 @@ class CampaignReport:
         f = self.false_mutants
         return 1.0 if not f else sum(o.killed for o in f) / len(f)
 
+    @property
+    def undecided(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.undecided]
+
+    @property
+    def timed_out(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.check_timed_out or o.false_timed_out]
+
     def summary(self) -> str:
         f = self.false_mutants
         eq = sum(o.equivalent for o in self.outcomes)
+        to = self.timed_out
         return (f"{len(self.claims)} proved/certified encoded claims, {len(self.outcomes)} mutants, {len(f)} false by "
                 f"the numeric check (whole domain), {sum(o.killed for o in f)} killed (kill rate "
                 f"{100 * self.kill_rate:.1f}%), {len(self.outcomes) - len(f)} found true (not counted; {eq} of them "
-                f"equivalent to the original by sympy)")
+                f"equivalent to the original by sympy); {len(to)} ran out of the time limit "
+                f"({sum(o.check_timed_out for o in to)} checks, never counted as killed; "
+                f"{sum(o.false_timed_out for o in to)} numeric checks), {len(self.undecided)} undecided")
+
+    def per_claim(self) -> list[tuple[str, int, int, int, int, int, float]]:
+        """(claim, mutants, false, killed, survivors, timed out, seconds) per claim."""
+        rows = []
+        for cid in self.claims:
+            os_ = [o for o in self.outcomes if o.mutant.claim == cid]
+            f = [o for o in os_ if o.false]
+            rows.append((cid, len(os_), len(f), sum(o.killed for o in f), sum(not o.killed for o in f),
+                         sum(o.check_timed_out or o.false_timed_out for o in os_), sum(o.seconds for o in os_)))
+        return rows
 
     def table(self) -> str:
         """One line per mutant: claim, mutation, false/true (equivalent), checker verdict, killed/SURVIVOR."""
         rows = []
         for o in self.outcomes:
-            truth = "false" if o.false else ("true (equivalent)" if o.equivalent else "true")
-            fate = ("killed" if o.killed else "SURVIVOR") if o.false else ""
-            rows.append(f"{o.mutant.claim}: {o.mutant.description}: {truth}, {o.verdict.value} {fate}".rstrip())
+            truth = "false" if o.false else ("undecided (numeric check timed out)" if o.false_timed_out else
+                                             "true (equivalent)" if o.equivalent else "true")
+            verdict = "check timed out" if o.check_timed_out else o.verdict.value
+            fate = ("killed" if o.killed else "SURVIVOR") if o.false else ("UNDECIDED" if o.undecided else "")
+            rows.append(f"{o.mutant.claim}: {o.mutant.description}: {truth}, {verdict} {fate}".rstrip())
         return "\n".join(rows)
 
 
@@ -324,16 +371,16 @@ def _lambdified(lem: Lemma, names):
         return None
 
 
-def _lemma_false(lem: Lemma, n: int, seed: int):
-    """A point of the statement's whole domain where it fails, or None.
+#: seconds one point of the numeric check may take (a point that takes longer is skipped as not evaluable: e.g. an
+#: exponential tower at eps = 10^9 that mpmath would evaluate for minutes)
+POINT_LIMIT = 5.0
 
-    Screening at 30 digits (lambdify on mpmath, else sympy), then confirmation by sympy at the point as exact
-    rationals, at 40 and at 80 digits: a point counts only if the conclusion fails at both precisions beyond a
-    relative 10^-20 (so cancellation at extreme magnitudes cannot make a true statement look false) and every
-    hypothesis holds (evaluated by sympy; a hypothesis that cannot be evaluated skips the point)."""
+
+def _lemma_false(lem: Lemma, n: int, seed: int):
+    """A point of the statement's whole domain where it fails (:func:`_fails_at`), or None; each point is limited to
+    :data:`POINT_LIMIT` seconds (a slower point is skipped, as a point where the statement does not evaluate)."""
     lem = lem.substituted()
     syms = {s.name: s for s in lem.symbols}
-    c = lem.conclusion
     names = _free_names(lem)
     fast = _lambdified(lem, names)
     seen = set()
@@ -342,33 +389,46 @@ def _lemma_false(lem: Lemma, n: int, seed: int):
         if key in seen:
             continue
         seen.add(key)
-        sub = {syms[k]: _exact(v, syms[k]) for k, v in pt.items()}
-        if fast is not None:
-            try:
-                with mpmath.workdps(30):
-                    args = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
-                    lhs, rhs = fast[0](*args), fast[1](*args)
-                    lhs, rhs = mpmath.mpmathify(lhs), mpmath.mpmathify(rhs)
-                if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or \
-                        not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
-                    continue  # not a real value there: outside where the statement says anything
-                with mpmath.workdps(30):
-                    if not _fails(c, lhs, rhs, digits=20):
-                        continue
-            except Exception:  # noqa: BLE001 - not evaluable there (no convergence, a domain error): skipped
-                continue
-        if any(_holds(h, sub) is not True for h in lem.hypotheses):
+        try:
+            with _time_limit(POINT_LIMIT, _PointTimeout):
+                if _fails_at(lem, syms, names, fast, pt):
+                    return pt
+        except _PointTimeout:
             continue
-        confirmed = True
-        for dps in (40, 80):
-            sv = _side_values(c, sub, dps)
-            with mpmath.workdps(dps):
-                if sv is None or not _fails(c, *sv, digits=20):
-                    confirmed = False
-                    break
-        if confirmed:
-            return pt
     return None
+
+
+def _fails_at(lem: Lemma, syms, names, fast, pt) -> bool:
+    """Does the (substituted) statement fail at the point ``pt``?
+
+    Screening at 30 digits (lambdify on mpmath, else sympy), then confirmation by sympy at the point as exact
+    rationals, at 40 and at 80 digits: a point counts only if the conclusion fails at both precisions beyond a
+    relative 10^-20 (so cancellation at extreme magnitudes cannot make a true statement look false) and every
+    hypothesis holds (evaluated by sympy; a hypothesis that cannot be evaluated skips the point)."""
+    c = lem.conclusion
+    sub = {syms[k]: _exact(v, syms[k]) for k, v in pt.items()}
+    if fast is not None:
+        try:
+            with mpmath.workdps(30):
+                args = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
+                lhs, rhs = fast[0](*args), fast[1](*args)
+                lhs, rhs = mpmath.mpmathify(lhs), mpmath.mpmathify(rhs)
+            if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or \
+                    not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
+                return False  # not a real value there: outside where the statement says anything
+            with mpmath.workdps(30):
+                if not _fails(c, lhs, rhs, digits=20):
+                    return False
+        except Exception:  # noqa: BLE001 - not evaluable there (no convergence, a domain error): skipped
+            return False
+    if any(_holds(h, sub) is not True for h in lem.hypotheses):
+        return False
+    for dps in (40, 80):
+        sv = _side_values(c, sub, dps)
+        with mpmath.workdps(dps):
+            if sv is None or not _fails(c, *sv, digits=20):
+                return False
+    return True
 
 
 def numerically_false(statement, n: int = 300, seed: int = 7919):
@@ -422,7 +482,74 @@ def proof_statements(modules=None) -> dict:
     return out
 
 
-def run_campaign(statements: Mapping | None = None, *, n: int = 300, progress=None) -> CampaignReport:
+class MutantTimeout(BaseException):
+    """A mutant's check ran out of the campaign's time limit (a BaseException, so that no ``except Exception`` of a
+    checker turns it into a verdict)."""
+
+
+class _PointTimeout(MutantTimeout):
+    """One point of the numeric check ran out of its own limit (e.g. exp(exp(10^9)) at an extreme corner): skipped."""
+
+
+#: active limits, outermost first: (deadline on time.monotonic(), exception class)
+_LIMITS: list[tuple[float, type]] = []
+
+
+def _on_alarm(signum, frame):
+    now = time.monotonic()
+    for deadline, exc in _LIMITS:  # the outermost expired limit wins, so an inner handler cannot swallow it
+        if deadline <= now + 1e-3:
+            raise exc()
+    _arm()
+
+
+def _arm():
+    if _LIMITS:
+        left = min(d for d, _ in _LIMITS) - time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+    else:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+@contextmanager
+def _time_limit(seconds: float | None, exc: type = MutantTimeout):
+    """Raise ``exc`` in the block after ``seconds`` (SIGALRM; only in the main thread of a process with SIGALRM, else
+    no limit). Limits nest: an inner limit never extends an outer one, and the outer one is re-armed on exit."""
+    if not seconds or not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    outermost = not _LIMITS
+    old = signal.signal(signal.SIGALRM, _on_alarm) if outermost else None
+    entry = (time.monotonic() + float(seconds), exc)
+    _LIMITS.append(entry)
+    _arm()
+    try:
+        yield
+    finally:
+        _LIMITS.remove(entry)
+        if outermost:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        else:
+            _arm()
+
+
+def _timed(fn, seconds):
+    """(result, timed_out): ``fn()`` under the time limit."""
+    try:
+        with _time_limit(seconds):
+            return fn(), False
+    except MutantTimeout:
+        return None, True
+
+
+def run_campaign(statements: Mapping | None = None, *, n: int = 300, progress=None,
+                 time_limit: float | None = 60.0) -> CampaignReport:
+    """Mutate every PROVED/CERTIFIED statement and check each mutant afresh.
+
+    ``time_limit`` (seconds, None for none) bounds each mutant's numeric check and its fresh check separately; a
+    fresh check that runs out of time is never counted as killed, a numeric check that does leaves the mutant
+    undecided (see the module docstring). The originals' checks are not limited."""
     statements = proof_statements() if statements is None else statements
     claims, outcomes = [], []
     for cid, st in statements.items():
@@ -430,9 +557,66 @@ def run_campaign(statements: Mapping | None = None, *, n: int = 300, progress=No
             continue
         claims.append(cid)
         for m in mutants(cid, st):
-            pt = numerically_false(m.statement, n=n)
-            v = m.statement.check().verdict  # a fresh check of the mutated object (no verdict is cached on it)
-            outcomes.append(Outcome(m, pt is not None, v, pt, equivalent=pt is None and equivalent(st, m.statement)))
+            t0 = time.perf_counter()
+            pt, f_to = _timed(lambda: numerically_false(m.statement, n=n), time_limit)
+            # a fresh check of the mutated object (no verdict is cached on it)
+            res, c_to = _timed(lambda: m.statement.check(), time_limit)
+            v = ProofVerdict.UNKNOWN if c_to else res.verdict
+            eq = pt is None and not f_to and equivalent(st, m.statement)
+            outcomes.append(Outcome(m, pt is not None, v, pt, equivalent=eq, check_timed_out=c_to,
+                                    false_timed_out=f_to, seconds=time.perf_counter() - t0))
             if progress is not None:
-                progress(f"{cid}: {m.description}: {'false' if pt is not None else 'true'}, {v.value}")
+                truth = "false" if pt is not None else ("undecided (numeric check timed out)" if f_to else "true")
+                progress(f"{cid}: {m.description}: {truth}, {'check timed out' if c_to else v.value} "
+                         f"({outcomes[-1].seconds:.1f} s)")
     return CampaignReport(tuple(claims), tuple(outcomes))
+
+
+def _main(argv=None) -> int:
+    """``python -m dpverify.symbolic.mutation [--n N] [--time-limit S] [MODULE ...]``: the full campaign per proof
+    file (default: every module of ``dpverify_proofs``), a progress line per mutant on stderr, and a table per claim
+    and per file (mutants, false, killed, survivors, timed out, seconds) on stdout. Exit 1 when a false mutant
+    survives or a mutant is undecided."""
+    import argparse
+    import sys
+
+    from .runner import proof_modules
+
+    ap = argparse.ArgumentParser(prog="python -m dpverify.symbolic.mutation")
+    ap.add_argument("modules", nargs="*", help="proof modules (e.g. dpverify_proofs.jiang_wishart); default: all")
+    ap.add_argument("--n", type=int, default=300, help="points of the numeric check per mutant")
+    ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per mutant check (0: none)")
+    ap.add_argument("--table", action="store_true", help="also print one line per mutant")
+    a = ap.parse_args(argv)
+    mods = [importlib.import_module(m) for m in a.modules] if a.modules else list(proof_modules())
+    bad = 0
+    totals = [0, 0, 0, 0, 0, 0.0]
+    print("| proof file | claim | mutants | false | killed | survivors | timed out | seconds |")
+    print("|---|---|---|---|---|---|---|---|")
+    for mod in mods:
+        t0 = time.perf_counter()
+        sts = proof_statements([mod])
+        rep = run_campaign(sts, n=a.n, time_limit=a.time_limit or None,
+                           progress=lambda line: print(line, file=sys.stderr, flush=True))
+        name = mod.__name__.rsplit(".", 1)[-1]
+        file_tot = [0, 0, 0, 0, 0]
+        for cid, nm, nf, nk, ns, nt, sec in rep.per_claim():
+            print(f"| {name} | `{cid}` | {nm} | {nf} | {nk} | {ns} | {nt} | {sec:.1f} |")
+            for i, v in enumerate((nm, nf, nk, ns, nt)):
+                file_tot[i] += v
+        sec = time.perf_counter() - t0
+        print(f"| **{name}** | all ({len(rep.claims)} claims) | {file_tot[0]} | {file_tot[1]} | {file_tot[2]} | "
+              f"{file_tot[3]} | {file_tot[4]} | {sec:.1f} |", flush=True)
+        for i, v in enumerate(file_tot):
+            totals[i] += v
+        totals[5] += sec
+        if a.table:
+            print(rep.table())
+        print(f"{name}: {rep.summary()}", file=sys.stderr, flush=True)
+        bad += len(rep.survivors) + len(rep.undecided)
+    print(f"| **all** | | {totals[0]} | {totals[1]} | {totals[2]} | {totals[3]} | {totals[4]} | {totals[5]:.1f} |")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

@@ -161,6 +161,10 @@ def optimal_composition_delta(epsilon_total, epsilon, k: int, dps: int = DPS) ->
         e, et = mpmath.mpf(epsilon), mpmath.mpf(epsilon_total)
         total = mpmath.mpf(0)
         for ell in range(k + 1):
+            # the term is positive iff eps (k - l) > eps_total + eps l (exp increases): the others are 0 and are not
+            # evaluated (exp of a huge eps_total, e.g. at eps = 100, would take mpmath minutes)
+            if not e * (k - ell) > et + e * ell:
+                continue
             term = mpmath.exp(e * (k - ell)) - mpmath.exp(et + e * ell)
             if term > 0:
                 total += mpmath.binomial(k, ell) * term

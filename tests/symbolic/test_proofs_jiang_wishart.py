@@ -184,3 +184,20 @@ def test_encoded_statements_agree_with_the_claims_checks():
         mutated = s.with_constants(**mutation) if hasattr(s, "with_constants") else replace(s, constants=mutation)
         assert mutated.check().verdict not in (ProofVerdict.PROVED, ProofVerdict.CERTIFIED), label
     assert st["jiang-wishart/theorem-3"].check().verdict is ProofVerdict.PROVED
+
+
+def test_lemma_1_d1_route_is_proved_for_every_m_and_its_mutants_fail():
+    """Lemma 1 at d = 1: Zhu's threshold (r = 1) >= Laurent-Massart's for every m, theta > 0 (sympy), and Laurent-Massart
+    for every k: proved; the claim stays tested (d >= 2 is sampled). Mutants of the threshold constants that make
+    Zhu's threshold smaller than Laurent-Massart's are refuted (the route then breaks: the d = 1 part is not proved)."""
+    from dataclasses import replace
+
+    from dpverify.symbolic import ProofVerdict
+
+    d1 = J.lemma_1_d1()
+    assert d1.verdict is ProofVerdict.PROVED, d1.evidence
+    assert J.lemma_1().conclusion.verdict is ProofVerdict.TESTED
+    st = J.lemma_1_d1_threshold_statement()
+    for consts in ({"c_zhu": 1, "c_lin": 2}, {"c_zhu": 2, "c_lin": 1.8}):
+        r = replace(st, constants=consts).check()
+        assert r.verdict is ProofVerdict.REFUTED and r.counterexample, (consts, r.evidence)

@@ -16,8 +16,6 @@ from dpverify.symbolic.mutation import proof_statements
 #: strong claims known to lack an encoded statement this round, each with the reason (the slow test fails when one
 #: of them gains a statement, so the list only shrinks, and when any other strong claim lacks one)
 KNOWN_GAPS = {
-    "jiang-wishart/definition-2": "its statement (jiang_wishart.definition_2_statement) exists, but sympy's simplify "
-                                  "of some literal mutants does not finish in minutes",
 }
 STRONG = {ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.KERNEL_CHECKED}
 ORDER = [ProofVerdict.KERNEL_CHECKED, ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED,

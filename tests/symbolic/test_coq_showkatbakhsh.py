@@ -1,0 +1,108 @@
+"""The showkatbakhsh-regression Coq theorem for Lemma 4 (31) (proofs/coq/ShowkatbakhshRidge.v): it compiles with the
+classical reals only, it decides the claim (kernel-checked), and false variants of its statement are rejected by coqc
+with the same proof script. Deterministic (no sampling)."""
+from __future__ import annotations
+
+import importlib
+import re
+
+import pytest
+
+from dpverify.symbolic import ProofVerdict, coq
+
+needs_coq = pytest.mark.skipif(coq.coqc_path() is None, reason=coq.INSTALL_HINT)
+SK = importlib.import_module("dpverify_proofs.showkatbakhsh_regression")
+
+FILE = "ShowkatbakhshRidge.v"
+THEOREMS = ("ridge_error_bound", "ridge_relative_error")
+
+# (theorem, old, new, why the mutated statement is false)
+MUTANTS = [
+    ("ridge_error_bound", "lam / (s + lam)", "lam / (2 * s + lam)",
+     "n = 2, d = 1, X = (a, 0), y = (y1, 0): X theta* = y, the error is lam |y1|/(a^2 + lam), exactly the bound with "
+     "s = a^2, so a smaller factor fails"),
+]
+SLOW_MUTANTS = [
+    ("ridge_error_bound", "(forall x, s * dot d x x <= dot n (mv n d X x) (mv n d X x)) ->\n", "",
+     "without the Rayleigh bound s is arbitrary: s -> infinity makes the bound ||X theta* - y|| alone"),
+    ("ridge_relative_error", "1 + lam / (s + lam) *", "1 + lam / (s + lam) / 2 *",
+     "the same tight instance as the first mutant"),
+]
+
+
+def _span(src: str, theorem: str) -> tuple[int, int]:
+    m = re.search(rf"^Theorem\s+{theorem}\b", src, flags=re.M)
+    assert m, theorem
+    return m.start(), src.index("Proof.", m.end())
+
+
+@needs_coq
+def test_ridge_theorems_compile_with_classical_reals_only():
+    res = coq.compile_file(FILE)
+    assert res.ok, res.message[-800:]
+    ax = coq.assumptions([(FILE, t) for t in THEOREMS])
+    assert isinstance(ax, dict), getattr(ax, "message", ax)
+    for t in THEOREMS:
+        assert not coq.disallowed_axioms(ax[(FILE, t)]), (t, ax[(FILE, t)])
+    src = (coq.coq_dir() / FILE).read_text()
+    assert not re.search(r"\b(Admitted|admit|Axiom|Parameter)\b", src)
+
+
+def _check_rejected(theorem, old, new, why):
+    src = (coq.coq_dir() / FILE).read_text()
+    a, b = _span(src, theorem)
+    stmt = src[a:b]
+    assert old in stmt, (theorem, old)
+    mutated = src[:a] + stmt.replace(old, new) + src[b:]
+    res = coq.compile_source(mutated, module="Mutant_ShowkatbakhshRidge")
+    assert res.status is coq.CoqStatus.FAILED, f"mutant accepted ({why}): {theorem}: {old!r} -> {new!r}"
+    assert "Syntax error" not in res.message and "was not found" not in res.message, res.message[-600:]
+    err = res.message.index("Error")
+    line = int(re.findall(r"line (\d+)", res.message[:err])[-1])
+    assert line >= src[:a].count("\n") + 1, (line, res.message[-600:])
+
+
+@needs_coq
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[2]}")
+def test_ridge_mutant_is_rejected(mutant):
+    _check_rejected(*mutant)
+
+
+@needs_coq
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", SLOW_MUTANTS, ids=lambda m: f"{m[0]}:{m[2][:30]}")
+def test_more_ridge_mutants_are_rejected(mutant):
+    _check_rejected(*mutant)
+
+
+def test_tight_instance_of_the_first_mutant():
+    """The instance named by the first mutant: the bound (31) holds with equality, so a smaller factor is false."""
+    import numpy as np
+
+    a, y1, lam = 1.3, 0.7, 0.4
+    X, y = np.array([[a], [0.0]]), np.array([y1, 0.0])
+    th_rr = np.linalg.solve(X.T @ X + lam * np.eye(1), X.T @ y)
+    err = np.linalg.norm(X @ th_rr - y)
+    assert err == pytest.approx(lam / (a * a + lam) * y1, rel=1e-12)
+    assert err > lam / (2 * a * a + lam) * y1
+
+
+@needs_coq
+def test_lemma_4_is_kernel_checked():
+    from dpverify.symbolic.coq import apply_kernel_checks
+
+    rep = SK.lemma_4()
+    assert rep.conclusion.verdict is ProofVerdict.TESTED  # without Coq: the sampled check, the core proved
+    (out,) = apply_kernel_checks([rep])
+    assert out.conclusion.verdict is ProofVerdict.KERNEL_CHECKED, out.conclusion.evidence
+    assert "ridge_relative_error" in out.conclusion.evidence
+
+
+def test_ridge_core_statement_and_its_mutants():
+    from dataclasses import replace
+
+    st = SK.ridge_core_statement()
+    assert st.check().verdict is ProofVerdict.PROVED
+    for c in (0.9, 0.5):
+        r = replace(st, constants={"c_ridge": c}).check()
+        assert r.verdict is ProofVerdict.REFUTED and r.counterexample, (c, r.evidence)
