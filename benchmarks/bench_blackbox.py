@@ -54,6 +54,32 @@ def _oracle_count_ceiling(k: int, shift_eps: float, n: int, alpha: float = 0.05)
     return best
 
 
+def _oracle_paired(k: int, shift_eps: float, n: int, alpha: float, alpha_margin: float, reps: int = 2000,
+                   seed: int = 0) -> list[tuple[int, float, float, float, float]]:
+    """Distribution over audits of the *paired* bound of the oracle events {count of coordinates past the
+    midpoint >= j}, known in advance and certified on ``n`` independent pairs at ``alpha`` (+ ``alpha_margin``
+    for the margins): ``(j, true log ratio, mean, median, share of audits >= 0.3 x the per-output eps sum)``
+    for the best few j, from ``reps`` draws of the exact multinomial law of the pairs' four cells. What
+    an audit that always picked the best event could get at this budget; no data of any audit is used."""
+    from scipy import stats
+
+    from dpverify.auditing.bounds import paired_log_ratio_lower
+
+    rng = np.random.default_rng(seed)
+    b = 1.0 / shift_eps
+    p1c, p2c = 1 - 0.5 * math.exp(-0.5 / b), 0.5 * math.exp(-0.5 / b)
+    target = 0.3 * k * shift_eps
+    out = []
+    for j in range(k // 2 + 1, k + 1):
+        p1, p2 = float(stats.binom.sf(j - 1, k, p1c)), float(stats.binom.sf(j - 1, k, p2c))
+        cells = rng.multinomial(n, [p1 * p2, p1 * (1 - p2), (1 - p1) * p2, (1 - p1) * (1 - p2)], size=reps)
+        v = np.array([paired_log_ratio_lower(int(c[1]), int(c[2]), int(c[0] + c[1]), int(c[0] + c[2]), n, alpha,
+                                             alpha_margin) for c in cells])
+        v = np.maximum(v, 0.0)
+        out.append((j, math.log(p1 / p2), float(v.mean()), float(np.median(v)), float(np.mean(v >= target))))
+    return out
+
+
 def _cpu() -> float:
     """CPU seconds of this process and of its reaped children (the audit's worker pool)."""
     t = os.times()
@@ -145,6 +171,56 @@ def issue17(args) -> None:
           f"{int(np.median(used))} | {np.median(secs):.2f} |")
 
 
+def seed_table(args) -> None:
+    """``--seed-list``: the multi-dimensional controls at each seed of the list, one row per seed, then
+    each control's median, minimum and the number of seeds at or above its target (0.3 x the true
+    epsilon, 0.65 for PrefixSum); the paired bound's event and discordant pairs as the audit reports them."""
+    ex = None if args.pool else InlineExecutor()
+    targets = {"laplace-parallel": 0.3, "numerical-svt": 0.3, "prefix-sum": 0.65}
+    names = [n for n in targets if not args.only or n in args.only]
+    print(f"### Per-seed ({args.samples} samples per dataset and pair, confidence 0.95, "
+          f"{'2 worker processes' if args.pool else 'ONE core'}; load average at start {os.getloadavg()[0]:.1f})\n")
+    print("| control | seed | eps_lower | ratio | verdict | paired-bound event (discordant pairs) | seconds | CPU s |")
+    print("|---|---|---|---|---|---|---|---|")
+    got: dict = {n: [] for n in names}
+    for name in names:
+        faulty, k, factory, pairs = TRUTH[name]
+        m = factory()
+        true = m.true_epsilon(k)
+        for s in args.seed_list:
+            t0, c0 = time.perf_counter(), _cpu()
+            r = audit(m, pairs(), samples=args.samples, rng=s, executor=ex)
+            secs, cpu = time.perf_counter() - t0, _cpu() - c0
+            got[name].append(r.epsilon_lower / true)
+            top = [e for d in r.directions for e in d.extra["events"] if e["discordant_pairs"] is not None]
+            desc = "; ".join(f"{e['event'][:70]} ({e['discordant_pairs'][0]} vs {e['discordant_pairs'][1]}) "
+                             f"-> {e['epsilon_lower_paired']:.4f}" for e in top[:1])
+            print(f"| {name} | {s} | {r.epsilon_lower:.4f} | {r.epsilon_lower / true:.3f} | {r.verdict.value} | "
+                  f"{desc} | {secs:.1f} | {cpu:.1f} |", flush=True)
+    print("\n| control | seeds | median ratio | min ratio | max ratio | seeds >= target |")
+    print("|---|---|---|---|---|---|")
+    for name in names:
+        v = np.array(got[name])
+        print(f"| {name} | {len(v)} | {np.median(v):.3f} | {v.min():.3f} | {v.max():.3f} | "
+              f"{int(np.sum(v >= targets[name]))} / {len(v)} (>= {targets[name]}) |")
+    print(f"\nload average at end {os.getloadavg()[0]:.1f}")
+    if "laplace-parallel" in names:
+        from dpverify.auditing import blackbox as bb
+
+        n_sel = min(bb.SELECTION_CAP, int(round(args.samples * bb.SELECTION_FRACTION)))
+        print("\nAttainable (laplace-parallel): the paired bound of the oracle event {count past the midpoints "
+              ">= j}, known in advance, over 2000 simulated audits (exact law of the pairs):\n")
+        print("| j | certified on | alpha (+ margins) | true log ratio | mean bound | median bound | share >= 0.03 |")
+        print("|---|---|---|---|---|---|---|")
+        a = 0.05
+        for n, ap_, am, what in ((args.samples - n_sel, bb.PAIRED_SHARE * a, bb.PAIRED_MARGIN_SHARE * a,
+                                  "this audit's split"), (args.samples, a - 1e-4, 1e-4, "all samples, all alpha")):
+            rows = _oracle_paired(20, 0.1 / 20, n, ap_, am)
+            for j, lr, mean, med, share in sorted(rows, key=lambda r: -r[2])[:3]:
+                print(f"| {j} | {n} pairs ({what}) | {ap_:.4g} (+ {am:.2g}) | {lr:.4f} | {mean:.4f} | {med:.4f} | "
+                      f"{share:.2f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=1_000_000)
@@ -154,7 +230,11 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--float-samples", type=int, default=50_000)
     ap.add_argument("--pool", action="store_true", help="default executor (2 workers) instead of one core")
+    ap.add_argument("--seed-list", type=int, nargs="*", help="per-seed table of the multi-dimensional controls")
     args = ap.parse_args()
+    if args.seed_list:
+        seed_table(args)
+        return
     if args.issue17:
         issue17(args)
         return

@@ -138,8 +138,8 @@ CURVE_POINTS = 33
 #: ratio of its top event (the candidate with the best predicted epsilon), and to that bound's
 #: margin correction; the rest is split evenly over every event's two Clopper-Pearson bounds.
 #: Weights fixed from the selection draws alone (weighted Bonferroni), so the union bound holds.
-PAIRED_SHARE = 0.7
-PAIRED_MARGIN_SHARE = 0.05
+PAIRED_SHARE = 0.85
+PAIRED_MARGIN_SHARE = 0.01
 #: Pure claims: share of the selection draws held out to rank the candidates for the paired
 #: bound (thresholds are chosen on the rest), when there are at least VALIDATION_MIN of them.
 VALIDATION_SHARE = 0.2
@@ -151,6 +151,12 @@ RANK_Z_CUT = 0.8
 #: (about 2.3 standard errors below the estimate: the best of a dozen candidates' held-out
 #: estimates is biased up by about two of its own standard errors, and rare events have large ones).
 HELD_OUT_LEVEL = 0.01
+#: Thresholds (distinct values or pooled quantiles) per score over which an unfitted event's paired
+#: bound is predicted on all the selection draws (:func:`_all_draws_paired`).
+RANK_GRID = 256
+#: Paired rank z (:func:`_paired_rank_z`) an event's score needs to be ranked for the paired bound
+#: when some event reaches it (a score with no signal does with probability 0.00135).
+RANK_Z_MIN = 3.0
 #: The same level when a threshold is chosen for the paired bound on the fitting draws (nested
 #: tails of one score, so less winner's curse than across candidates; chosen on a simulation of the
 #: count-score thresholds of LaplaceParallel, never on audit draws).
@@ -440,9 +446,74 @@ def _paired_alternatives(events, recs, owner, f1: OutputTable | None, f2: Output
     return out
 
 
-def _rank_paired(events, recs, owner, v1: OutputTable, v2: OutputTable, n: int, alpha: float) -> int:
+def _score_values(ev, t: OutputTable) -> np.ndarray:
+    """The values of the feature of a half-line, or of the score of a score tail, on ``t``."""
+    if isinstance(ev, HalfLine):
+        return np.asarray(t.features[:, ev.feature], dtype=float)
+    return np.asarray(ev.score(t), dtype=float)
+
+
+def _unfitted(ev) -> bool:
+    """A half-line, or a tail of a score without weights fitted on the selection draws (a count past
+    medians): its values on the fitting draws are not optimistic, so every selection draw can rank it."""
+    return isinstance(ev, HalfLine) or (isinstance(ev, ScoreAbove) and not isinstance(ev.score, FITTED_SCORES))
+
+
+def _paired_rank_z(fav: np.ndarray, oth: np.ndarray, upper: bool) -> float:
+    """Paired z statistic that the favoured side's score exceeds the other's (``upper``; else falls
+    below it): the mean over pairs of the difference of the pooled ranks (ties averaged, infinities
+    allowed) over its standard error. Threshold-free, so a family whose scores separate D from D' only
+    by noise scores about N(0, 1) whatever its tails do."""
+    from scipy import stats
+
+    n = fav.size
+    if n < 2 or oth.size != n:
+        return 0.0
+    r = stats.rankdata(np.concatenate([fav, oth]))
+    d = r[:n] - r[n:]
+    sd = float(d.std(ddof=1))
+    if not sd > 0:
+        return 0.0
+    z = float(d.mean()) / (sd / math.sqrt(n))
+    return z if upper else -z
+
+
+def _all_draws_paired(ev, fav_owner: int, tabs1: list, tabs2: list, n: int, alpha: float):
+    """``(prediction, threshold)`` for an unfitted event: :func:`_held_out_paired` at HELD_OUT_LEVEL on
+    *all* the selection pairs (the i-th draws of D and D' in ``tabs1``, ``tabs2``), maximised over at
+    most RANK_GRID thresholds of its score (its distinct values, or pooled quantiles), same tail.
+    Five times the held-out pairs: the ranking of a weak per-output signal (LaplaceParallel's count,
+    a log-odds signal of 0.05 against a held-out noise of 0.04) is no longer decided by the noise of
+    20 % of the draws. ``(-inf, None)`` when nothing is predicted."""
+    x1 = np.concatenate([_score_values(ev, t) for t in tabs1])
+    x2 = np.concatenate([_score_values(ev, t) for t in tabs2])
+    if x1.size != x2.size or x1.size == 0:
+        return -np.inf, None, 0.0
+    fav, oth = (x1, x2) if fav_owner == 0 else (x2, x1)
+    z = _paired_rank_z(fav, oth, ev.upper)
+    pooled = np.concatenate([fav, oth])
+    v = np.unique(pooled[np.isfinite(pooled)])
+    if v.size == 0:
+        return -np.inf, None, z
+    if v.size > RANK_GRID:
+        v = np.unique(np.quantile(pooled[np.isfinite(pooled)], np.linspace(0.0, 1.0, RANK_GRID)))
+    nv = fav.size
+    if ev.upper:  # x >= t; both in E iff min >= t
+        key = lambda y: nv - np.searchsorted(np.sort(y), v, side="left")  # noqa: E731
+        k1, k2, both = key(fav), key(oth), key(np.minimum(fav, oth))
+    else:  # x <= t; both in E iff max <= t
+        key = lambda y: np.searchsorted(np.sort(y), v, side="right")  # noqa: E731
+        k1, k2, both = key(fav), key(oth), key(np.maximum(fav, oth))
+    pred = _held_out_paired(k1 - both, k2 - both, k1, k2, nv, n, alpha)
+    j = int(np.argmax(pred))
+    return (float(pred[j]), float(v[j]), z) if np.isfinite(pred[j]) else (-np.inf, None, z)
+
+
+def _rank_paired(events, recs, owner, v1: OutputTable, v2: OutputTable, n: int, alpha: float,
+                 override: dict | None = None) -> int:
     """The epsilon-goal event with the best :func:`_held_out_paired` prediction on the held-out
-    selection draws ``v1``, ``v2`` (their i-th outputs form a pair, like certification draws);
+    selection draws ``v1``, ``v2`` (their i-th outputs form a pair, like certification draws), or the
+    prediction ``override[i]`` for an event ``i`` ranked otherwise (:func:`_all_draws_paired`);
     -1 when no prediction is finite."""
     idx = [i for i in range(len(events)) if recs[i].goal == "epsilon"]
     if not idx or v1.size == 0 or v1.size != v2.size:
@@ -466,6 +537,9 @@ def _rank_paired(events, recs, owner, v1: OutputTable, v2: OutputTable, n: int, 
         stats.append((np.count_nonzero(a & ~b), np.count_nonzero(b & ~a), np.count_nonzero(a), np.count_nonzero(b)))
     st = np.array(stats, dtype=float).T
     pred = _held_out_paired(st[0], st[1], st[2], st[3], v1.size, n, alpha)
+    for j, i in enumerate(idx):
+        if override and i in override:
+            pred[j] = override[i]
     if not np.isfinite(pred).any():
         return -1
     return idx[int(np.argmax(pred))]
@@ -902,16 +976,45 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             # and its best tail is often a handful of outputs); a winning version takes the slot
             # of the event it came from.
             a_p = PAIRED_SHARE * a_f * 2 * lay.slots / K
+            # An unfitted event (a half-line, a count past medians) is ranked on all the selection
+            # pairs instead, at the best of its thresholds there (_all_draws_paired); its threshold
+            # alternative then adds nothing.
             alts = _paired_alternatives(events, recs, owner, f1, f2, cert, a_p)
+            override, grid_t, zs_ = {}, {}, {}
+            for i, ev_i in enumerate(events):
+                if recs[i].goal == "epsilon" and _unfitted(ev_i):
+                    override[i], grid_t[i], zs_[i] = _all_draws_paired(ev_i, owner[i], [f1, v1], [f2, v2], cert, a_p)
+                    alts[i] = None
+                elif recs[i].goal == "epsilon":  # fitted scores, outcome sets: held-out pairs only
+                    fav_v, oth_v = (v1, v2) if owner[i] == 0 else (v2, v1)
+                    if isinstance(ev_i, ScoreAbove):
+                        zs_[i] = _paired_rank_z(_score_values(ev_i, fav_v), _score_values(ev_i, oth_v), ev_i.upper)
+                    else:
+                        zs_[i] = _paired_rank_z(np.asarray(ev_i.contains(fav_v), dtype=float),
+                                                np.asarray(ev_i.contains(oth_v), dtype=float), True)
+            # families that separate D from D' beyond noise (z >= RANK_Z_MIN) are the only ones ranked,
+            # when there are any: a null family's best tail can out-predict a weak real one
+            strong = {i for i, z in zs_.items() if z >= RANK_Z_MIN}
+            if strong:
+                for i in zs_:
+                    if i not in strong:
+                        override[i] = -np.inf
+                        alts[i] = None
             ext = [i for i, a in enumerate(alts) if a is not None]
             top = _rank_paired(events + [alts[i] for i in ext], recs + [recs[i] for i in ext],
-                               owner + [owner[i] for i in ext], v1, v2, cert, a_p)
+                               owner + [owner[i] for i in ext], v1, v2, cert, a_p, override)
             alt_won = top >= len(events)
             if alt_won:
                 top = ext[top - len(events)]
                 events[top] = alts[top]
                 recs[top].text = (f"{recs[top].family}: {events[top].describe()} (threshold for the paired bound, "
                                   "from the fitting draws)")
+            elif top in grid_t and grid_t[top] is not None and grid_t[top] != events[top].threshold:
+                e0, t_new = events[top], grid_t[top]
+                events[top] = (HalfLine(e0.feature, e0.name, t_new, e0.upper) if isinstance(e0, HalfLine)
+                               else ScoreAbove(e0.score, t_new, e0.upper))
+                recs[top].text = (f"{recs[top].family}: {events[top].describe()} (threshold for the paired bound, "
+                                  "from all the selection draws)")
             if top < 0:
                 top = _rank_top(events, recs, owner, list(np.minimum(pv, preds)), v1, v2)
             ev = events[top] if top >= 0 else None
