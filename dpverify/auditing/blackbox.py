@@ -36,7 +36,10 @@
    rest to the 2K Clopper-Pearson bounds (each at ``0.25 alpha / (2K)``); the weights depend on
    the selection draws only, which are independent of the certification draws.
    The event is ranked on the last ``VALIDATION_SHARE`` of the selection draws, held out from
-   the threshold scans, by the paired bound it is predicted to get (:func:`_held_out_paired`:
+   the threshold scans (an unfitted event - a half-line, a count past medians - on all the
+   selection pairs, :func:`_all_draws_paired`; and when some score's paired rank z reaches
+   ``RANK_Z_MIN``, only such scores compete), by the paired bound it is predicted to get
+   (:func:`_held_out_paired`:
    the held-out discordant pairs' odds ratio at its ``HELD_OUT_LEVEL`` lower bound, so rare
    events do not win on their noise, minus the certification's penalty and the margin
    correction). Each threshold event also competes in a version whose threshold maximises that
@@ -46,7 +49,8 @@
    (:func:`_calibrated_tails`: the far tails, where the best paired event of a small
    per-coordinate loss lives, are too noisy to choose from by counts); for a fitted score, again
    on the held-out draws. The Mann-Whitney rule (:func:`_rank_top`) only when no prediction is
-   finite.
+   finite. The other direction's best event also gets a paired bound when its score's z reaches
+   ``RANK_Z_MIN``; the paired share is then split evenly between the two (weighted union bound).
 
 **Early stopping** (``stop_early=True``): a pilot round (2,000 selection + up to 8,000
 certification outputs per dataset, at ``alpha/10``) and the main round (``alpha/10``) look at the
