@@ -180,7 +180,8 @@ def seed_table(args) -> None:
     names = [n for n in targets if not args.only or n in args.only]
     print(f"### Per-seed ({args.samples} samples per dataset and pair, confidence 0.95, "
           f"{'2 worker processes' if args.pool else 'ONE core'}; load average at start {os.getloadavg()[0]:.1f})\n")
-    print("| control | seed | eps_lower | ratio | verdict | paired-bound event (discordant pairs) | seconds | CPU s |")
+    print("| control | seed | eps_lower | ratio | verdict | paired-bound events (discordant pairs) -> paired bound | "
+          "seconds | CPU s |")
     print("|---|---|---|---|---|---|---|---|")
     got: dict = {n: [] for n in names}
     for name in names:
@@ -192,9 +193,9 @@ def seed_table(args) -> None:
             r = audit(m, pairs(), samples=args.samples, rng=s, executor=ex)
             secs, cpu = time.perf_counter() - t0, _cpu() - c0
             got[name].append(r.epsilon_lower / true)
-            top = [e for d in r.directions for e in d.extra["events"] if e["discordant_pairs"] is not None]
-            desc = "; ".join(f"{e['event'][:70]} ({e['discordant_pairs'][0]} vs {e['discordant_pairs'][1]}) "
-                             f"-> {e['epsilon_lower_paired']:.4f}" for e in top[:1])
+            top = [(d.direction, e) for d in r.directions for e in d.extra["events"] if e["discordant_pairs"] is not None]
+            desc = "; ".join(f"{dr}: {e['event'][:60]} ({e['discordant_pairs'][0]} vs {e['discordant_pairs'][1]}) "
+                             f"-> {e['epsilon_lower_paired']:.4f}" for dr, e in top)
             print(f"| {name} | {s} | {r.epsilon_lower:.4f} | {r.epsilon_lower / true:.3f} | {r.verdict.value} | "
                   f"{desc} | {secs:.1f} | {cpu:.1f} |", flush=True)
     print("\n| control | seeds | median ratio | min ratio | max ratio | seeds >= target |")
