@@ -161,6 +161,10 @@ RANK_GRID = 256
 #: Paired rank z (:func:`_paired_rank_z`) an event's score needs to be ranked for the paired bound
 #: when some event reaches it (a score with no signal does with probability 0.00135).
 RANK_Z_MIN = 3.0
+#: The other direction's event gets a second paired bound only when at most this share of its (or the
+#: first event's, whichever has fewer) discordant selection pairs are discordant for both
+#: (:func:`_discordant_overlap`): otherwise the two bounds carry the same evidence.
+SECOND_OVERLAP_MAX = 0.5
 #: The same level when a threshold is chosen for the paired bound on the fitting draws (nested
 #: tails of one score, so less winner's curse than across candidates; chosen on a simulation of the
 #: count-score thresholds of LaplaceParallel, never on audit draws).
@@ -465,6 +469,18 @@ def _unfitted(ev) -> bool:
     """A half-line, or a tail of a score without weights fitted on the selection draws (a count past
     medians): its values on the fitting draws are not optimistic, so every selection draw can rank it."""
     return isinstance(ev, HalfLine) or (isinstance(ev, ScoreAbove) and not isinstance(ev.score, FITTED_SCORES))
+
+
+def _discordant_overlap(e1, e2, tabs1: list, tabs2: list) -> float:
+    """Share of the selection pairs discordant for ``e1`` or ``e2`` (one output in the event, the other
+    not) that are discordant for both, over the smaller set: 1 for an event and its complement, near
+    0 for disjoint rare tails (whose paired bounds are then nearly independent)."""
+    d1 = np.concatenate([np.asarray(e1.contains(a), dtype=bool) ^ np.asarray(e1.contains(b), dtype=bool)
+                         for a, b in zip(tabs1, tabs2)])
+    d2 = np.concatenate([np.asarray(e2.contains(a), dtype=bool) ^ np.asarray(e2.contains(b), dtype=bool)
+                         for a, b in zip(tabs1, tabs2)])
+    small = min(int(d1.sum()), int(d2.sum()))
+    return float(np.count_nonzero(d1 & d2)) / small if small > 0 else 1.0
 
 
 def _paired_rank_z(fav: np.ndarray, oth: np.ndarray, upper: bool) -> float:
@@ -1033,6 +1049,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                 second = _rank_paired(c_events, c_recs, c_owner, v1, v2, cert, a_p, ov)
                 if second >= 0:
                     picks.append(second)
+            saved = {source[c]: (events[source[c]], recs[source[c]].text) for c in picks}
             for c in picks:
                 slot = source[c]
                 if c >= len(events):  # a threshold alternative won: it takes its event's slot
@@ -1074,6 +1091,12 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                         events[top] = ScoreAbove(ev.score, t_new, ev.upper)
                         recs[top].text = (f"{recs[top].family}: {events[top].describe()} (threshold from held-out "
                                           "draws)")
+            if len(tops) == 2 and _discordant_overlap(events[tops[0][0]], events[tops[1][0]], [f1, v1],
+                                                      [f2, v2]) > SECOND_OVERLAP_MAX:
+                # the second event's discordant pairs are mostly the first's (a complement, a nested
+                # tail): the same evidence twice at half the alpha each; the first keeps it all
+                slot = tops.pop()[0]
+                events[slot], recs[slot].text = saved[slot]
         del v1, v2, f1, f2
         share = a_f * 2 * lay.slots / K  # this pair's part of the final alpha
         top_slots = tuple(t for t, _ in tops)
