@@ -50,7 +50,9 @@
    per-coordinate loss lives, are too noisy to choose from by counts); for a fitted score, again
    on the held-out draws. The Mann-Whitney rule (:func:`_rank_top`) only when no prediction is
    finite. The other direction's best event also gets a paired bound when its score's z reaches
-   ``RANK_Z_MIN``; the paired share is then split evenly between the two (weighted union bound).
+   ``RANK_Z_MIN`` and at most ``SECOND_OVERLAP_MAX`` of its discordant selection pairs are the
+   first's (:func:`_discordant_overlap`); the paired share is then split evenly between the two
+   (weighted union bound).
 
 **Early stopping** (``stop_early=True``): a pilot round (2,000 selection + up to 8,000
 certification outputs per dataset, at ``alpha/10``) and the main round (``alpha/10``) look at the
