@@ -227,7 +227,8 @@ def seed_table(args) -> None:
             r = audit(m, pairs(), samples=args.samples, rng=s, executor=ex)
             secs, cpu = time.perf_counter() - t0, _cpu() - c0
             got[name].append(r.epsilon_lower / true)
-            top = [(d.direction, e) for d in r.directions for e in d.extra["events"] if e["discordant_pairs"] is not None]
+            top = [(d.direction, e) for d in r.directions for e in d.extra["events"]
+                   if e["discordant_pairs"] is not None]
             desc = "; ".join(f"{dr}: {e['event'][:60]} ({e['discordant_pairs'][0]} vs {e['discordant_pairs'][1]}) "
                              f"-> {e['epsilon_lower_paired']:.4f}" for dr, e in top)
             print(f"| {name} | {s} | {r.epsilon_lower:.4f} | {r.epsilon_lower / true:.3f} | {r.verdict.value} | "
