@@ -54,6 +54,66 @@ def _oracle_count_ceiling(k: int, shift_eps: float, n: int, alpha: float = 0.05)
     return best
 
 
+def _oracle_paired(k: int, shift_eps: float, n: int, alpha: float, alpha_margin: float, shots: int = 1,
+                   reps: int = 2000, seed: int = 0) -> list[tuple[int, float, float, float, float]]:
+    """Distribution over audits of the *paired* bound of the oracle events {count of coordinates past the
+    midpoint >= j} (favouring D) and, with ``shots=2``, also {count <= k - j} (favouring D', the same
+    law mirrored; each then at half of ``alpha`` and ``alpha_margin``, the larger bound reported), known
+    in advance and certified on ``n`` independent pairs: ``(j, true log ratio, mean, median, share of
+    audits >= 0.3 x the sum of the per-output eps)``, from ``reps`` draws of the exact multinomial law
+    of the pairs (3 x 3 cells: above, below, neither, for the output of D and of D'). What an audit
+    that always picked the best events could get at this budget; no data of any audit is used."""
+    from scipy import stats
+
+    from dpverify.auditing.bounds import paired_log_ratio_lower as bound
+
+    rng = np.random.default_rng(seed)
+    b = 1.0 / shift_eps
+    p1c, p2c = 1 - 0.5 * math.exp(-0.5 / b), 0.5 * math.exp(-0.5 / b)
+    target = 0.3 * k * shift_eps
+    a, am = alpha / shots, alpha_margin / shots
+    out = []
+    for j in range(k // 2 + 1, k + 1):
+        def law(pc):
+            hi, lo = float(stats.binom.sf(j - 1, k, pc)), float(stats.binom.cdf(k - j, k, pc))
+            return np.array([hi, lo, 1.0 - hi - lo])
+        x, y = law(p1c), law(p2c)  # classes of the output of D, of D'
+        cells = rng.multinomial(n, np.outer(x, y).ravel(), size=reps).reshape(reps, 3, 3)
+        v = []
+        for c in cells:
+            best = bound(int(c[0, 1] + c[0, 2]), int(c[1, 0] + c[2, 0]), int(c[0].sum()), int(c[:, 0].sum()), n, a, am)
+            if shots == 2:  # {count <= k - j} favours D': its favoured output is D''s
+                best = max(best, bound(int(c[0, 1] + c[2, 1]), int(c[1, 0] + c[1, 2]), int(c[:, 1].sum()),
+                                       int(c[1].sum()), n, a, am))
+            v.append(max(best, 0.0))
+        v = np.array(v)
+        out.append((j, math.log(x[0] / y[0]), float(v.mean()), float(np.median(v)), float(np.mean(v >= target))))
+    return out
+
+
+def attainable(samples: int) -> None:
+    """The table "Attainable (laplace-parallel)" of docs/performance.md (simulation, no audit)."""
+    from dpverify.auditing import blackbox as bb
+
+    n_sel = min(bb.SELECTION_CAP, int(round(samples * bb.SELECTION_FRACTION)))
+    print("Attainable (laplace-parallel, 20 x Lap(200), true eps 0.1): the paired bound of the oracle events "
+          "{count past the midpoints >= j} (and, two shots, its mirror {count <= 20 - j}), known in advance, "
+          "over 2000 simulated audits each (exact law of the pairs):\n")
+    print("| j | certified on | paired alpha (+ margins) | shots | true log ratio | mean bound | median bound | "
+          "share >= 0.03 |")
+    print("|---|---|---|---|---|---|---|---|")
+    a = 0.05
+    for n, ap_, am, shots, what in (
+            (samples, a - 1e-4, 1e-4, 1, "all samples, all alpha, one event"),
+            (samples - n_sel, 0.7 * a, 0.05 * a, 1, "fourth round's split"),
+            (samples - n_sel, bb.PAIRED_SHARE * a, bb.PAIRED_MARGIN_SHARE * a, 1, "this round's split, one event"),
+            (samples - n_sel, bb.PAIRED_SHARE * a, bb.PAIRED_MARGIN_SHARE * a, 2, "this round's split, two events")):
+        rows = _oracle_paired(20, 0.1 / 20, n, ap_, am, shots)
+        for j, lr, mean, med, share in sorted(rows, key=lambda r: -r[2])[:2]:
+            print(f"| {j} | {n} pairs ({what}) | {ap_:.4g} (+ {am:.2g}) | {shots} | {lr:.4f} | {mean:.4f} | "
+                  f"{med:.4f} | {share:.2f} |", flush=True)
+
+
 def _cpu() -> float:
     """CPU seconds of this process and of its reaped children (the audit's worker pool)."""
     t = os.times()
@@ -145,6 +205,46 @@ def issue17(args) -> None:
           f"{int(np.median(used))} | {np.median(secs):.2f} |")
 
 
+def seed_table(args) -> None:
+    """``--seed-list``: the multi-dimensional controls at each seed of the list, one row per seed, then
+    each control's median, minimum and the number of seeds at or above its target (0.3 x the true
+    epsilon, 0.65 for PrefixSum); the paired bound's event and discordant pairs as the audit reports them."""
+    ex = None if args.pool else InlineExecutor()
+    targets = {"laplace-parallel": 0.3, "numerical-svt": 0.3, "prefix-sum": 0.65}
+    names = [n for n in targets if not args.only or n in args.only]
+    print(f"### Per-seed ({args.samples} samples per dataset and pair, confidence 0.95, "
+          f"{'2 worker processes' if args.pool else 'ONE core'}; load average at start {os.getloadavg()[0]:.1f})\n")
+    print("| control | seed | eps_lower | ratio | verdict | paired-bound events (discordant pairs) -> paired bound | "
+          "seconds | CPU s |")
+    print("|---|---|---|---|---|---|---|---|")
+    got: dict = {n: [] for n in names}
+    for name in names:
+        faulty, k, factory, pairs = TRUTH[name]
+        m = factory()
+        true = m.true_epsilon(k)
+        for s in args.seed_list:
+            t0, c0 = time.perf_counter(), _cpu()
+            r = audit(m, pairs(), samples=args.samples, rng=s, executor=ex)
+            secs, cpu = time.perf_counter() - t0, _cpu() - c0
+            got[name].append(r.epsilon_lower / true)
+            top = [(d.direction, e) for d in r.directions for e in d.extra["events"]
+                   if e["discordant_pairs"] is not None]
+            desc = "; ".join(f"{dr}: {e['event'][:60]} ({e['discordant_pairs'][0]} vs {e['discordant_pairs'][1]}) "
+                             f"-> {e['epsilon_lower_paired']:.4f}" for dr, e in top)
+            print(f"| {name} | {s} | {r.epsilon_lower:.4f} | {r.epsilon_lower / true:.3f} | {r.verdict.value} | "
+                  f"{desc} | {secs:.1f} | {cpu:.1f} |", flush=True)
+    print("\n| control | seeds | median ratio | min ratio | max ratio | seeds >= target |")
+    print("|---|---|---|---|---|---|")
+    for name in names:
+        v = np.array(got[name])
+        print(f"| {name} | {len(v)} | {np.median(v):.3f} | {v.min():.3f} | {v.max():.3f} | "
+              f"{int(np.sum(v >= targets[name]))} / {len(v)} (>= {targets[name]}) |")
+    print(f"\nload average at end {os.getloadavg()[0]:.1f}")
+    if "laplace-parallel" in names:
+        print()
+        attainable(args.samples)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=1_000_000)
@@ -154,7 +254,15 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--float-samples", type=int, default=50_000)
     ap.add_argument("--pool", action="store_true", help="default executor (2 workers) instead of one core")
+    ap.add_argument("--seed-list", type=int, nargs="*", help="per-seed table of the multi-dimensional controls")
+    ap.add_argument("--attainable", action="store_true", help="only the attainable-bound table (a simulation)")
     args = ap.parse_args()
+    if args.attainable:
+        attainable(args.samples)
+        return
+    if args.seed_list:
+        seed_table(args)
+        return
     if args.issue17:
         issue17(args)
         return

@@ -223,9 +223,14 @@ def test_each_certified_event_spends_alpha_over_2k():
     a_each = rest * (1 - confidence) / (2 * K)
     assert r.directions[0].extra["bound_level_final"] == a_each
     share = (1 - confidence) / len(r.directions) * 2  # two pairs with the same layout: equal shares
-    paired = [e for e in events if e["epsilon_lower_paired"] is not None]
-    assert len(paired) == 2  # one top event per pair
-    assert 2 * K * a_each + sum(PAIRED_SHARE * share + PAIRED_MARGIN_SHARE * share for _ in paired) == \
+    # one top event per pair, or two (one per direction, when the second's score separates): the
+    # pair's paired share is then split evenly between them
+    per_pair = {d.pair_index: [] for d in r.directions}
+    for d in r.directions:
+        per_pair[d.pair_index] += [e for e in d.extra["events"] if e["epsilon_lower_paired"] is not None]
+    assert all(len(v) in (1, 2) for v in per_pair.values()) and len(per_pair) == 2
+    paired = [(e, len(v)) for v in per_pair.values() for e in v]
+    assert 2 * K * a_each + sum((PAIRED_SHARE + PAIRED_MARGIN_SHARE) * share / m for _, m in paired) == \
         pytest.approx(1 - confidence, rel=1e-12)
     for e in events:
         assert e["certification_samples"] == n_cert
@@ -233,12 +238,12 @@ def test_each_certified_event_spends_alpha_over_2k():
                         else (e["count_D_prime"], e["count_D"]))
         assert e["p_numerator_lower"] == float(clopper_pearson_lower(k_num, n_cert, a_each))
         assert e["p_denominator_upper"] == float(clopper_pearson_upper(k_den, n_cert, a_each))
-    for e in paired:
+    for e, m in paired:
         n10, n01 = e["discordant_pairs"]
         k_num, k_den = ((e["count_D"], e["count_D_prime"]) if e["numerator"] == "D"
                         else (e["count_D_prime"], e["count_D"]))
         want = paired_log_ratio_lower(n10, n01, k_num, k_den, n_cert,
-                                      PAIRED_SHARE * share, PAIRED_MARGIN_SHARE * share)
+                                      PAIRED_SHARE * share / m, PAIRED_MARGIN_SHARE * share / m)
         assert e["epsilon_lower_paired"] == max(0.0, want)
         assert e["epsilon_lower"] >= e["epsilon_lower_paired"]
 

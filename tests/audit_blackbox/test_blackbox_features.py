@@ -370,3 +370,43 @@ def test_calibrated_tails_track_the_far_tail_of_a_count_score():
     lo1, lo2 = _calibrated_tails(x1, x2, v, False)
     assert lo1[20] == pytest.approx(n, rel=1e-9) and lo2[20] == pytest.approx(n, rel=1e-9)  # every output is <= 20
     assert _calibrated_tails(np.ones(10), np.ones(10), np.ones(1), True) is None  # nothing to fit
+
+
+def test_paired_rank_z_tells_a_weak_signal_from_a_null_family():
+    """The gate of the paired-bound ranking (RANK_Z_MIN): a count of 20 coordinates past their
+    medians with P = 0.51 on D, 0.49 on D' (100,000 pairs; expected z about 40) must reach it, with
+    the orientation flipping the sign, and a null family (the same law on both sides, z ~ N(0, 1))
+    must stay below 5 (false failure < 1e-6). Infinite scores (draws that raised) are ranked too."""
+    from dpverify.auditing.blackbox import RANK_Z_MIN, _paired_rank_z
+
+    rng = np.random.default_rng(21)
+    n = 100_000
+    x1, x2 = rng.binomial(20, 0.51, n).astype(float), rng.binomial(20, 0.49, n).astype(float)
+    z = _paired_rank_z(x1, x2, True)
+    assert z > max(20.0, RANK_Z_MIN)
+    assert _paired_rank_z(x1, x2, False) == pytest.approx(-z)
+    y1, y2 = rng.binomial(20, 0.5, n).astype(float), rng.binomial(20, 0.5, n).astype(float)
+    assert abs(_paired_rank_z(y1, y2, True)) < 5.0
+    x1[:10] = -np.inf
+    assert math.isfinite(_paired_rank_z(x1, x2, True)) and _paired_rank_z(x1, x2, True) > 20.0
+    assert _paired_rank_z(np.ones(5), np.ones(5), True) == 0.0  # no spread: no evidence
+
+
+def test_all_draws_prediction_picks_the_favoured_tail():
+    """_all_draws_paired on a half-line of a shifted Laplace (D at 0.3, D' at 0, 50,000 pairs): a finite
+    prediction below the true log ratio of the best tail (0.3), a threshold in D's upper tail, and the
+    rank z of the pairs; the reversed orientation (favouring D' above a threshold) predicts nothing
+    better than the favoured one. Selection draws only: no certification is involved."""
+    from dpverify.auditing.blackbox import _all_draws_paired, _paired_rank_z
+    from dpverify.auditing.events import HalfLine, to_table
+
+    rng = np.random.default_rng(6)
+    a, b = rng.laplace(0.3, 1.0, 50_000), rng.laplace(0.0, 1.0, 50_000)
+    t1, t2 = to_table(a, "D"), to_table(b, "D'")
+    ev = HalfLine(0, "output", 0.0, True)
+    pred, thr, z = _all_draws_paired(ev, 0, [t1], [t2], 900_000, 0.04)
+    assert math.isfinite(pred) and 0.0 < pred < 0.3
+    assert thr > 0.3
+    assert z == pytest.approx(_paired_rank_z(a, b, True))
+    wrong, _, z_wrong = _all_draws_paired(ev, 1, [t1], [t2], 900_000, 0.04)
+    assert z_wrong < 0 and wrong < pred
