@@ -4,13 +4,13 @@ with the same proof script. Deterministic (no sampling)."""
 from __future__ import annotations
 
 import importlib
-import re
 
 import pytest
 
-from dpverify.symbolic import ProofVerdict, coq
+from dpverify.symbolic import ProofVerdict
 
-needs_coq = pytest.mark.skipif(coq.coqc_path() is None, reason=coq.INSTALL_HINT)
+from _coq_checks import assert_compiles_classically, assert_mutant_rejected, needs_coq
+
 SK = importlib.import_module("dpverify_proofs.showkatbakhsh_regression")
 
 FILE = "ShowkatbakhshRidge.v"
@@ -30,49 +30,22 @@ SLOW_MUTANTS = [
 ]
 
 
-def _span(src: str, theorem: str) -> tuple[int, int]:
-    m = re.search(rf"^Theorem\s+{theorem}\b", src, flags=re.M)
-    assert m, theorem
-    return m.start(), src.index("Proof.", m.end())
-
-
 @needs_coq
 def test_ridge_theorems_compile_with_classical_reals_only():
-    res = coq.compile_file(FILE)
-    assert res.ok, res.message[-800:]
-    ax = coq.assumptions([(FILE, t) for t in THEOREMS])
-    assert isinstance(ax, dict), getattr(ax, "message", ax)
-    for t in THEOREMS:
-        assert not coq.disallowed_axioms(ax[(FILE, t)]), (t, ax[(FILE, t)])
-    src = (coq.coq_dir() / FILE).read_text()
-    assert not re.search(r"\b(Admitted|admit|Axiom|Parameter)\b", src)
-
-
-def _check_rejected(theorem, old, new, why):
-    src = (coq.coq_dir() / FILE).read_text()
-    a, b = _span(src, theorem)
-    stmt = src[a:b]
-    assert old in stmt, (theorem, old)
-    mutated = src[:a] + stmt.replace(old, new) + src[b:]
-    res = coq.compile_source(mutated, module="Mutant_ShowkatbakhshRidge")
-    assert res.status is coq.CoqStatus.FAILED, f"mutant accepted ({why}): {theorem}: {old!r} -> {new!r}"
-    assert "Syntax error" not in res.message and "was not found" not in res.message, res.message[-600:]
-    err = res.message.index("Error")
-    line = int(re.findall(r"line (\d+)", res.message[:err])[-1])
-    assert line >= src[:a].count("\n") + 1, (line, res.message[-600:])
+    assert_compiles_classically(FILE, THEOREMS)
 
 
 @needs_coq
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[2]}")
 def test_ridge_mutant_is_rejected(mutant):
-    _check_rejected(*mutant)
+    assert_mutant_rejected(FILE, *mutant)
 
 
 @needs_coq
 @pytest.mark.slow
 @pytest.mark.parametrize("mutant", SLOW_MUTANTS, ids=lambda m: f"{m[0]}:{m[2][:30]}")
 def test_more_ridge_mutants_are_rejected(mutant):
-    _check_rejected(*mutant)
+    assert_mutant_rejected(FILE, *mutant)
 
 
 def test_tight_instance_of_the_first_mutant():

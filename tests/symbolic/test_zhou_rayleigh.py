@@ -5,7 +5,6 @@ sampling beyond the seeded counterexample searches of the lemmas)."""
 from __future__ import annotations
 
 import importlib
-import re
 
 import numpy as np
 import pytest
@@ -14,8 +13,9 @@ from dataclasses import replace
 
 from dpverify.symbolic import ProofVerdict, coq
 
+from _coq_checks import assert_compiles_classically, assert_mutant_rejected, needs_coq
+
 Z = importlib.import_module("dpverify_proofs.zhou_compression")
-needs_coq = pytest.mark.skipif(coq.coqc_path() is None, reason=coq.INSTALL_HINT)
 
 FILE = "ZhouRayleigh.v"
 THEOREMS = ("zhou_lemma_3_3", "zhou_lemma_3_3_lmin", "zhou_prop_3_1_inverse", "zhou_prop_3_1")
@@ -29,36 +29,15 @@ MUTANTS = [
 ]
 
 
-def _span(src: str, theorem: str) -> tuple[int, int]:
-    m = re.search(rf"^Theorem\s+{theorem}\b", src, flags=re.M)
-    assert m, theorem
-    return m.start(), src.index("Proof.", m.end())
-
-
 @needs_coq
 def test_rayleigh_theorems_compile_with_classical_reals_only():
-    res = coq.compile_file(FILE)
-    assert res.ok, res.message[-800:]
-    ax = coq.assumptions([(FILE, t) for t in THEOREMS])
-    assert isinstance(ax, dict), getattr(ax, "message", ax)
-    for t in THEOREMS:
-        assert not coq.disallowed_axioms(ax[(FILE, t)]), (t, ax[(FILE, t)])
-    src = (coq.coq_dir() / FILE).read_text()
-    assert not re.search(r"\b(Admitted|admit|Axiom|Parameter)\b", src)
+    assert_compiles_classically(FILE, THEOREMS)
 
 
 @needs_coq
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[3][:30]}")
 def test_rayleigh_mutant_is_rejected(mutant):
-    theorem, old, new, why = mutant
-    src = (coq.coq_dir() / FILE).read_text()
-    a, b = _span(src, theorem)
-    assert old in src[a:b], (theorem, old)
-    res = coq.compile_source(src[:a] + src[a:b].replace(old, new) + src[b:], module="Mutant_ZhouRayleigh")
-    assert res.status is coq.CoqStatus.FAILED, f"mutant accepted ({why})"
-    assert "Syntax error" not in res.message and "was not found" not in res.message, res.message[-600:]
-    err_line = int(re.findall(r"line (\d+)", res.message[: res.message.index("Error")])[-1])
-    assert err_line >= src[:a].count("\n") + 1  # the proof of the mutated statement fails, not an earlier line
+    assert_mutant_rejected(FILE, *mutant)
 
 
 def test_prop_3_1_doubled_mutant_is_false_at_p_1():
