@@ -19,44 +19,8 @@
     |X g|^2 >= s |g|^2, |e|^2 = delta . g and 0 <= |g - s delta|^2 with s |delta|^2 <= |e|^2 (so |g|^2 >= s |e|^2).
     The standard library only. *)
 From Coq Require Import Reals Lra Lia.
+From DPVerify Require Import FiniteSums.
 Open Scope R_scope.
-
-Fixpoint sumn (p : nat) (f : nat -> R) : R :=
-  match p with O => 0 | S k => sumn k f + f k end.
-
-Lemma sumn_ext : forall p f g, (forall i, (i < p)%nat -> f i = g i) -> sumn p f = sumn p g.
-Proof.
-  induction p as [|k IH]; intros f g H; simpl; [reflexivity|].
-  rewrite (IH f g) by (intros i Hi; apply H; lia).
-  rewrite (H k) by lia. reflexivity.
-Qed.
-
-Lemma sumn_plus : forall p f g, sumn p (fun i => f i + g i) = sumn p f + sumn p g.
-Proof. induction p as [|k IH]; intros f g; simpl; [lra|]. rewrite IH. lra. Qed.
-
-Lemma sumn_scal : forall p c f, sumn p (fun i => c * f i) = c * sumn p f.
-Proof. induction p as [|k IH]; intros c f; simpl; [lra|]. rewrite IH. lra. Qed.
-
-Lemma sumn_zero : forall p f, (forall i, (i < p)%nat -> f i = 0) -> sumn p f = 0.
-Proof.
-  induction p as [|k IH]; intros f H; simpl; [reflexivity|].
-  rewrite IH by (intros i Hi; apply H; lia). rewrite (H k) by lia. lra.
-Qed.
-
-Lemma sumn_nonneg : forall p f, (forall i, (i < p)%nat -> 0 <= f i) -> 0 <= sumn p f.
-Proof.
-  induction p as [|k IH]; intros f H; simpl; [lra|].
-  assert (0 <= sumn k f) by (apply IH; intros i Hi; apply H; lia).
-  assert (0 <= f k) by (apply H; lia). lra.
-Qed.
-
-Lemma sumn_swap : forall n d (f : nat -> nat -> R),
-  sumn n (fun i => sumn d (fun j => f i j)) = sumn d (fun j => sumn n (fun i => f i j)).
-Proof.
-  induction n as [|k IH]; intros d f; simpl.
-  - symmetry. apply sumn_zero. intros; reflexivity.
-  - rewrite IH. rewrite <- sumn_plus. reflexivity.
-Qed.
 
 Definition dot (p : nat) (u v : nat -> R) : R := sumn p (fun i => u i * v i).
 Definition mv (n d : nat) (X : nat -> nat -> R) (v : nat -> R) : nat -> R :=

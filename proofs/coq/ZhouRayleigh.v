@@ -1,7 +1,7 @@
 (* zhou-compression Lemma 3.3 and Proposition 3.1 (8), for every dimension p, under the Rayleigh
    definitions of lambda_min and ||.||_2.
 
-   Vectors and p x p matrices are functions on the indices 0 .. p-1; sums are finite (ZhouWeyl.sumn).
+   Vectors and p x p matrices are functions on the indices 0 .. p-1; sums are finite (FiniteSums.sumn).
    The paper's quantities are used through their variational (Rayleigh) definitions, which need no
    spectral theorem:
    - lambda_min(S) is the largest a with x^T S x >= a |x|^2 for every x (is_lmin below);
@@ -52,24 +52,7 @@ Proof.
 Qed.
 
 (* ------------------------------------------------------------------ finite sums *)
-Lemma sumn_plus : forall p f g, sumn p (fun i => f i + g i) = sumn p f + sumn p g.
-Proof. induction p as [|k IH]; intros f g; simpl; [lra|]. rewrite IH. lra. Qed.
-
-Lemma sumn_swap : forall p q (f : nat -> nat -> R),
-  sumn p (fun i => sumn q (fun j => f i j)) = sumn q (fun j => sumn p (fun i => f i j)).
-Proof.
-  induction p as [|k IH]; intros q f; simpl.
-  - induction q as [|r IHq]; simpl; [reflexivity|]. rewrite <- IHq. lra.
-  - rewrite IH. rewrite <- sumn_plus. reflexivity.
-Qed.
-
 Definition kron (i k : nat) : R := if Nat.eq_dec i k then 1 else 0.
-
-Lemma sumn_zero : forall p (f : nat -> R), (forall i, (i < p)%nat -> f i = 0) -> sumn p f = 0.
-Proof.
-  induction p as [|k IH]; intros f H; simpl; [reflexivity|].
-  rewrite IH by (intros i Hi; apply H; lia). rewrite H by lia. ring.
-Qed.
 
 Lemma sumn_kron_r : forall p (f : nat -> R) k, (k < p)%nat -> sumn p (fun j => f j * kron j k) = f k.
 Proof.

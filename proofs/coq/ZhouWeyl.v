@@ -8,44 +8,13 @@
    the quadratic form and that ||Delta||_2 bounds |x^T Delta x| (the spectral theorem, Cauchy-Schwarz),
    and that a symmetric matrix has a real eigenvector for its smallest eigenvalue. *)
 Require Import Reals Lra Lia.
+From DPVerify Require Export FiniteSums.
 Open Scope R_scope.
-
-Fixpoint sumn (p : nat) (f : nat -> R) : R :=
-  match p with O => 0 | S k => sumn k f + f k end.
 
 Definition quad (p : nat) (A : nat -> nat -> R) (x : nat -> R) : R :=
   sumn p (fun i => x i * sumn p (fun j => A i j * x j)).
 
 Definition sq (p : nat) (x : nat -> R) : R := sumn p (fun i => x i * x i).
-
-Lemma sumn_ext : forall p f g, (forall i, (i < p)%nat -> f i = g i) -> sumn p f = sumn p g.
-Proof.
-  induction p as [|k IH]; intros f g H; simpl; [reflexivity|].
-  rewrite (IH f g) by (intros i Hi; apply H; lia).
-  rewrite (H k) by lia. reflexivity.
-Qed.
-
-Lemma sumn_minus : forall p f g, sumn p (fun i => f i - g i) = sumn p f - sumn p g.
-Proof. induction p as [|k IH]; intros f g; simpl; [lra|]. rewrite IH. lra. Qed.
-
-Lemma sumn_scal : forall p c f, sumn p (fun i => c * f i) = c * sumn p f.
-Proof. induction p as [|k IH]; intros c f; simpl; [lra|]. rewrite IH. lra. Qed.
-
-Lemma sumn_nonneg : forall p f, (forall i, (i < p)%nat -> 0 <= f i) -> 0 <= sumn p f.
-Proof.
-  induction p as [|k IH]; intros f H; simpl; [lra|].
-  assert (0 <= sumn k f) by (apply IH; intros i Hi; apply H; lia).
-  assert (0 <= f k) by (apply H; lia). lra.
-Qed.
-
-Lemma sumn_pos : forall p f k, (forall i, (i < p)%nat -> 0 <= f i) -> (k < p)%nat -> 0 < f k -> 0 < sumn p f.
-Proof.
-  induction p as [|q IH]; intros f k H Hk Hf; [lia|]. simpl.
-  destruct (Nat.eq_dec k q) as [->|Hne].
-  - assert (0 <= sumn q f) by (apply sumn_nonneg; intros i Hi; apply H; lia). lra.
-  - assert (0 < sumn q f) by (apply (IH f k); [intros i Hi; apply H; lia | lia | exact Hf]).
-    assert (0 <= f q) by (apply H; lia). lra.
-Qed.
 
 Lemma quad_minus : forall p A B x,
   quad p (fun i j => A i j - B i j) x = quad p A x - quad p B x.
@@ -79,13 +48,6 @@ Proof.
 Qed.
 
 (* Proposition 3.1 (7), for every p: entries |Delta_lk| <= Delta_max give ||Delta||_F^2 <= p^2 Delta_max^2 *)
-Lemma sumn_le : forall p f g, (forall i, (i < p)%nat -> f i <= g i) -> sumn p f <= sumn p g.
-Proof.
-  induction p as [|k IH]; intros f g H; simpl; [lra|].
-  assert (sumn k f <= sumn k g) by (apply IH; intros i Hi; apply H; lia).
-  assert (f k <= g k) by (apply H; lia). lra.
-Qed.
-
 Lemma sumn_const : forall p c, sumn p (fun _ => c) = INR p * c.
 Proof. induction p as [|k IH]; intros c; simpl sumn; [simpl; lra|]. rewrite IH, S_INR. ring. Qed.
 
