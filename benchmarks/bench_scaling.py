@@ -221,22 +221,21 @@ def cmd_ratio(args) -> None:
         for w in (1, 2):
             cluster, client = _cluster(w)
             try:
-                n = samples
                 _audit(args.kind, max(20_000, samples // 50), args.seed, client)  # warm-up: imports, first pickles
                 workers = set(client.run(os.getpid).values())
                 pids = workers | {os.getpid()} | {c.pid for c in psutil.Process().children(recursive=True)}
                 ticks: list = []
                 wcpu0 = sum(client.run(_cpu_seconds).values())
                 mine0, all0 = _tree_seconds(pids), _machine_busy_seconds()
-                _, secs = _audit(args.kind, n, args.seed, client, ticks=ticks)
+                _, secs = _audit(args.kind, samples, args.seed, client, ticks=ticks)
                 mine1, all1 = _tree_seconds(pids), _machine_busy_seconds()
                 wcpu = sum(client.run(_cpu_seconds).values()) - wcpu0
-                rates[w].append(2 * n / secs)
-                cpu[w].append(2 * n / wcpu)
+                rates[w].append(2 * samples / secs)
+                cpu[w].append(2 * samples / wcpu)
                 foreign[w].append(max(0.0, (all1 - all0) - (mine1 - mine0)) / secs)
                 caller[w].append(((mine1 - mine0) - wcpu) / secs)
                 if len(ticks) > 2:  # the streaming phase alone: draws between the first and the last task
-                    per_task = dist.group_size(-(-n // (1 << 18)), w) * (1 << 18)
+                    per_task = dist.group_size(-(-samples // (1 << 18)), w) * (1 << 18)
                     (t0, d0), (t1, d1) = ticks[0], ticks[-1]
                     stream[w].append((d1 - d0) * per_task / (t1 - t0))
             finally:
