@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/bench_blackbox_false_alarms.py [--seeds-safe 100] [--seeds-seq 200]
                                                         [--seeds-fixed 0] [--samples 50000] [--only NAME ...]
+                                                        [--confidence 0.95]
 
 Two tables for docs/performance.md "Black-box power on vectors, float bits, early stopping":
 
@@ -114,11 +115,13 @@ def main() -> None:
                     help="also audit NumericalSVT and LaplaceParallel (correct, tight) over this many seeds")
     ap.add_argument("--multidim-samples", type=int, default=100_000)
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--confidence", type=float, default=0.95)
     args = ap.parse_args()
+    conf = args.confidence
     if args.multidim_seeds > 0:
         from dpverify_mechanisms.faulty.registry import TRUTH
 
-        print(f"### Multi-dimensional controls, fixed budget (default audit, confidence 0.95, {args.multidim_samples} "
+        print(f"### Multi-dimensional controls, fixed budget (default audit, confidence {conf:g}, {args.multidim_samples} "
               f"samples per dataset, seeds 0..{args.multidim_seeds - 1})\n")
         print("| mechanism | violated (of seeds) | 95 % upper bound on the rate | median eps_lower | median samples "
               "used | CPU s per audit | max eps_lower / true eps | seeds whose paired bound exceeds the true eps |")
@@ -129,7 +132,7 @@ def main() -> None:
             faulty, k, factory, pairs = TRUTH[name]
             m = factory()
             true = m.true_epsilon(k)
-            runs = _runs(m, pairs(), args.multidim_seeds, samples=args.multidim_samples)
+            runs = _runs(m, pairs(), args.multidim_seeds, samples=args.multidim_samples, confidence=conf)
             over = sum(any((e["epsilon_lower_paired"] or 0.0) > true for d in r.directions for e in d.extra["events"])
                        for r, _ in runs)
             top = max(r.epsilon_lower for r, _ in runs) / true
@@ -142,7 +145,7 @@ def main() -> None:
                                                            ("discrete-gaussian-cks", "discrete-laplace-cks",
                                                             "snapping-mironov")]
     if safe:
-        print(f"### Safe samplers, not violated? (`float_bits=True`, confidence 0.95, {args.samples} samples "
+        print(f"### Safe samplers, not violated? (`float_bits=True`, confidence {conf:g}, {args.samples} samples "
               f"per dataset, seeds 0..{args.seeds_safe - 1})\n")
         print("| mechanism | violated (of seeds) | 95 % upper bound on the rate | median eps_lower | median samples "
               "used | CPU s per audit |")
@@ -151,29 +154,29 @@ def main() -> None:
             if e.name in safe:
                 m = e.factory()
                 _row(f"{e.name} (claim {m.claim.epsilon:g}, delta {m.claim.delta:g})",
-                     _runs(m, e.pairs(), args.seeds_safe, samples=args.samples, float_bits=True), args.seeds_safe)
+                     _runs(m, e.pairs(), args.seeds_safe, samples=args.samples, float_bits=True, confidence=conf), args.seeds_safe)
     seq = [("randomized-response", RandomizedResponse(1.0), [(0, 1)], "true eps 1 = claim"),
            ("exponential-mechanism", ExponentialMechanism(1.0), [(0, 1)],
             f"true eps {ExponentialMechanism(1.0).true_epsilon():.3f}, claim 1"),
            ("laplace", Laplace(1.0), [(0.0, 1.0)], "true eps 1 = claim")]
     seq = [c for c in seq if not args.only or c[0] in args.only]
     if seq:
-        print(f"\n### Sequential test false alarms (`stop_early=True`, confidence 0.95, budget {args.samples} "
+        print(f"\n### Sequential test false alarms (`stop_early=True`, confidence {conf:g}, budget {args.samples} "
               f"per dataset, seeds 0..{args.seeds_seq - 1})\n")
         print("| mechanism | violated (of seeds) | 95 % upper bound on the rate | median eps_lower | median samples "
               "used | CPU s per audit |")
         print("|---|---|---|---|---|---|")
         for name, m, pairs, what in seq:
-            _row(f"{name} ({what})", _runs(m, pairs, args.seeds_seq, samples=args.samples, stop_early=True),
+            _row(f"{name} ({what})", _runs(m, pairs, args.seeds_seq, samples=args.samples, stop_early=True, confidence=conf),
                  args.seeds_seq)
     if seq and args.seeds_fixed > 0:
-        print(f"\n### Fixed-budget false alarms (default audit, confidence 0.95, {args.samples} samples per dataset, "
+        print(f"\n### Fixed-budget false alarms (default audit, confidence {conf:g}, {args.samples} samples per dataset, "
               f"seeds 0..{args.seeds_fixed - 1})\n")
         print("| mechanism | violated (of seeds) | 95 % upper bound on the rate | median eps_lower | median samples "
               "used | CPU s per audit |")
         print("|---|---|---|---|---|---|")
         for name, m, pairs, what in seq:
-            _row(f"{name} ({what})", _runs(m, pairs, args.seeds_fixed, samples=args.samples), args.seeds_fixed)
+            _row(f"{name} ({what})", _runs(m, pairs, args.seeds_fixed, samples=args.samples, confidence=conf), args.seeds_fixed)
 
 
 if __name__ == "__main__":
