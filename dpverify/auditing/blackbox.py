@@ -741,7 +741,8 @@ class _Certifier:
             if self.shared is None:
                 self.shared = distributed.share(self.executor, self.ctx)
             distributed.stream_tasks(self.executor, [(None, (self.shared, g)) for g in groups],
-                                     lambda _, part: add(part), None, None, func=_pair_counts)
+                                     lambda _, part: add(part), None, None, func=_pair_counts,
+                                     threads=self.threads)
         elif self.executor is None:
             for g in groups:
                 add(_pair_counts(self.ctx, g))

@@ -255,14 +255,15 @@ def share(client: Any, obj: Any):
 
 
 def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any], None], deadline: float | None,
-                 tick: Callable | None, func: Callable | None = None) -> bool:
+                 tick: Callable | None, func: Callable | None = None, threads: int | None = None) -> bool:
     """Run ``tasks`` (each ``(j, args for func)``, ``func`` :func:`stream_group` by default) with a
     bounded window, calling ``merge(j, result)`` as each completes (any order: merging is exact).
-    Returns True when ``deadline`` (time.monotonic()) stopped the submissions before the end."""
+    Returns True when ``deadline`` (time.monotonic()) stopped the submissions before the end.
+    ``threads`` is the cluster's thread count when the caller already asked the scheduler for it."""
     from distributed import as_completed
 
     func = stream_group if func is None else func
-    window = 2 * total_threads(client) + 2
+    window = 2 * (total_threads(client) if threads is None else threads) + 2
     keys = _keys(func, len(tasks))
     owner: dict = {}
     pending = as_completed()

@@ -369,7 +369,7 @@ def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thres
 
     bar = _progress_bar(progress, len(tasks))
     try:
-        stopped = stream_tasks(client, tasks, merge, deadline, bar)
+        stopped = stream_tasks(client, tasks, merge, deadline, bar, threads=threads)
     finally:
         for fut in shared:
             fut.release()
