@@ -123,6 +123,8 @@ MIN_SAMPLES = 20
 #: Outputs per batch at most (fewer for large outputs); fixed, so results do not depend on workers.
 BATCH_OUTPUTS = 1 << 16
 STRUCTURED_BATCH_OUTPUTS = 1 << 14
+#: Outputs per dataset drawn (from their own seeds) to fix the output layout before any batch.
+PROBE_OUTPUTS = 64
 #: Selection outputs kept per dataset at most (the rest of the budget certifies).
 SELECTION_CAP = 100_000
 #: Early stopping: pilot selection size, pilot certification looks, shares of alpha.
@@ -248,7 +250,10 @@ def _table(mechanism, data, size, seed, where, structured, names, float_bits) ->
     outputs, errors = _draw(mechanism, data, size, seed, where)
     try:
         if errors is None:
-            return to_table(outputs, where, structured=structured, float_bits=float_bits)
+            t = to_table(outputs, where, structured=structured, float_bits=float_bits)
+            if not structured and t.names != names:
+                raise MechanismError(_changed_form(outputs, names, t.names, where))
+            return t
         if structured:
             obj = np.empty(size, dtype=object)
             for i, (o, e) in enumerate(zip(outputs, errors)):
@@ -263,6 +268,14 @@ def _table(mechanism, data, size, seed, where, structured, names, float_bits) ->
         return with_errors(t, errors, names)
     except MechanismError as exc:
         raise MechanismError(f"{_runner.describe(mechanism)}.sample returned a bad output: {exc}") from None
+
+
+def _changed_form(outputs, names, got, where) -> str:
+    arr = np.asarray(outputs)
+    return (f"outputs of shape {arr.shape[1:]} (features {got[:3]} ...) after {PROBE_OUTPUTS} probe draws per "
+            f"dataset gave numeric outputs with the features {names[:3]} ...; {where}. The black-box audit fixes "
+            "the output layout from the probe draws: return one form throughout (arrays of one shape, or "
+            "tuples/lists for outputs whose length or kind varies).")
 
 
 def _counts(mechanism, data, size, seed, where, structured, names, float_bits, events, top=-1):
@@ -799,12 +812,24 @@ def _conform_names(table: OutputTable, names: tuple) -> OutputTable:
 
 
 def _probe(mechanism, data, seed, where, float_bits):
-    """(numeric?, output shape, elements per output, numeric feature names); None if the draw raised."""
-    outputs, errors = _draw(mechanism, data, 1, seed, where + " (probe draw)")
+    """(numeric?, output shape, elements per output, numeric feature names) from PROBE_OUTPUTS draws;
+    None if every draw raised.
+
+    The layout is numeric (the fast array path) only when every probe output is a number or a
+    non-empty numeric array of one shape; anything else (strings, tuples of varying length, empty
+    tuples, a mix) is structured. A later batch that does not fit a numeric layout is a
+    MechanismError, never a silent re-encoding (see :func:`_table`)."""
+    outputs, errors = _draw(mechanism, data, PROBE_OUTPUTS, seed, where + " (probe draws)")
     if errors is not None:
-        return None
+        good = [o for o in outputs if o is not None]
+        if not good:
+            return None
+        kinds = {(o.dtype.kind in "biuf", o.shape[1:]) for o in good}
+        if len(kinds) != 1 or not next(iter(kinds))[0]:
+            return False, None, 1, None
+        outputs = np.concatenate(good)
     arr = np.asarray(outputs)
-    numeric = arr.dtype.kind in "biuf"
+    numeric = arr.dtype.kind in "biuf" and arr.size > 0
     try:
         names = to_table(arr, where, structured=False, float_bits=float_bits).names if numeric else None
     except MechanismError as exc:

@@ -244,6 +244,15 @@ def to_table(outputs: Any, where: str, *, structured: bool | None = None, float_
     arr = np.asarray(outputs)
     if structured is None:
         structured = arr.dtype.kind not in "biuf"
+    elif not structured and arr.dtype.kind not in "biuf":
+        lengths = sorted({len(o) for o in arr if isinstance(o, (tuple, list))})
+        bad = next((i for i, o in enumerate(arr) if not isinstance(o, (numbers.Number, np.ndarray, tuple, list))
+                    or (isinstance(o, np.ndarray) and o.dtype.kind not in "biuf")), None)
+        what = (f"output {bad} of the batch, {_short(repr(arr[bad]))}, is not numeric" if bad is not None else
+                f"the outputs of the batch have different lengths ({', '.join(map(str, lengths[:5]))})")
+        raise MechanismError(f"{what}, although the probe draws were numeric arrays of one shape; {where}. Return "
+                             "one form throughout (arrays of one shape, or tuples/lists for outputs whose length or "
+                             "kind varies).")
     if structured:
         if arr.dtype != object:
             obj = np.empty(arr.shape[0], dtype=object)
@@ -257,8 +266,11 @@ def to_table(outputs: Any, where: str, *, structured: bool | None = None, float_
             i = int(np.argwhere(bad.reshape(arr.shape[0], -1).any(axis=1))[0][0])
             raise MechanismError(f"output {i} of the batch contains NaN; {where}. A NaN is never a valid release.")
     n = arr.shape[0]
-    codes = _row_codes(arr)
     flat = arr.reshape(n, -1).astype(float)
+    # the code of an output must not depend on the other outputs of its batch: a list of Python
+    # numbers becomes an int array in one batch and a float array in the next, so numbers are
+    # hashed as float64 values (integers beyond 2**53 may share a code: coarser events, still valid)
+    codes = _row_codes(flat if arr.dtype.kind in "biu" else arr.astype(np.float64, copy=False))
     d = flat.shape[1]
     cols = [flat[:, j] for j in range(min(d, MAX_COORDINATES))]
     if arr.ndim == 1:
