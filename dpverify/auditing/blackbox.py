@@ -2,9 +2,10 @@
 
 **Pipeline** (one pair at a time, so memory does not grow with the sample count):
 
-1. *Probe*: one output per dataset fixes the layout (numeric array or structured outputs, the
-   feature names) and so the number of candidate events per direction (:func:`scores.slots`);
-   the multiplicity ``K`` is fixed before any selection draw.
+1. *Probe*: ``PROBE_OUTPUTS`` outputs per dataset (their own seeds) fix the layout (numeric arrays
+   of one shape, else structured outputs; the feature names) and so the number of candidate events
+   per direction (:func:`scores.slots`); the multiplicity ``K`` is fixed before any selection draw.
+   A later batch that does not fit a numeric layout stops the audit with a MechanismError.
 2. *Selection*: ``min(SELECTION_CAP, selection_fraction * samples)`` outputs per dataset are
    drawn, kept, and used to choose events. For the direction "D->D'" (events favouring D) each
    *family* (:mod:`dpverify.auditing.scores`, :mod:`dpverify.auditing.learned`) gives one event
