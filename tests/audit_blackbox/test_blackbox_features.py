@@ -110,16 +110,19 @@ def test_safe_samplers_not_violated_with_float_bits(name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["discrete-laplace-cks", "discrete-gaussian-cks", "snapping-mironov"])
-def test_safe_samplers_100_seeds(name):
-    """Acceptance: not violated over 100 seeds (each run errs with probability <= 0.05)."""
+@pytest.mark.parametrize("confidence", [0.95, 0.999])
+def test_safe_samplers_100_seeds(name, confidence):
+    """Acceptance: not violated over 100 seeds. Each run errs with probability <= 1 - confidence;
+    at 0.999 (the confidence of ``assert_private`` and the CI profile) the three samplers gave
+    0 of 200 each in docs/performance.md. Asserted as a binomial limit with tail < 1e-6."""
     from dpverify_mechanisms.registry import ENTRIES
 
     e = next(x for x in ENTRIES if x.name == name)
     m = e.factory()
-    bad = sum(audit(m, e.pairs(), samples=50_000, rng=100 + s, float_bits=True).verdict is Verdict.VIOLATED
-              for s in range(100))
-    print(f"{name}: {bad} violated of 100")
-    assert bad < _limit(100, 0.05)
+    bad = sum(audit(m, e.pairs(), samples=50_000, rng=100 + s, float_bits=True, confidence=confidence).verdict
+              is Verdict.VIOLATED for s in range(100))
+    print(f"{name} at confidence {confidence}: {bad} violated of 100")
+    assert bad < _limit(100, 1 - confidence)
 
 
 # -- confidence sequences and early stopping -----------------------------------------------------
