@@ -310,9 +310,8 @@ def lemma_3_3() -> ClaimReport:
 
 _F2, _B2 = sp.symbols("P_F2 B_F2", nonnegative=True)  # ||P_D(A) - P_D(A + B)||_F^2, ||B||_F^2
 _GAP = sp.Symbol("g", positive=True)  # lambda_D - lambda_D+1 (simple eigenvalues: > 0)
-_EB = sp.Symbol("e", real=True)  # <B, P_D(A + B) - P_D(A)>_F
 _CDELTA = sp.Symbol("c_delta", positive=True)  # delta_D = c_delta (lambda_D - lambda_D+1), c_delta = 1/2 as printed
-_W1, _W2 = sp.symbols("w_1 w_2", nonnegative=True)
+_W1 = sp.Symbol("w_1", nonnegative=True)
 EIGEN = ("for every finite dimension p and every orthonormal eigendecomposition of A and of A + B (eigenvalues "
          "nonincreasing; that a symmetric matrix has one, the spectral theorem, defines P_D and is not proved)")
 
@@ -321,21 +320,21 @@ def subspace_statement() -> Lemma:
     """Proposition 3.4 in its own parameters, squared: delta_D^2 ||P_D(A) - P_D(A + B)||_F^2 <= ||B||_F^2 with
     delta_D = c_delta (lambda_D - lambda_D+1) (c_delta = 1/2 as printed).
 
-    The matrix steps (``proofs/coq/ZhouSubspace.v``, every p): with P = P_D(A), P^ = P_D(A + B) and g = lambda_D -
-    lambda_D+1, <A, P - P^>_F >= g ||P - P^||_F^2 / 2 (the overlaps (v_i . u_j)^2 form a doubly stochastic array)
-    and <A + B, P^ - P>_F >= 0 (the same for A + B, its gap >= 0); summed: g F/2 <= e with e = <B, P^ - P>_F and
-    F = ||P - P^||_F^2; and 2 e <= delta_D F + ||B||_F^2/delta_D (termwise AM-GM). Both hypotheses are parametrised
-    exactly in turn (REPARAM) and the margin is a sum of nonnegative terms. The paper's hypothesis ||B||_F <=
-    delta_D/2 is not used, and the constant is sharp without it (A = diag(1, -1), A + B = 0, P^ the other axis)."""
+    The matrix steps (``proofs/coq/ZhouSubspace.v``, every p): with P = P_D(A), P^ = P_D(A + B), g = lambda_D -
+    lambda_D+1, F = ||P - P^||_F^2 and e = <B, P^ - P>_F: <A, P - P^>_F >= g F/2 (the overlaps (v_i . u_j)^2 form a
+    doubly stochastic array) and <A + B, P^ - P>_F >= 0 (the same for A + B, its gap >= 0), summed: g F <= 2 e; and
+    2 e <= delta_D F + ||B||_F^2/delta_D (termwise AM-GM at t = delta_D). Chained and multiplied by delta_D > 0 (e
+    eliminated): delta_D g F <= delta_D^2 F + ||B||_F^2, the hypothesis; it is parametrised exactly (REPARAM) and
+    the margin is a sum of nonnegative terms. The paper's hypothesis ||B||_F <= delta_D/2 is not used, and the
+    constant is sharp without it (A = diag(1, -1), A + B = 0, P^ the other axis)."""
     delta = _CDELTA * _GAP
-    hyps = (sp.Le(_GAP * _F2 / 2, _EB), sp.Le(2 * _EB, delta * _F2 + _B2 / delta))
     return Lemma(id=f"{PAPER}/proposition-3.4", source=f"{PAPER} Proposition 3.4 (Zwald-Blanchard)",
                  statement="delta_D^2 ||P_D(A) - P_D(A + B)||_F^2 <= ||B||_F^2, delta_D = c_delta (lambda_D - lambda_D+1), "
-                           "from g F/2 <= <B, P^ - P>_F (the trace-gap step) and the AM-GM bound at delta_D",
-                 symbols=(_F2, _B2, _GAP, _EB), hypotheses=hyps,
+                           "from g F <= 2 <B, P^ - P>_F <= delta_D F + ||B||_F^2/delta_D (trace gap, AM-GM)",
+                 symbols=(_F2, _B2, _GAP), hypotheses=(sp.Le(delta * _GAP * _F2, delta ** 2 * _F2 + _B2),),
                  conclusion=sp.Le(delta ** 2 * _F2, _B2), strategy=Strategy.REPARAM,
-                 reparam={_EB: _GAP * _F2 / 2 + _W1, _B2: delta * (2 * _EB - delta * _F2 + _W2)},
-                 box={"P_F2": Range(0, 8), "B_F2": Range(0, 20), "g": Range(0.01, 4), "e": Range(-10, 40)},
+                 reparam={_B2: delta * _GAP * _F2 - delta ** 2 * _F2 + _W1},
+                 box={"P_F2": Range(0, 8), "B_F2": Range(0, 20), "g": Range(0.01, 4)},
                  samples=400, seed=SEED, constants={"c_delta": sp.Rational(1, 2)})
 
 
