@@ -758,7 +758,10 @@ def theorem_1() -> ClaimReport:
                    ("(26) increasing in Delta", mono)])
     return ClaimReport(f"{PAPER}/theorem-1", "additive noise: eta_AN <= (1 + kappa(Delta + delta)/(1 - kappa(Delta + delta))(kappa + r))^2 "
                        "w.p. >= 1 - 2 exp(-sigma_max^2 delta^2/(2 sigma_AN^2))", steps=steps, conclusion=steps,
-                       notes=("relies on Lemma 3 (Wedin) and Proposition 3 (Rudelson-Vershynin), both cited",))
+                       notes=("relies on Lemma 3 (Wedin, cited; its own conclusion is kernel-checked by "
+                              "proofs/coq/ShowkatbakhshWedin.v where coqc is available, while this chain uses its sympy-level "
+                              "verdict) and Proposition 3 (Rudelson-Vershynin, cited and probabilistic: tested by Monte Carlo), "
+                              "so the conclusion stays tested",))
 
 
 def theorem_2() -> ClaimReport:

@@ -37,6 +37,7 @@ SLOW_MUTANTS = [
 
 
 @needs_coq
+@pytest.mark.slow  # the manifest theorem is compiled and its axioms checked by test_coq.py by default
 def test_wedin_theorems_compile_with_classical_reals_only():
     assert_compiles_classically(FILE, THEOREMS)
 
