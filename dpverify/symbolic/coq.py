@@ -161,6 +161,20 @@ MANIFEST: tuple[CoqEntry, ...] = (
              "gives ||Delta||_F^2 <= (p Delta_max)^2, and (8) with Sigma_j Theta_j = I, Theta_1 Sigma_1 = I, Sigma_1 symmetric, "
              "l_1, l_j > 0 Rayleigh lower bounds of Sigma_1, Sigma_j: ||Theta_j - Theta_1||_F^2 (l_1 l_j)^2 <= "
              "||Sigma_1 - Sigma_j||_F^2", Coverage.CLAIM),
+    CoqEntry("showkatbakhsh-regression/lemma-3", "ShowkatbakhshWedin.v", "wedin_relative_error",
+             "for every n, d >= 1, n x d matrices X, E = sigma_AN N, y, theta_AN with (X + E)^T ((X + E) theta_AN - y) = 0 "
+             "(any least-squares solution of the noisy problem), every theta* (in particular the least-squares one), and "
+             "every s > 0, S, e >= 0 with s |x| <= |X x| <= S |x| and |E x| <= e |x| for all x (sigma_min, sigma_max = "
+             "||X||_2 and ||E||_2 under their Rayleigh definitions) and kappa Delta = (S/s)(e/S) < 1: ||X theta_AN - y|| / "
+             "||X theta* - y|| <= 1 + kappa Delta/(1 - kappa Delta) (kappa + r(y)) when X theta* != y (finite sums; no SVD; "
+             "via wedin_error_bound: (s - e) ||X theta_AN - y|| <= s ||X theta* - y|| + e ||X theta*||)", Coverage.CLAIM),
+    CoqEntry("zhou-compression/proposition-3.4", "ZhouSubspace.v", "zhou_prop_3_4",
+             "for every finite dimension p, 1 <= D < p and every pair of orthonormal eigendecompositions A = U diag(lam) U^T, "
+             "A + B = V diag(mu) V^T (U, V orthogonal, lam, mu nonincreasing; the spectral theorem, that they exist, is not in "
+             "Coq): delta_D^2 ||P_D(A) - P_D(A + B)||_F^2 <= ||B||_F^2 with delta_D = (lambda_D - lambda_D+1)/2 and P_D the "
+             "projector on the first D eigenvectors, i.e. ||P_D(A) - P_D(A + B)||_F <= ||B||_F/delta_D; the hypotheses "
+             "||B||_F <= delta_D/2 and A + B >= 0 are not needed (finite sums; a trace-gap argument, no Weyl or Davis-Kahan)",
+             Coverage.CLAIM),
 )
 
 
