@@ -1009,7 +1009,10 @@ def theorem_9() -> ClaimReport:
                    ("Lemma 1 (Zhu) with C = 3/(2 eps) I: ||W||_2 = O(d log d/eps) w.h.p.", lemma_1().conclusion)])
     return ClaimReport(_id("theorem-9"), "A = X X^T: ||A - A_k_hat||_2 <= lambda_k+1 + O(d log d/eps) (Wishart mechanism)",
                        steps=steps, conclusion=sim,
-                       notes=("checked in the explicit form lambda_k+1 + 2 t(theta) with probability >= 1 - d e^-theta",))
+                       notes=("checked in the explicit form lambda_k+1 + 2 t(theta) with probability >= 1 - d e^-theta",
+                              "the deterministic step ||A - A_k_hat||_2 <= lambda_k+1 + 2||W||_2 holds for every dimension when "
+                              "A + W is PSD (proofs/coq/JiangLowRank.v, a step: Weyl and the triangle inequality); the tail "
+                              "rests on Lemma 1 for general d (tested), so the claim stays tested"))
 
 
 # ------------------------------------------------------------------ claims without a checkable content
@@ -1061,7 +1064,12 @@ def lemma_5() -> ClaimReport:
     return ClaimReport(_id("lemma-5"), "packing of G_k,d with N = 2^Omega(k(d-k) log 1/delta) disjoint spectral balls",
                        steps=unknown(CITED + " (Kapralov & Talwar 2013)"),
                        conclusion=unknown("an existence statement with an unspecified Omega constant"),
-                       reason="cited without proof; the Omega constant is unspecified, so no finite instance decides it")
+                       reason="cited without proof; the Omega constant is unspecified, so no finite instance decides it, and "
+                              "exhibiting one needs a packing (volume) argument on the Grassmannian that no check here has",
+                       notes=("the Omega can only hold for delta below a threshold: for k = 1 the line bisecting two lines "
+                              "is within sin(pi/4) = 1/sqrt(2) of both (||u u^T - s s^T||_2 = sin of their angle), so for "
+                              "delta >= 1/sqrt(2) no two of the sets C_delta are disjoint and N = 1, while "
+                              "2^(c k (d - k) log 1/delta) > 1 for every c > 0 and delta < 1",))
 
 
 # ------------------------------------------------------------------ entry point

@@ -12,7 +12,7 @@
 
     Lemma 3 ([jiang_davis_kahan]): for 1 <= k < d, if lambda_k(A) > lambda_(k+1)(A_hat) then
     ||P_k - P_hat_k||_2 <= ||A - A_hat||_2 / (lambda_k(A) - lambda_(k+1)(A_hat)).
-    Proof. With Q = U^T V (Q_ij = u_i . v_j; orthogonal), the coordinates of (P_k - P_hat_k) x in the basis u give
+    Proof: with Q = U^T V (Q_ij = u_i . v_j; orthogonal), the coordinates of (P_k - P_hat_k) x in the basis u give
     |(P_k - P_hat_k) x|^2 = |Q12 a2|^2 + |Q21 a1|^2 with a = V^T x split at k ([nrm2_D]), Q21 = U_perp^T V_k,
     Q12 = U_k^T V_perp. (1) Q21: u_i . (A - A_hat) v_j = (l_j - m_i) Q_ij ([sylv_rel]) with l_j - m_i >= gap for
     j < k <= i, and |U_perp^T (A - A_hat) V_k a| <= e |a| ([Y_bound]); the operator-norm bound |Q21 a| <= e/gap |a|

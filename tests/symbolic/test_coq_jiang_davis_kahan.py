@@ -10,7 +10,9 @@ not merely one the proof script cannot handle):
 - Theorem 6 with 2 sqrt(k) replaced by sqrt(k)/2: A = diag(1, 0), W = t [[1, 1], [1, 1]] (PSD), t = 1e-3: the ratio
   ||P - P_hat||_F g / (sqrt(k) ||W||_2) is 0.707 > 1/2;
 - Theorem 6 without "W PSD": A = diag(1, 0), W = diag(-0.6, 0.6): ||P - P_hat||_F = sqrt 2 > 2 ||W||_2/g = 1.2;
-- sylvester_bound with 2 delta^2: p = q = 1, X = Y = 1, a = delta = 1, b = 0, e = 1: |X x|^2 2 = 2 > 1 = e^2 |x|^2."""
+- sylvester_bound with 2 delta^2: p = q = 1, X = Y = 1, a = delta = 1, b = 0, e = 1: |X x|^2 2 = 2 > 1 = e^2 |x|^2;
+- Theorem 9's step (JiangLowRank.v) with lambda_k+1/2: W = 0, A = diag(1, 1/2), k = 1: ||A - A_1||_2 = 1/2 > 1/4;
+  without "A_hat PSD": W = 0, A = diag(1, -2), k = 1: ||A - A_1||_2 = 2 > lambda_2 = -2."""
 from __future__ import annotations
 
 import importlib
@@ -42,6 +44,27 @@ SLOW_MUTANTS = [
     ("sylvester_bound", "nrm2 p (mv q X x) * (delta * delta) <=", "nrm2 p (mv q X x) * (2 * (delta * delta)) <=",
      "p = q = 1, X = Y = 1, a = delta = 1, b = 0, e = 1"),
 ]
+LOWRANK_MUTANTS = [
+    ("jiang_theorem_9_step", "pn <= l k + 2 * w.", "pn <= l k / 2 + 2 * w.", "W = 0, A = diag(1, 1/2), k = 1"),
+    ("jiang_theorem_9_step", "  (forall x, 0 <= quad d Ahat x) ->\n", "", "W = 0, A = diag(1, -2), k = 1"),
+]
+
+
+@needs_coq
+@pytest.mark.slow
+def test_theorem_9_step_compiles_and_its_mutants_are_rejected():
+    assert_compiles_classically("JiangLowRank.v", ("jiang_theorem_9_step", "tail_bound", "vnorm_triangle"))
+    for mutant in LOWRANK_MUTANTS:
+        assert_mutant_rejected("JiangLowRank.v", *mutant)
+
+
+def test_theorem_9_step_mutant_witnesses_are_false():
+    for A, k in ((np.diag([1.0, 0.5]), 1), (np.diag([1.0, -2.0]), 1)):  # W = 0: A_hat = A
+        w_, V = np.linalg.eigh(A)
+        Ak = V[:, -k:] @ np.diag(w_[-k:]) @ V[:, -k:].T
+        lam = np.sort(w_)[::-1]
+        err = np.linalg.norm(A - Ak, 2)
+        assert err > (lam[k] / 2 if lam[k] > 0 else lam[k]) + 0.2
 
 
 def _proj(M, k):
