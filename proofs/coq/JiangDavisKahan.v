@@ -786,3 +786,25 @@ Proof.
   - rewrite HR2. assert (INR k * s2 <= INR k * (w * w / (g * g))) by (apply Rmult_le_compat_l; assumption).
     assert (0 <= INR k * (w * w / (g * g))) by (apply Rmult_le_pos; [exact Hk | apply div_nonneg; nra]). lra.
 Qed.
+
+(* ------------------------------------------------------------------ the hypotheses are satisfiable *)
+(** Not vacuous: every diagonal matrix with sorted entries has the orthonormal eigendecomposition of the standard
+    basis, so [orth_eig] holds for some matrices in every dimension. *)
+Lemma orth_eig_diag : forall d (l : nat -> R), (forall j j', (j <= j')%nat -> (j' < d)%nat -> l j' <= l j) ->
+  orth_eig d (fun a b => if Nat.eq_dec a b then l a else 0) (fun j a => if Nat.eq_dec j a then 1 else 0) l.
+Proof.
+  intros d l Hs. split; [split; [|split]|].
+  - intros a b Ha Hb.
+    rewrite (sumn_ext d _ (fun j => (if Nat.eq_dec a j then 1 else 0) * (if Nat.eq_dec j b then 1 else 0))).
+    + rewrite (sumn_delta d (fun j => if Nat.eq_dec j b then 1 else 0) a Ha). reflexivity.
+    + intros j _. destruct (Nat.eq_dec j a), (Nat.eq_dec a j), (Nat.eq_dec j b); subst; try lia; ring.
+  - intros a b Ha Hb.
+    rewrite (sumn_ext d _ (fun j => (if Nat.eq_dec a j then 1 else 0) * (l j * (if Nat.eq_dec j b then 1 else 0)))).
+    + rewrite (sumn_delta d (fun j => l j * (if Nat.eq_dec j b then 1 else 0)) a Ha).
+      destruct (Nat.eq_dec a b); ring.
+    + intros j _. destruct (Nat.eq_dec j a), (Nat.eq_dec a j), (Nat.eq_dec j b); subst; try lia; ring.
+  - exact Hs.
+  - intros i j Hi Hj. unfold dot.
+    rewrite (sumn_delta d (fun a => if Nat.eq_dec j a then 1 else 0) i Hi).
+    destruct (Nat.eq_dec j i), (Nat.eq_dec i j); subst; try lia; reflexivity.
+Qed.
