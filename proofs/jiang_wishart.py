@@ -1011,7 +1011,7 @@ def theorem_9() -> ClaimReport:
                        steps=steps, conclusion=sim,
                        notes=("checked in the explicit form lambda_k+1 + 2 t(theta) with probability >= 1 - d e^-theta",
                               "the deterministic step ||A - A_k_hat||_2 <= lambda_k+1 + 2||W||_2 holds for every dimension when "
-                              "A + W is PSD (proofs/coq/JiangLowRank.v, a step: Weyl and the triangle inequality); the tail "
+                              "A + W is PSD (proofs/coq/JiangDavisKahan.v, jiang_theorem_9_step, a step: Weyl and the triangle inequality); the tail "
                               "rests on Lemma 1 for general d (tested), so the claim stays tested"))
 
 

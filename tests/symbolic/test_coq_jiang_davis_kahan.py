@@ -11,7 +11,7 @@ not merely one the proof script cannot handle):
   ||P - P_hat||_F g / (sqrt(k) ||W||_2) is 0.707 > 1/2;
 - Theorem 6 without "W PSD": A = diag(1, 0), W = diag(-0.6, 0.6): ||P - P_hat||_F = sqrt 2 > 2 ||W||_2/g = 1.2;
 - sylvester_bound with 2 delta^2: p = q = 1, X = Y = 1, a = delta = 1, b = 0, e = 1: |X x|^2 2 = 2 > 1 = e^2 |x|^2;
-- Theorem 9's step (JiangLowRank.v) with lambda_k+1/2: W = 0, A = diag(1, 1/2), k = 1: ||A - A_1||_2 = 1/2 > 1/4;
+- Theorem 9's step (jiang_theorem_9_step) with lambda_k+1/2: W = 0, A = diag(1, 1/2), k = 1: ||A - A_1||_2 = 1/2 > 1/4;
   without "A_hat PSD": W = 0, A = diag(1, -2), k = 1: ||A - A_1||_2 = 2 > lambda_2 = -2."""
 from __future__ import annotations
 
@@ -53,9 +53,9 @@ LOWRANK_MUTANTS = [
 @needs_coq
 @pytest.mark.slow
 def test_theorem_9_step_compiles_and_its_mutants_are_rejected():
-    assert_compiles_classically("JiangLowRank.v", ("jiang_theorem_9_step", "tail_bound", "vnorm_triangle"))
+    assert_compiles_classically(FILE, ("jiang_theorem_9_step", "tail_bound", "vnorm_triangle"))
     for mutant in LOWRANK_MUTANTS:
-        assert_mutant_rejected("JiangLowRank.v", *mutant)
+        assert_mutant_rejected(FILE, *mutant)
 
 
 def test_theorem_9_step_mutant_witnesses_are_false():
