@@ -139,6 +139,26 @@ MANIFEST: tuple[CoqEntry, ...] = (
              "(Q Q^T = I; the spectral theorem, that every symmetric matrix has one, is not in Coq) and rho_1, rho_d "
              "bound x^T P x / |x|^2 (the Rayleigh definitions of P's extreme eigenvalues); finite sums, the "
              "intersection argument by elimination (d - 1 equations in d unknowns)", Coverage.CLAIM),
+    CoqEntry("jiang-wishart/lemma-3", "JiangDavisKahan.v", "jiang_davis_kahan",
+             "for every dimension d and 1 <= k < d, A = V diag(l) V^T, A_hat = U diag(m) U^T orthonormal "
+             "eigendecompositions (V, U orthogonal, l, m nonincreasing; the spectral theorem, that every symmetric matrix "
+             "has one, is not in Coq), P_k = sum_(j<k) v_j v_j^T, P_hat_k = sum_(j<k) u_j u_j^T: if lambda_k(A) > "
+             "lambda_k+1(A_hat) then ||P_k - P_hat_k||_2 <= ||A - A_hat||_2 / (lambda_k(A) - lambda_k+1(A_hat)), with ||M||_2 "
+             "under its variational definition (the least b with |M x| <= b |x| for all x); operator norm, not Frobenius: "
+             "a Sylvester bound through a discrete Cayley identity and the completeness of R, and ||U_k^T V_perp|| = "
+             "||U_perp^T V_k|| for equal ranks (a square matrix bounded below is onto); finite sums", Coverage.CLAIM),
+    CoqEntry("jiang-wishart/theorem-6", "JiangDavisKahan.v", "jiang_theorem_6",
+             "for every dimension d and 1 <= k < d, A_hat = A + W with W positive semidefinite (x^T W x >= 0 for all x; "
+             "every Wishart draw is), orthonormal eigendecompositions of A (eigenvalues sigma_i: A = X X^T/n is PSD) and A_hat, "
+             "sigma_k > sigma_k+1: ||V_k V_k^T - V_hat_k V_hat_k^T||_F <= 2 sqrt(k) ||W||_2/(sigma_k - sigma_k+1), ||W||_2 the "
+             "least b with |W x| <= b |x|; not the paper's route (its step ||.||_F <= sqrt(k)||.||_2 is false): Davis-Kahan "
+             "with A and A + W exchanged, whose gap is >= sigma_k - sigma_k+1 by Weyl since W is PSD, gives sqrt(2k) <= "
+             "2 sqrt(k); the hypothesis sigma_k - sigma_k+1 >= 2||W||_2 is not needed; finite sums", Coverage.CLAIM),
+    CoqEntry("jiang-wishart/theorem-9", "JiangDavisKahan.v", "jiang_theorem_9_step",
+             "the deterministic step, for every dimension d and k < d: A_hat = A + W positive semidefinite (x^T A_hat x >= 0 "
+             "for all x), orthonormal eigendecompositions of A and A_hat, A_hat_k its rank-k truncation: ||A - A_hat_k||_2 <= "
+             "lambda_k+1(A) + 2 ||W||_2, ||.||_2 the least b with |M x| <= b |x| (Weyl and the triangle inequality); the "
+             "tail ||W||_2 = O(d log d/eps) rests on Lemma 1 (Zhu) for general d, not in Coq", Coverage.STEP),
     CoqEntry("lecture21-dp/lemma-3", "Bernoulli.v", "laplace_max_tail",
              "for every integer K >= 1 and 0 < delta <= K: 1 - (1 - e^(-ln(K/delta)))^K <= delta, the exact tail of "
              "the maximum of K independent Laplace(B/eps) magnitudes at log(K/delta) B/eps (by bernoulli: "
