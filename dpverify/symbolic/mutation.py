@@ -349,8 +349,12 @@ def _fails(c, lhs, rhs, digits: int) -> bool:
 
 
 def _holds(h, sub) -> bool | None:
-    """A hypothesis at an exact point: True, False, or None (not evaluable: the point is skipped)."""
-    v = h.xreplace(sub)
+    """A hypothesis at an exact point: True, False, or None (not evaluable: the point is skipped). A side that is
+    NaN or zoo there (e.g. a constant mutated to 0 under a division) makes the hypothesis not evaluable."""
+    try:
+        v = h.xreplace(sub)
+    except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):  # "Invalid NaN comparison"
+        return None
     if v is sp.true or v is sp.false:
         return bool(v)
     if isinstance(v, sp.Rel) and not isinstance(v, sp.Ne):
@@ -376,14 +380,20 @@ def _lambdified(lem: Lemma, names):
 POINT_LIMIT = 5.0
 
 
-def _lemma_false(lem: Lemma, n: int, seed: int):
+def _lemma_false(lem: Lemma, n: int, seed: int, search: bool = True):
     """A point of the statement's whole domain where it fails (:func:`_fails_at`), or None; each point is limited to
-    :data:`POINT_LIMIT` seconds (a slower point is skipped, as a point where the statement does not evaluate)."""
+    :data:`POINT_LIMIT` seconds (a slower point is skipped, as a point where the statement does not evaluate).
+
+    First the sampled screen (:func:`_points`); when no sampled point fails and ``search`` is set, a local search
+    (:func:`_local_search`) from the :data:`SEARCH_STARTS` sampled points of smallest relative margin. Every
+    candidate of either stage is confirmed by :func:`_fails_at` (sympy at 40 and 80 digits, every hypothesis
+    holding), so the search can only add confirmed failing points, never call a true statement false."""
     lem = lem.substituted()
     syms = {s.name: s for s in lem.symbols}
     names = _free_names(lem)
     fast = _lambdified(lem, names)
     seen = set()
+    screened = []  # (relative margin, point) of the sampled points where the fast evaluation gave real values
     for pt in _points(lem, n, seed):
         key = tuple(pt.get(nm) for nm in names)
         if key in seen:
@@ -391,36 +401,251 @@ def _lemma_false(lem: Lemma, n: int, seed: int):
         seen.add(key)
         try:
             with _time_limit(POINT_LIMIT, _PointTimeout):
-                if _fails_at(lem, syms, names, fast, pt):
+                sides = _fast_sides(fast, syms, names, pt) if fast is not None else None
+                if sides is not None:
+                    m = _rel_margin(lem.conclusion, *sides)
+                    if m is not None:
+                        screened.append((m, pt))
+                if _fails_at(lem, syms, names, fast, pt, sides):
                     return pt
         except _PointTimeout:
             continue
+    if not search or fast is None or not names:
+        return None
+    return _local_search(lem, syms, names, fast, screened)
+
+
+def _fast_sides(fast, syms, names, pt):
+    """(lhs, rhs) at 30 digits by the lambdified sides, or None (not evaluable; not a finite real there)."""
+    try:
+        with mpmath.workdps(30):
+            args = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
+            lhs, rhs = mpmath.mpmathify(fast[0](*args)), mpmath.mpmathify(fast[1](*args))
+    except Exception:  # noqa: BLE001 - not evaluable there (no convergence, a domain error): skipped
+        return None
+    if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or \
+            not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
+        return None
+    return lhs, rhs
+
+
+def _rel_margin(c, lhs, rhs) -> float | None:
+    """The relation's relative margin at these values, in [-1, 1], negative where it fails: (rhs - lhs) / (|lhs| +
+    |rhs|) for ``<=``/``<``, (lhs - rhs) / (...) for ``>=``/``>``, -|rhs - lhs| / (...) for an identity (an identity's
+    search looks for the largest relative discrepancy); None for any other relation."""
+    with mpmath.workdps(30):
+        den = abs(lhs) + abs(rhs)
+        d = rhs - lhs
+        if den == 0:
+            return 0.0
+        if isinstance(c, (sp.LessThan, sp.StrictLessThan)):
+            return float(d / den)
+        if isinstance(c, (sp.GreaterThan, sp.StrictGreaterThan)):
+            return float(-d / den)
+        if isinstance(c, sp.Equality):
+            return float(-abs(d) / den)
     return None
 
 
-def _fails_at(lem: Lemma, syms, names, fast, pt) -> bool:
+#: the local search after the sampled screen: starts (the sampled points of smallest relative margin, at most one
+#: per distinct margin), objective evaluations per start (Nelder-Mead, then a compass search), seconds per statement
+SEARCH_STARTS = 5
+SEARCH_EVALS = 150
+SEARCH_SECONDS = 1.5
+#: magnitudes the search may reach (natural log): reals 10^-12 .. 10^12; integers up to 10^3 (or the box's end)
+_LOG_REAL = math.log(1e12)
+_INT_MAX = 1000
+
+
+class _Found(Exception):
+    def __init__(self, pt):
+        super().__init__()
+        self.pt = pt
+
+
+class _OutOfSearch(Exception):
+    pass
+
+
+def _coordinate(sym: sp.Symbol, v: float, box=None):
+    """(u0, to_x) of one axis of the search: a log-magnitude coordinate u with the start's sign (x = sign * e^u;
+    a start at 0 searches the positive side, or the negative side of a nonpositive symbol), integers rounded and
+    kept in their assumption domain (>= 1, >= 0 ...) and at most 10^3 (or the box's end)."""
+    neg = v < 0 or (v == 0 and (sym.is_nonpositive or sym.is_negative))
+    sign = -1.0 if neg else 1.0
+    mag = abs(v)
+    if sym.is_integer:
+        top = max(_INT_MAX, abs(box.hi) if box is not None else 0, abs(box.lo) if box is not None else 0)
+        lo_int = 1 if (sym.is_positive or sym.is_negative) else 0
+
+        def to_x(u):
+            k = int(round(math.exp(min(max(u, -30.0), math.log(top)))))
+            return sign * float(min(max(k, lo_int), top))
+        return math.log(max(mag, 1.0)), to_x
+
+    def to_x(u):
+        return sign * math.exp(min(max(u, -_LOG_REAL), _LOG_REAL))
+    return math.log(mag) if mag > 0 else -_LOG_REAL / 2, to_x
+
+
+def _hyp_checkers(lem: Lemma, syms, names):
+    """A function point -> bool: every hypothesis holds at 30 digits (lambdified relationals; a NaN, complex or
+    non-evaluable side means it does not hold), or by :func:`_holds` (sympy) when a hypothesis is not a plain
+    inequality. Only a screen for the search: a candidate is confirmed by :func:`_fails_at`."""
+    args = [syms[nm] for nm in names]
+    fs, slow = [], []
+    for h in lem.hypotheses:
+        if isinstance(h, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan)):
+            try:
+                fs.append((type(h), sp.lambdify(args, h.lhs - h.rhs, modules="mpmath")))
+                continue
+            except Exception:  # noqa: BLE001 - no printer: sympy decides
+                pass
+        slow.append(h)
+
+    def ok(pt):
+        with mpmath.workdps(30):
+            a = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
+            for kind, f in fs:
+                try:
+                    d = mpmath.mpmathify(f(*a))
+                except Exception:  # noqa: BLE001 - not evaluable: does not hold there
+                    return False
+                if isinstance(d, mpmath.mpc) or not mpmath.isfinite(d):
+                    return False
+                if kind is sp.LessThan and not d <= 0 or kind is sp.StrictLessThan and not d < 0 or \
+                        kind is sp.GreaterThan and not d >= 0 or kind is sp.StrictGreaterThan and not d > 0:
+                    return False
+        if slow:
+            sub = {syms[k]: _exact(v, syms[k]) for k, v in pt.items()}
+            return all(_holds(h, sub) is True for h in slow)
+        return True
+    return ok
+
+
+def _local_search(lem: Lemma, syms, names, fast, screened):
+    """Search for a failing point near the sampled points of smallest relative margin (:func:`_rel_margin`):
+    Nelder-Mead (scipy) over log-magnitude coordinates (:func:`_coordinate`; integer axes rounded), then a compass
+    search (steps 10^-1 .. 10^-7 in u, and +-1 on integer axes). A point where a hypothesis does not hold, or where
+    the statement has no finite real value, scores worse than any margin (it is rejected, never counted). The first
+    point whose 30-digit margin fails is confirmed by :func:`_fails_at`; bounded by :data:`SEARCH_EVALS` evaluations
+    per start and :data:`SEARCH_SECONDS` per statement. Returns the confirmed point or None."""
+    from scipy.optimize import minimize
+
+    c = lem.conclusion
+    if not isinstance(c, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan, sp.Equality)):
+        return None
+    hyp_ok = _hyp_checkers(lem, syms, names)
+    deadline = time.monotonic() + SEARCH_SECONDS
+    starts, margins = [], set()
+    for m, pt in sorted(screened, key=lambda t: t[0]):
+        if len(starts) >= SEARCH_STARTS or time.monotonic() > deadline:
+            break
+        mk = round(m, 12)
+        if mk in margins:
+            continue  # one start per distinct margin: a flat region gives one start, not five copies
+        try:
+            with _time_limit(POINT_LIMIT, _PointTimeout):
+                if not hyp_ok(pt):
+                    continue
+        except _PointTimeout:
+            continue
+        margins.add(mk)
+        starts.append(pt)
+    rejected = 4.0  # worse than any margin (margins lie in [-1, 1])
+    tried = set()
+
+    def objective_at(pt):
+        key = tuple(pt[nm] for nm in names)
+        if key in cache:
+            return cache[key]
+        if time.monotonic() > deadline:
+            raise _OutOfSearch
+        val = rejected
+        try:
+            with _time_limit(POINT_LIMIT, _PointTimeout):
+                if hyp_ok(pt):
+                    sides = _fast_sides(fast, syms, names, pt)
+                    if sides is not None:
+                        m = _rel_margin(c, *sides)
+                        if m is not None:
+                            val = m
+                            with mpmath.workdps(30):
+                                bad = _fails(c, *sides, digits=20)
+                            if bad and key not in tried:
+                                tried.add(key)
+                                if _fails_at(lem, syms, names, fast, pt, sides):
+                                    raise _Found(dict(pt))
+        except _PointTimeout:
+            val = rejected
+        cache[key] = val
+        return val
+
+    cache: dict = {}
+    for start in starts:
+        coords = [_coordinate(syms[nm], start[nm], lem.box.get(nm)) for nm in names]
+        u0 = np.array([u for u, _ in coords])
+
+        def to_pt(u):
+            return {nm: f(float(x)) for nm, (_, f), x in zip(names, coords, u)}
+        evals = [0]
+
+        def obj(u):
+            evals[0] += 1
+            if evals[0] > SEARCH_EVALS:
+                raise _OutOfSearch
+            return objective_at(to_pt(u))
+        try:
+            best_u, best = u0, obj(u0)
+            k = len(names)
+            simplex = np.vstack([u0] + [u0 + 0.25 * np.eye(k)[i] for i in range(k)])
+            res = minimize(obj, u0, method="Nelder-Mead",
+                           options={"maxfev": max(SEARCH_EVALS // 2, 20), "xatol": 1e-12, "fatol": 0.0,
+                                    "initial_simplex": simplex})
+            if res.fun < best:
+                best_u, best = np.array(res.x, dtype=float), float(res.fun)
+            # compass search: polish the best point along each axis (and +-1 on an integer axis)
+            for step in (0.1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7):
+                improved = True
+                while improved:
+                    improved = False
+                    for i, nm in enumerate(names):
+                        if syms[nm].is_integer:
+                            x = to_pt(best_u)[nm]
+                            cands = [math.log(abs(x) + d) for d in (-1, 1) if abs(x) + d >= 1]
+                        else:
+                            cands = [best_u[i] - step, best_u[i] + step]
+                        for ui in cands:
+                            u = best_u.copy()
+                            u[i] = ui
+                            v = obj(u)
+                            if v < best:
+                                best_u, best, improved = u, v, True
+        except _Found as f:
+            return f.pt
+        except _OutOfSearch:
+            if time.monotonic() > deadline:
+                return None
+    return None
+
+
+def _fails_at(lem: Lemma, syms, names, fast, pt, sides=None) -> bool:
     """Does the (substituted) statement fail at the point ``pt``?
 
-    Screening at 30 digits (lambdify on mpmath, else sympy), then confirmation by sympy at the point as exact
-    rationals, at 40 and at 80 digits: a point counts only if the conclusion fails at both precisions beyond a
-    relative 10^-20 (so cancellation at extreme magnitudes cannot make a true statement look false) and every
-    hypothesis holds (evaluated by sympy; a hypothesis that cannot be evaluated skips the point)."""
+    Screening at 30 digits (lambdify on mpmath -- ``sides`` when the caller has them -- else sympy), then confirmation
+    by sympy at the point as exact rationals, at 40 and at 80 digits: a point counts only if the conclusion fails at
+    both precisions beyond a relative 10^-20 (so cancellation at extreme magnitudes cannot make a true statement look
+    false) and every hypothesis holds (evaluated by sympy; a hypothesis that cannot be evaluated skips the point)."""
     c = lem.conclusion
     sub = {syms[k]: _exact(v, syms[k]) for k, v in pt.items()}
     if fast is not None:
-        try:
-            with mpmath.workdps(30):
-                args = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
-                lhs, rhs = fast[0](*args), fast[1](*args)
-                lhs, rhs = mpmath.mpmathify(lhs), mpmath.mpmathify(rhs)
-            if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or \
-                    not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
-                return False  # not a real value there: outside where the statement says anything
-            with mpmath.workdps(30):
-                if not _fails(c, lhs, rhs, digits=20):
-                    return False
-        except Exception:  # noqa: BLE001 - not evaluable there (no convergence, a domain error): skipped
-            return False
+        if sides is None:
+            sides = _fast_sides(fast, syms, names, pt)
+        if sides is None:
+            return False  # not a real value there: outside where the statement says anything
+        with mpmath.workdps(30):
+            if not _fails(c, *sides, digits=20):
+                return False
     if any(_holds(h, sub) is not True for h in lem.hypotheses):
         return False
     for dps in (40, 80):
@@ -431,15 +656,16 @@ def _fails_at(lem: Lemma, syms, names, fast, pt) -> bool:
     return True
 
 
-def numerically_false(statement, n: int = 300, seed: int = 7919):
-    """A point where the statement fails (independent sampled check), or None."""
+def numerically_false(statement, n: int = 300, seed: int = 7919, search: bool = True):
+    """A point where the statement fails (independent check: sampled screen, then -- unless ``search`` is False -- a
+    local search from the smallest-margin sampled points; every point confirmed at 40 and 80 digits), or None."""
     if isinstance(statement, Lemma):
-        return _lemma_false(statement, n, seed)
+        return _lemma_false(statement, n, seed, search)
     if isinstance(statement, ReducedStatement):
         s = statement.with_constants()
         for lem in (s.witness, s.residual):
             if lem is not None:
-                pt = _lemma_false(lem, n, seed)
+                pt = _lemma_false(lem, n, seed, search)
                 if pt is not None:
                     return pt
         return None
