@@ -47,8 +47,8 @@ from .dp_statements import ReducedStatement
 from .lemma import Lemma, _domain
 from .verdicts import ProofVerdict
 
-__all__ = ["Mutant", "Outcome", "CampaignReport", "MutantTimeout", "mutants", "numerically_false", "run_campaign", "proof_statements",
-           "equivalent"]
+__all__ = ["Mutant", "Outcome", "CampaignReport", "MutantTimeout", "SearchedPoint", "mutants", "numerically_false", "run_campaign",
+           "proof_statements", "equivalent"]
 
 GOOD = (ProofVerdict.PROVED, ProofVerdict.CERTIFIED)
 _FLIP = {sp.LessThan: sp.GreaterThan, sp.StrictLessThan: sp.StrictGreaterThan,
@@ -82,6 +82,11 @@ class Outcome:
     @property
     def killed(self) -> bool:
         return not self.check_timed_out and self.verdict not in GOOD
+
+    @property
+    def found_by_search(self) -> bool:
+        """The failing point came from the local search (the sampled screen alone called this mutant true)."""
+        return isinstance(self.witness, SearchedPoint)
 
     @property
     def undecided(self) -> bool:
@@ -121,7 +126,8 @@ class CampaignReport:
         eq = sum(o.equivalent for o in self.outcomes)
         to = self.timed_out
         return (f"{len(self.claims)} proved/certified encoded claims, {len(self.outcomes)} mutants, {len(f)} false by "
-                f"the numeric check (whole domain), {sum(o.killed for o in f)} killed (kill rate "
+                f"the numeric check (whole domain; {sum(o.found_by_search for o in f)} of them found by the local "
+                f"search, not by the sampled screen), {sum(o.killed for o in f)} killed (kill rate "
                 f"{100 * self.kill_rate:.1f}%), {len(self.outcomes) - len(f)} found true (not counted; {eq} of them "
                 f"equivalent to the original by sympy); {len(to)} ran out of the time limit "
                 f"({sum(o.check_timed_out for o in to)} checks, never counted as killed; "
@@ -141,7 +147,8 @@ class CampaignReport:
         """One line per mutant: claim, mutation, false/true (equivalent), checker verdict, killed/SURVIVOR."""
         rows = []
         for o in self.outcomes:
-            truth = "false" if o.false else ("undecided (numeric check timed out)" if o.false_timed_out else
+            truth = (("false (found by the local search at " + ", ".join(f"{k} = {v:.10g}" for k, v in o.witness.items())
+                      + ")") if o.found_by_search else "false") if o.false else ("undecided (numeric check timed out)" if o.false_timed_out else
                                              "true (equivalent)" if o.equivalent else "true")
             verdict = "check timed out" if o.check_timed_out else o.verdict.value
             fate = ("killed" if o.killed else "SURVIVOR") if o.false else ("UNDECIDED" if o.undecided else "")
@@ -448,13 +455,20 @@ def _rel_margin(c, lhs, rhs) -> float | None:
 
 
 #: the local search after the sampled screen: starts (the sampled points of smallest relative margin, at most one
-#: per distinct margin), objective evaluations per start (Nelder-Mead, then a compass search), seconds per statement
+#: per distinct margin) and objective evaluations per start (Nelder-Mead, then a compass search) bound it
+#: deterministically; the seconds per statement are only a safety net (a statement slow to evaluate), so that the
+#: result does not depend on the machine's load in ordinary cases
 SEARCH_STARTS = 5
 SEARCH_EVALS = 150
-SEARCH_SECONDS = 1.5
+SEARCH_SECONDS = 5.0
 #: magnitudes the search may reach (natural log): reals 10^-12 .. 10^12; integers up to 10^3 (or the box's end)
 _LOG_REAL = math.log(1e12)
 _INT_MAX = 1000
+
+
+class SearchedPoint(dict):
+    """A failing point found by the local search after the sampled screen (not by the screen itself); confirmed
+    exactly like a screened point. The campaign's table marks such mutants ``found by the local search``."""
 
 
 class _Found(Exception):
@@ -575,7 +589,7 @@ def _local_search(lem: Lemma, syms, names, fast, screened):
                             if bad and key not in tried:
                                 tried.add(key)
                                 if _fails_at(lem, syms, names, fast, pt, sides):
-                                    raise _Found(dict(pt))
+                                    raise _Found(SearchedPoint(pt))
         except _PointTimeout:
             val = rejected
         cache[key] = val
@@ -792,7 +806,8 @@ def run_campaign(statements: Mapping | None = None, *, n: int = 300, progress=No
             outcomes.append(Outcome(m, pt is not None, v, pt, equivalent=eq, check_timed_out=c_to,
                                     false_timed_out=f_to, seconds=time.perf_counter() - t0))
             if progress is not None:
-                truth = "false" if pt is not None else ("undecided (numeric check timed out)" if f_to else "true")
+                truth = ("false (local search: " + ", ".join(f"{k} = {v:.10g}" for k, v in pt.items()) + ")"
+                         if isinstance(pt, SearchedPoint) else "false") if pt is not None else ("undecided (numeric check timed out)" if f_to else "true")
                 progress(f"{cid}: {m.description}: {truth}, {'check timed out' if c_to else v.value} "
                          f"({outcomes[-1].seconds:.1f} s)")
     return CampaignReport(tuple(claims), tuple(outcomes))

@@ -11,10 +11,12 @@ false-failure rate to state.
 """
 from __future__ import annotations
 
+import numpy as np
+import pytest
 import sympy as sp
 
 from dpverify.symbolic import Lemma, ProofVerdict, Range, Strategy
-from dpverify.symbolic.mutation import _fails_at, mutants, numerically_false, run_campaign
+from dpverify.symbolic.mutation import SearchedPoint, _fails_at, mutants, numerically_false, run_campaign
 
 X = sp.Symbol("x", positive=True)
 Y = sp.Symbol("y", positive=True)
@@ -42,6 +44,7 @@ def _assert_found(lem, inside):
     assert numerically_false(lem, search=False) is None  # the sampled screen alone misses it (the adversary bites)
     pt = numerically_false(lem)
     assert pt is not None and inside(pt), pt
+    assert isinstance(pt, SearchedPoint)  # marked as found by the search (the campaign's table names such mutants)
     # the point is a confirmed failure (40 and 80 digits, hypotheses holding)
     sub = lem.substituted()
     syms = {s.name: s for s in sub.symbols}
@@ -99,3 +102,70 @@ def test_nan_hypothesis_does_not_hold_and_does_not_crash():
     rep = run_campaign({"nan": lem}, n=40)
     assert any(o.mutant.description == "constant c_nan = 0" for o in rep.outcomes)
     assert not rep.survivors, [(o.mutant.description, o.witness) for o in rep.survivors]
+
+
+def _zhou_3_4_before_rewrite():
+    """zhou-compression Proposition 3.4's statement as it was before commit 40cf3ff (e = <B, P^ - P>_F a symbol of
+    its own, two hypotheses): its mutant c_delta x 11/10 is false only where e lies in a thin slab, and the sampled
+    screen called it true (the statement was rewritten for that reason). The search must find it."""
+    f2, b2 = sp.symbols("P_F2 B_F2", nonnegative=True)
+    g, e, c = sp.Symbol("g", positive=True), sp.Symbol("e", real=True), sp.Symbol("c_delta", positive=True)
+    w1, w2 = sp.symbols("w_1 w_2", nonnegative=True)
+    d = c * g
+    return Lemma(id="zhou-3.4-old", source="test", statement="g F/2 <= e, 2 e <= d F + B/d => d^2 F <= B",
+                 symbols=(f2, b2, g, e), hypotheses=(sp.Le(g * f2 / 2, e), sp.Le(2 * e, d * f2 + b2 / d)),
+                 conclusion=sp.Le(d ** 2 * f2, b2), strategy=Strategy.REPARAM,
+                 reparam={e: g * f2 / 2 + w1, b2: d * (2 * e - d * f2 + w2)},
+                 box={"P_F2": Range(0, 8), "B_F2": Range(0, 20), "g": Range(0.01, 4), "e": Range(-10, 40)},
+                 samples=400, seed=1, constants={"c_delta": R(1, 2)})
+
+
+def test_the_zhou_3_4_mutant_the_screen_missed_is_found():
+    lem = _zhou_3_4_before_rewrite()
+    (m,) = [m for m in mutants("zhou", lem) if m.description == "constant c_delta x 11/10"]
+    # false exactly where d (g - d) F <= B < d^2 F (d = 0.55 g), e in [g F/2, (d F + B/d)/2]
+    pt = numerically_false(m.statement)
+    assert isinstance(pt, SearchedPoint), pt
+    d = 0.55 * pt["g"]
+    assert d * (pt["g"] - d) * pt["P_F2"] <= pt["B_F2"] * (1 + 1e-12) and pt["B_F2"] < d * d * pt["P_F2"], pt
+    assert pt["g"] * pt["P_F2"] / 2 <= pt["e"] * (1 + 1e-12) <= (d * pt["P_F2"] + pt["B_F2"] / d) / 2 * (1 + 1e-9), pt
+    assert numerically_false(m.statement, search=False) is None  # the screen alone still misses it
+
+
+@pytest.mark.slow
+def test_the_zhou_3_4_true_mutants_stay_true():
+    """c_delta x 9/10 (d <= g/2) and the original keep the statement true: the search must not call them false."""
+    lem = _zhou_3_4_before_rewrite()
+    (ok,) = [m for m in mutants("zhou", lem) if m.description == "constant c_delta x 9/10"]
+    assert numerically_false(ok.statement) is None
+    assert numerically_false(lem) is None
+
+
+@pytest.mark.slow
+def test_random_narrow_windows_are_all_found():
+    """20 seeded windows in two symbols, (x/a - 1)^2 + (y/b - 1)^2 < 2.5e-7 (relative radius 5e-4), centres
+    log-uniform over a in 10^-6 .. 10^6 and b in 10^-3 .. 10^3: every one is found (a deterministic seed; 20 of 20
+    when written), and each point lies in its window."""
+    rng = np.random.default_rng(3)
+    missed = []
+    for _ in range(20):
+        a, b = sp.Float(10 ** rng.uniform(-6, 6), 20), sp.Float(10 ** rng.uniform(-3, 3), 20)
+        lem = _lemma(sp.Ge((X / a - 1) ** 2 + (Y / b - 1) ** 2, sp.Float(2.5e-7), evaluate=False), symbols=(X, Y))
+        pt = numerically_false(lem)
+        if pt is None or (pt["x"] / float(a) - 1) ** 2 + (pt["y"] / float(b) - 1) ** 2 >= 2.5e-7 * (1 + 1e-9):
+            missed.append((float(a), float(b), pt))
+    assert not missed, missed
+
+
+@pytest.mark.slow
+def test_tight_true_statements_in_more_symbols():
+    """Power-mean and Cauchy-Schwarz inequalities (equality on a ray or a plane) are never called false."""
+    z = sp.Symbol("z", positive=True)
+    u = sp.Symbol("u", real=True)
+    true = [
+        _lemma(sp.Ge((X + Y + z) ** 3 / 27, X * Y * z, evaluate=False), symbols=(X, Y, z)),
+        _lemma(sp.Le((X * Y + z * u) ** 2, (X ** 2 + z ** 2) * (Y ** 2 + u ** 2), evaluate=False), symbols=(X, Y, z, u)),
+        _lemma(sp.Ge(X * sp.log(X / Y) - X + Y, 0, evaluate=False), symbols=(X, Y)),
+    ]
+    for lem in true:
+        assert numerically_false(lem) is None, lem.conclusion
