@@ -14,7 +14,26 @@ or :class:`ReducedStatement`) is PROVED or CERTIFIED, :func:`mutants` perturbs t
 *whole domain*: the box's corners and seeded draws, then every symbol's assumption domain (positive reals over
 10^-9 .. 10^9 with corner values, nonnegative adds 0, integers >= 1 up to 10^3, ...), restricted only by the
 hypotheses; screening at 30 digits, a failing point confirmed by sympy at 40 and at 80 digits. A box is where a
-certificate is computed, not part of a claim: a box end that the claim assumes must be a hypothesis. A mutant is
+certificate is computed, not part of a claim: a box end that the claim assumes must be a hypothesis.
+
+**Local search.** Sampling alone misses a false region that is narrow (zhou-compression Proposition 3.4's statement
+as first written, with its own symbol for <B, P^ - P>_F: the mutant c_delta x 11/10 is false only in a thin slab and
+was called true). So when no sampled point fails, :func:`_local_search` starts from the (at most
+:data:`SEARCH_STARTS`) sampled points of smallest relative margin -- (rhs - lhs)/(|lhs| + |rhs|) for ``<=``, its
+negative for ``>=``, -|rhs - lhs|/(...) for an identity -- and minimises that margin: scipy's Nelder-Mead, then a
+compass search, in log-magnitude coordinates (each symbol keeps its start's sign; integer symbols rounded, +-1 steps;
+reals within 10^-12 .. 10^12, integers up to 10^3 or the box's end), at most :data:`SEARCH_EVALS` evaluations per
+start (:data:`SEARCH_SECONDS` per statement only as a safety net). A point where a hypothesis does not hold, or where
+the statement has no finite real value, scores worse than any margin: it is rejected, never counted. A candidate is
+confirmed exactly like a sampled point (:func:`_fails_at`: sympy at 40 and 80 digits, every hypothesis holding), so
+the search can add false verdicts only where the confirmation agrees: it cannot call a true statement false any more
+than the screen could. Such a point is a :class:`SearchedPoint` and the campaign's table says "found by the local
+search". The search is local: a false region far from every sampled point, with no descent of the margin towards
+it, can still be missed (tests/symbolic/test_symbolic_mutation_search.py holds the adversaries it does find).
+
+**Not evaluable means "does not hold".** A hypothesis that is NaN or zoo at a point (a constant mutated to 0 under a
+division: ``c/(c + c^2)`` at c = 0) does not hold there, in this check (:func:`_holds`) and in the checker
+(``Lemma._hyp_ok``): the point is skipped, never counted, and nothing crashes. A mutant is
 *killed* when its checker verdict (a fresh ``check()`` of the mutated object) is not PROVED/CERTIFIED. The kill
 rate is killed / false mutants; a false mutant that stays PROVED/CERTIFIED is a survivor (a soundness defect of
 the checker). Mutants found true are counted separately; those that sympy shows identical to the original are
