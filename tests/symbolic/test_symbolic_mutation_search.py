@@ -169,3 +169,23 @@ def test_tight_true_statements_in_more_symbols():
     ]
     for lem in true:
         assert numerically_false(lem) is None, lem.conclusion
+
+
+@pytest.mark.slow
+def test_kenthapadi_witness_is_false_beyond_delta_one_half():
+    """A real statement (sixth-round finding): Kenthapadi's sigma (tu-projections Lemma 2) with no hypothesis on
+    delta is false near delta = 1 (where log(1/(2 delta)) + eps ~ 0, sigma -> 0); the paper assumes delta < 1/2,
+    which the encoded witness carried only as its box's end. The screen alone misses the thin false region, the
+    search finds it; with the hypothesis delta < 1/2 written, the statement is found true."""
+    from dataclasses import replace
+
+    from dpverify.symbolic.library_dp import kenthapadi_statement
+
+    st = kenthapadi_statement()
+    bare = replace(st, witness=replace(st.witness, hypotheses=()))
+    assert numerically_false(bare, search=False) is None
+    pt = numerically_false(bare)
+    assert isinstance(pt, SearchedPoint) and 0.5 < pt["delta"] < 1, pt
+    dl = next(s for s in st.witness.symbols if s.name == "delta")
+    assumed = replace(st, witness=replace(st.witness, hypotheses=(sp.Lt(dl, R(1, 2)),)))
+    assert numerically_false(assumed) is None
