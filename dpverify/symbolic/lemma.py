@@ -530,9 +530,16 @@ class Lemma:
             return fast
         syms = self._syms()
         for h in self.hypotheses:
-            val = h.subs({syms[k]: sp.Float(v, 30) for k, v in pt.items() if k in syms})
+            try:
+                val = h.subs({syms[k]: sp.Float(v, 30) for k, v in pt.items() if k in syms})
+            except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+                # e.g. "Invalid NaN comparison": a side is NaN or zoo there (a constant mutated to 0 divides by
+                # zero): the hypothesis does not hold at this point, which is skipped
+                return False
             if val is sp.false:
                 return False
+            if isinstance(val, sp.Basic) and val.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+                return False  # not a finite real comparison there: not shown to hold, skipped
             if isinstance(val, sp.Basic) and val.free_symbols:
                 return False  # a symbol of the hypothesis has no value at this point: not shown to hold, skipped
         return True

@@ -14,7 +14,26 @@ or :class:`ReducedStatement`) is PROVED or CERTIFIED, :func:`mutants` perturbs t
 *whole domain*: the box's corners and seeded draws, then every symbol's assumption domain (positive reals over
 10^-9 .. 10^9 with corner values, nonnegative adds 0, integers >= 1 up to 10^3, ...), restricted only by the
 hypotheses; screening at 30 digits, a failing point confirmed by sympy at 40 and at 80 digits. A box is where a
-certificate is computed, not part of a claim: a box end that the claim assumes must be a hypothesis. A mutant is
+certificate is computed, not part of a claim: a box end that the claim assumes must be a hypothesis.
+
+**Local search.** Sampling alone misses a false region that is narrow (zhou-compression Proposition 3.4's statement
+as first written, with its own symbol for <B, P^ - P>_F: the mutant c_delta x 11/10 is false only in a thin slab and
+was called true). So when no sampled point fails, :func:`_local_search` starts from the (at most
+:data:`SEARCH_STARTS`) sampled points of smallest relative margin -- (rhs - lhs)/(|lhs| + |rhs|) for ``<=``, its
+negative for ``>=``, -|rhs - lhs|/(...) for an identity -- and minimises that margin: scipy's Nelder-Mead, then a
+compass search, in log-magnitude coordinates (each symbol keeps its start's sign; integer symbols rounded, +-1 steps;
+reals within 10^-12 .. 10^12, integers up to 10^3 or the box's end), at most :data:`SEARCH_EVALS` evaluations per
+start (:data:`SEARCH_SECONDS` per statement only as a safety net). A point where a hypothesis does not hold, or where
+the statement has no finite real value, scores worse than any margin: it is rejected, never counted. A candidate is
+confirmed exactly like a sampled point (:func:`_fails_at`: sympy at 40 and 80 digits, every hypothesis holding), so
+the search can add false verdicts only where the confirmation agrees: it cannot call a true statement false any more
+than the screen could. Such a point is a :class:`SearchedPoint` and the campaign's table says "found by the local
+search". The search is local: a false region far from every sampled point, with no descent of the margin towards
+it, can still be missed (tests/symbolic/test_symbolic_mutation_search.py holds the adversaries it does find).
+
+**Not evaluable means "does not hold".** A hypothesis that is NaN or zoo at a point (a constant mutated to 0 under a
+division: ``c/(c + c^2)`` at c = 0) does not hold there, in this check (:func:`_holds`) and in the checker
+(``Lemma._hyp_ok``): the point is skipped, never counted, and nothing crashes. A mutant is
 *killed* when its checker verdict (a fresh ``check()`` of the mutated object) is not PROVED/CERTIFIED. The kill
 rate is killed / false mutants; a false mutant that stays PROVED/CERTIFIED is a survivor (a soundness defect of
 the checker). Mutants found true are counted separately; those that sympy shows identical to the original are
@@ -47,8 +66,8 @@ from .dp_statements import ReducedStatement
 from .lemma import Lemma, _domain
 from .verdicts import ProofVerdict
 
-__all__ = ["Mutant", "Outcome", "CampaignReport", "MutantTimeout", "mutants", "numerically_false", "run_campaign", "proof_statements",
-           "equivalent"]
+__all__ = ["Mutant", "Outcome", "CampaignReport", "MutantTimeout", "SearchedPoint", "mutants", "numerically_false", "run_campaign",
+           "proof_statements", "equivalent"]
 
 GOOD = (ProofVerdict.PROVED, ProofVerdict.CERTIFIED)
 _FLIP = {sp.LessThan: sp.GreaterThan, sp.StrictLessThan: sp.StrictGreaterThan,
@@ -82,6 +101,11 @@ class Outcome:
     @property
     def killed(self) -> bool:
         return not self.check_timed_out and self.verdict not in GOOD
+
+    @property
+    def found_by_search(self) -> bool:
+        """The failing point came from the local search (the sampled screen alone called this mutant true)."""
+        return isinstance(self.witness, SearchedPoint)
 
     @property
     def undecided(self) -> bool:
@@ -121,7 +145,8 @@ class CampaignReport:
         eq = sum(o.equivalent for o in self.outcomes)
         to = self.timed_out
         return (f"{len(self.claims)} proved/certified encoded claims, {len(self.outcomes)} mutants, {len(f)} false by "
-                f"the numeric check (whole domain), {sum(o.killed for o in f)} killed (kill rate "
+                f"the numeric check (whole domain; {sum(o.found_by_search for o in f)} of them found by the local "
+                f"search, not by the sampled screen), {sum(o.killed for o in f)} killed (kill rate "
                 f"{100 * self.kill_rate:.1f}%), {len(self.outcomes) - len(f)} found true (not counted; {eq} of them "
                 f"equivalent to the original by sympy); {len(to)} ran out of the time limit "
                 f"({sum(o.check_timed_out for o in to)} checks, never counted as killed; "
@@ -141,7 +166,8 @@ class CampaignReport:
         """One line per mutant: claim, mutation, false/true (equivalent), checker verdict, killed/SURVIVOR."""
         rows = []
         for o in self.outcomes:
-            truth = "false" if o.false else ("undecided (numeric check timed out)" if o.false_timed_out else
+            truth = (("false (found by the local search at " + ", ".join(f"{k} = {v:.10g}" for k, v in o.witness.items())
+                      + ")") if o.found_by_search else "false") if o.false else ("undecided (numeric check timed out)" if o.false_timed_out else
                                              "true (equivalent)" if o.equivalent else "true")
             verdict = "check timed out" if o.check_timed_out else o.verdict.value
             fate = ("killed" if o.killed else "SURVIVOR") if o.false else ("UNDECIDED" if o.undecided else "")
@@ -349,8 +375,12 @@ def _fails(c, lhs, rhs, digits: int) -> bool:
 
 
 def _holds(h, sub) -> bool | None:
-    """A hypothesis at an exact point: True, False, or None (not evaluable: the point is skipped)."""
-    v = h.xreplace(sub)
+    """A hypothesis at an exact point: True, False, or None (not evaluable: the point is skipped). A side that is
+    NaN or zoo there (e.g. a constant mutated to 0 under a division) makes the hypothesis not evaluable."""
+    try:
+        v = h.xreplace(sub)
+    except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):  # "Invalid NaN comparison"
+        return None
     if v is sp.true or v is sp.false:
         return bool(v)
     if isinstance(v, sp.Rel) and not isinstance(v, sp.Ne):
@@ -376,14 +406,20 @@ def _lambdified(lem: Lemma, names):
 POINT_LIMIT = 5.0
 
 
-def _lemma_false(lem: Lemma, n: int, seed: int):
+def _lemma_false(lem: Lemma, n: int, seed: int, search: bool = True):
     """A point of the statement's whole domain where it fails (:func:`_fails_at`), or None; each point is limited to
-    :data:`POINT_LIMIT` seconds (a slower point is skipped, as a point where the statement does not evaluate)."""
+    :data:`POINT_LIMIT` seconds (a slower point is skipped, as a point where the statement does not evaluate).
+
+    First the sampled screen (:func:`_points`); when no sampled point fails and ``search`` is set, a local search
+    (:func:`_local_search`) from the :data:`SEARCH_STARTS` sampled points of smallest relative margin. Every
+    candidate of either stage is confirmed by :func:`_fails_at` (sympy at 40 and 80 digits, every hypothesis
+    holding), so the search can only add confirmed failing points, never call a true statement false."""
     lem = lem.substituted()
     syms = {s.name: s for s in lem.symbols}
     names = _free_names(lem)
     fast = _lambdified(lem, names)
     seen = set()
+    screened = []  # (relative margin, point) of the sampled points where the fast evaluation gave real values
     for pt in _points(lem, n, seed):
         key = tuple(pt.get(nm) for nm in names)
         if key in seen:
@@ -391,36 +427,258 @@ def _lemma_false(lem: Lemma, n: int, seed: int):
         seen.add(key)
         try:
             with _time_limit(POINT_LIMIT, _PointTimeout):
-                if _fails_at(lem, syms, names, fast, pt):
+                sides = _fast_sides(fast, syms, names, pt) if fast is not None else None
+                if sides is not None:
+                    m = _rel_margin(lem.conclusion, *sides)
+                    if m is not None:
+                        screened.append((m, pt))
+                if _fails_at(lem, syms, names, fast, pt, sides):
                     return pt
         except _PointTimeout:
             continue
+    if not search or fast is None or not names:
+        return None
+    return _local_search(lem, syms, names, fast, screened)
+
+
+def _fast_sides(fast, syms, names, pt):
+    """(lhs, rhs) at 30 digits by the lambdified sides, or None (not evaluable; not a finite real there)."""
+    try:
+        with mpmath.workdps(30):
+            args = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
+            lhs, rhs = mpmath.mpmathify(fast[0](*args)), mpmath.mpmathify(fast[1](*args))
+    except Exception:  # noqa: BLE001 - not evaluable there (no convergence, a domain error): skipped
+        return None
+    if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or \
+            not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
+        return None
+    return lhs, rhs
+
+
+def _rel_margin(c, lhs, rhs) -> float | None:
+    """The relation's relative margin at these values, in [-1, 1], negative where it fails: (rhs - lhs) / (|lhs| +
+    |rhs|) for ``<=``/``<``, (lhs - rhs) / (...) for ``>=``/``>``, -|rhs - lhs| / (...) for an identity (an identity's
+    search looks for the largest relative discrepancy); None for any other relation."""
+    with mpmath.workdps(30):
+        den = abs(lhs) + abs(rhs)
+        d = rhs - lhs
+        if den == 0:
+            return 0.0
+        if isinstance(c, (sp.LessThan, sp.StrictLessThan)):
+            return float(d / den)
+        if isinstance(c, (sp.GreaterThan, sp.StrictGreaterThan)):
+            return float(-d / den)
+        if isinstance(c, sp.Equality):
+            return float(-abs(d) / den)
     return None
 
 
-def _fails_at(lem: Lemma, syms, names, fast, pt) -> bool:
+#: the local search after the sampled screen: starts (the sampled points of smallest relative margin, at most one
+#: per distinct margin) and objective evaluations per start (Nelder-Mead, then a compass search) bound it
+#: deterministically; the seconds per statement are only a safety net (a statement slow to evaluate), so that the
+#: result does not depend on the machine's load in ordinary cases
+SEARCH_STARTS = 5
+SEARCH_EVALS = 150
+SEARCH_SECONDS = 5.0
+#: magnitudes the search may reach (natural log): reals 10^-12 .. 10^12; integers up to 10^3 (or the box's end)
+_LOG_REAL = math.log(1e12)
+_INT_MAX = 1000
+
+
+class SearchedPoint(dict):
+    """A failing point found by the local search after the sampled screen (not by the screen itself); confirmed
+    exactly like a screened point. The campaign's table marks such mutants ``found by the local search``."""
+
+
+class _Found(Exception):
+    def __init__(self, pt):
+        super().__init__()
+        self.pt = pt
+
+
+class _OutOfSearch(Exception):
+    pass
+
+
+def _coordinate(sym: sp.Symbol, v: float, box=None):
+    """(u0, to_x) of one axis of the search: a log-magnitude coordinate u with the start's sign (x = sign * e^u;
+    a start at 0 searches the positive side, or the negative side of a nonpositive symbol), integers rounded and
+    kept in their assumption domain (>= 1, >= 0 ...) and at most 10^3 (or the box's end)."""
+    neg = v < 0 or (v == 0 and (sym.is_nonpositive or sym.is_negative))
+    sign = -1.0 if neg else 1.0
+    mag = abs(v)
+    if sym.is_integer:
+        top = max(_INT_MAX, abs(box.hi) if box is not None else 0, abs(box.lo) if box is not None else 0)
+        lo_int = 1 if (sym.is_positive or sym.is_negative) else 0
+
+        def to_x(u):
+            k = int(round(math.exp(min(max(u, -30.0), math.log(top)))))
+            return sign * float(min(max(k, lo_int), top))
+        return math.log(max(mag, 1.0)), to_x
+
+    def to_x(u):
+        return sign * math.exp(min(max(u, -_LOG_REAL), _LOG_REAL))
+    return math.log(mag) if mag > 0 else -_LOG_REAL / 2, to_x
+
+
+def _hyp_checkers(lem: Lemma, syms, names):
+    """A function point -> bool: every hypothesis holds at 30 digits (lambdified relationals; a NaN, complex or
+    non-evaluable side means it does not hold), or by :func:`_holds` (sympy) when a hypothesis is not a plain
+    inequality. Only a screen for the search: a candidate is confirmed by :func:`_fails_at`."""
+    args = [syms[nm] for nm in names]
+    fs, slow = [], []
+    for h in lem.hypotheses:
+        if isinstance(h, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan)):
+            try:
+                fs.append((type(h), sp.lambdify(args, h.lhs - h.rhs, modules="mpmath")))
+                continue
+            except Exception:  # noqa: BLE001 - no printer: sympy decides
+                pass
+        slow.append(h)
+
+    def ok(pt):
+        with mpmath.workdps(30):
+            a = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
+            for kind, f in fs:
+                try:
+                    d = mpmath.mpmathify(f(*a))
+                except Exception:  # noqa: BLE001 - not evaluable: does not hold there
+                    return False
+                if isinstance(d, mpmath.mpc) or not mpmath.isfinite(d):
+                    return False
+                if kind is sp.LessThan and not d <= 0 or kind is sp.StrictLessThan and not d < 0 or \
+                        kind is sp.GreaterThan and not d >= 0 or kind is sp.StrictGreaterThan and not d > 0:
+                    return False
+        if slow:
+            sub = {syms[k]: _exact(v, syms[k]) for k, v in pt.items()}
+            return all(_holds(h, sub) is True for h in slow)
+        return True
+    return ok
+
+
+def _local_search(lem: Lemma, syms, names, fast, screened):
+    """Search for a failing point near the sampled points of smallest relative margin (:func:`_rel_margin`):
+    Nelder-Mead (scipy) over log-magnitude coordinates (:func:`_coordinate`; integer axes rounded), then a compass
+    search (steps 10^-1 .. 10^-7 in u, and +-1 on integer axes). A point where a hypothesis does not hold, or where
+    the statement has no finite real value, scores worse than any margin (it is rejected, never counted). The first
+    point whose 30-digit margin fails is confirmed by :func:`_fails_at`; bounded by :data:`SEARCH_EVALS` evaluations
+    per start and :data:`SEARCH_SECONDS` per statement. Returns the confirmed point or None."""
+    from scipy.optimize import minimize
+
+    c = lem.conclusion
+    if not isinstance(c, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan, sp.Equality)):
+        return None
+    hyp_ok = _hyp_checkers(lem, syms, names)
+    deadline = time.monotonic() + SEARCH_SECONDS
+    starts, margins = [], set()
+    for m, pt in sorted(screened, key=lambda t: t[0]):
+        if len(starts) >= SEARCH_STARTS or time.monotonic() > deadline:
+            break
+        mk = round(m, 12)
+        if mk in margins:
+            continue  # one start per distinct margin: a flat region gives one start, not five copies
+        try:
+            with _time_limit(POINT_LIMIT, _PointTimeout):
+                if not hyp_ok(pt):
+                    continue
+        except _PointTimeout:
+            continue
+        margins.add(mk)
+        starts.append(pt)
+    rejected = 4.0  # worse than any margin (margins lie in [-1, 1])
+    tried = set()
+
+    def objective_at(pt):
+        key = tuple(pt[nm] for nm in names)
+        if key in cache:
+            return cache[key]
+        if time.monotonic() > deadline:
+            raise _OutOfSearch
+        val = rejected
+        try:
+            with _time_limit(POINT_LIMIT, _PointTimeout):
+                if hyp_ok(pt):
+                    sides = _fast_sides(fast, syms, names, pt)
+                    if sides is not None:
+                        m = _rel_margin(c, *sides)
+                        if m is not None:
+                            val = m
+                            with mpmath.workdps(30):
+                                bad = _fails(c, *sides, digits=20)
+                            if bad and key not in tried:
+                                tried.add(key)
+                                if _fails_at(lem, syms, names, fast, pt, sides):
+                                    raise _Found(SearchedPoint(pt))
+        except _PointTimeout:
+            val = rejected
+        cache[key] = val
+        return val
+
+    cache: dict = {}
+    for start in starts:
+        coords = [_coordinate(syms[nm], start[nm], lem.box.get(nm)) for nm in names]
+        u0 = np.array([u for u, _ in coords])
+
+        def to_pt(u):
+            return {nm: f(float(x)) for nm, (_, f), x in zip(names, coords, u)}
+        evals = [0]
+
+        def obj(u):
+            evals[0] += 1
+            if evals[0] > SEARCH_EVALS:
+                raise _OutOfSearch
+            return objective_at(to_pt(u))
+        try:
+            best_u, best = u0, obj(u0)
+            k = len(names)
+            simplex = np.vstack([u0] + [u0 + 0.25 * np.eye(k)[i] for i in range(k)])
+            res = minimize(obj, u0, method="Nelder-Mead",
+                           options={"maxfev": max(SEARCH_EVALS // 2, 20), "xatol": 1e-12, "fatol": 0.0,
+                                    "initial_simplex": simplex})
+            if res.fun < best:
+                best_u, best = np.array(res.x, dtype=float), float(res.fun)
+            # compass search: polish the best point along each axis (and +-1 on an integer axis)
+            for step in (0.1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7):
+                improved = True
+                while improved:
+                    improved = False
+                    for i, nm in enumerate(names):
+                        if syms[nm].is_integer:
+                            x = to_pt(best_u)[nm]
+                            cands = [math.log(abs(x) + d) for d in (-1, 1) if abs(x) + d >= 1]
+                        else:
+                            cands = [best_u[i] - step, best_u[i] + step]
+                        for ui in cands:
+                            u = best_u.copy()
+                            u[i] = ui
+                            v = obj(u)
+                            if v < best:
+                                best_u, best, improved = u, v, True
+        except _Found as f:
+            return f.pt
+        except _OutOfSearch:
+            if time.monotonic() > deadline:
+                return None
+    return None
+
+
+def _fails_at(lem: Lemma, syms, names, fast, pt, sides=None) -> bool:
     """Does the (substituted) statement fail at the point ``pt``?
 
-    Screening at 30 digits (lambdify on mpmath, else sympy), then confirmation by sympy at the point as exact
-    rationals, at 40 and at 80 digits: a point counts only if the conclusion fails at both precisions beyond a
-    relative 10^-20 (so cancellation at extreme magnitudes cannot make a true statement look false) and every
-    hypothesis holds (evaluated by sympy; a hypothesis that cannot be evaluated skips the point)."""
+    Screening at 30 digits (lambdify on mpmath -- ``sides`` when the caller has them -- else sympy), then confirmation
+    by sympy at the point as exact rationals, at 40 and at 80 digits: a point counts only if the conclusion fails at
+    both precisions beyond a relative 10^-20 (so cancellation at extreme magnitudes cannot make a true statement look
+    false) and every hypothesis holds (evaluated by sympy; a hypothesis that cannot be evaluated skips the point)."""
     c = lem.conclusion
     sub = {syms[k]: _exact(v, syms[k]) for k, v in pt.items()}
     if fast is not None:
-        try:
-            with mpmath.workdps(30):
-                args = [int(pt[nm]) if syms[nm].is_integer else mpmath.mpf(pt[nm]) for nm in names]
-                lhs, rhs = fast[0](*args), fast[1](*args)
-                lhs, rhs = mpmath.mpmathify(lhs), mpmath.mpmathify(rhs)
-            if isinstance(lhs, mpmath.mpc) or isinstance(rhs, mpmath.mpc) or \
-                    not (mpmath.isfinite(lhs) and mpmath.isfinite(rhs)):
-                return False  # not a real value there: outside where the statement says anything
-            with mpmath.workdps(30):
-                if not _fails(c, lhs, rhs, digits=20):
-                    return False
-        except Exception:  # noqa: BLE001 - not evaluable there (no convergence, a domain error): skipped
-            return False
+        if sides is None:
+            sides = _fast_sides(fast, syms, names, pt)
+        if sides is None:
+            return False  # not a real value there: outside where the statement says anything
+        with mpmath.workdps(30):
+            if not _fails(c, *sides, digits=20):
+                return False
     if any(_holds(h, sub) is not True for h in lem.hypotheses):
         return False
     for dps in (40, 80):
@@ -431,15 +689,16 @@ def _fails_at(lem: Lemma, syms, names, fast, pt) -> bool:
     return True
 
 
-def numerically_false(statement, n: int = 300, seed: int = 7919):
-    """A point where the statement fails (independent sampled check), or None."""
+def numerically_false(statement, n: int = 300, seed: int = 7919, search: bool = True):
+    """A point where the statement fails (independent check: sampled screen, then -- unless ``search`` is False -- a
+    local search from the smallest-margin sampled points; every point confirmed at 40 and 80 digits), or None."""
     if isinstance(statement, Lemma):
-        return _lemma_false(statement, n, seed)
+        return _lemma_false(statement, n, seed, search)
     if isinstance(statement, ReducedStatement):
         s = statement.with_constants()
         for lem in (s.witness, s.residual):
             if lem is not None:
-                pt = _lemma_false(lem, n, seed)
+                pt = _lemma_false(lem, n, seed, search)
                 if pt is not None:
                     return pt
         return None
@@ -566,7 +825,8 @@ def run_campaign(statements: Mapping | None = None, *, n: int = 300, progress=No
             outcomes.append(Outcome(m, pt is not None, v, pt, equivalent=eq, check_timed_out=c_to,
                                     false_timed_out=f_to, seconds=time.perf_counter() - t0))
             if progress is not None:
-                truth = "false" if pt is not None else ("undecided (numeric check timed out)" if f_to else "true")
+                truth = ("false (local search: " + ", ".join(f"{k} = {v:.10g}" for k, v in pt.items()) + ")"
+                         if isinstance(pt, SearchedPoint) else "false") if pt is not None else ("undecided (numeric check timed out)" if f_to else "true")
                 progress(f"{cid}: {m.description}: {truth}, {'check timed out' if c_to else v.value} "
                          f"({outcomes[-1].seconds:.1f} s)")
     return CampaignReport(tuple(claims), tuple(outcomes))

@@ -1,0 +1,191 @@
+"""The campaign's falseness check (``mutation.numerically_false``) against adversaries.
+
+A false mutant that the numeric check calls true never reaches the kill rate, so the check must find narrow false
+regions; and it must never call a true statement false. Adversaries: statements false only in a window of relative
+width ~1e-3 (one and two symbols, an integer symbol) or only next to a hypothesis boundary, which the sampled screen
+alone (``search=False``) misses and the local search finds; true statements with a tight margin (equality on a
+curve, at a hypothesis boundary, at the domain's end) that the search pushes against and must not call false. Also
+the NaN crash of issue 14: a hypothesis that is NaN at a point (a constant mutated to 0 under 0/0) does not hold
+there. Everything is deterministic (seeded screen, deterministic search, 40/80-digit confirmation): no
+false-failure rate to state.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from dpverify.symbolic import Lemma, ProofVerdict, Range, Strategy
+from dpverify.symbolic.mutation import SearchedPoint, _fails_at, mutants, numerically_false, run_campaign
+
+X = sp.Symbol("x", positive=True)
+Y = sp.Symbol("y", positive=True)
+K = sp.Symbol("k", integer=True, positive=True)
+R = sp.Rational
+
+
+def _lemma(conclusion, hypotheses=(), symbols=(X,), **kw):
+    return Lemma(id="adversary", source="test", statement=str(conclusion), symbols=symbols, hypotheses=hypotheses,
+                 conclusion=conclusion, strategy=Strategy.SAMPLED, **kw)
+
+
+#: false only where |x - 2.7| < 1.35e-3 (relative width 1e-3 around 2.7, a value that is no corner of the screen)
+WINDOW = _lemma(sp.Ge((X - R(27, 10)) ** 2, R(18225, 10 ** 10), evaluate=False))
+#: false only in the disc of radius 1.35e-3 around (2.7, 3.7)
+WINDOW_2D = _lemma(sp.Ge((X - R(27, 10)) ** 2 + (Y - R(37, 10)) ** 2, R(18225, 10 ** 10), evaluate=False),
+                   symbols=(X, Y))
+#: false only at k = 437
+INT_WINDOW = _lemma(sp.Ge((K - 437) ** 2, R(1, 2), evaluate=False), symbols=(K,))
+#: false only for 1/(1 + 1e-5) < x < 1, next to the boundary of the hypothesis x < 1
+NEAR_BOUNDARY = _lemma(sp.Ge(1 - X, R(1, 10 ** 5) * X, evaluate=False), hypotheses=(sp.Lt(X, 1),))
+
+
+def _assert_found(lem, inside):
+    assert numerically_false(lem, search=False) is None  # the sampled screen alone misses it (the adversary bites)
+    pt = numerically_false(lem)
+    assert pt is not None and inside(pt), pt
+    assert isinstance(pt, SearchedPoint)  # marked as found by the search (the campaign's table names such mutants)
+    # the point is a confirmed failure (40 and 80 digits, hypotheses holding)
+    sub = lem.substituted()
+    syms = {s.name: s for s in sub.symbols}
+    assert _fails_at(sub, syms, sorted(pt), None, pt)
+
+
+def test_narrow_window_is_found():
+    _assert_found(WINDOW, lambda p: abs(p["x"] - 2.7) < 1.35e-3)
+
+
+def test_narrow_window_in_two_symbols_is_found():
+    _assert_found(WINDOW_2D, lambda p: (p["x"] - 2.7) ** 2 + (p["y"] - 3.7) ** 2 < 1.35e-3 ** 2)
+
+
+def test_single_integer_is_found():
+    _assert_found(INT_WINDOW, lambda p: p["k"] == 437)
+
+
+def test_false_region_next_to_a_hypothesis_boundary_is_found():
+    _assert_found(NEAR_BOUNDARY, lambda p: 1 / (1 + 1e-5) < p["x"] < 1)
+
+
+def test_tight_true_statements_are_not_called_false():
+    """Equality on a curve (x = y), at a hypothesis boundary (x = 1), at the domain's end (x -> 0): the search
+    drives the margin to 0 and must not report a failure."""
+    true = [
+        _lemma(sp.Ge(X ** 2 + Y ** 2, 2 * X * Y, evaluate=False), symbols=(X, Y)),
+        _lemma(sp.Ge((X + Y) / 2, sp.sqrt(X * Y), evaluate=False), symbols=(X, Y)),
+        _lemma(sp.Ge(1 - X, 0, evaluate=False), hypotheses=(sp.Le(X, 1),)),
+        _lemma(sp.Ge(sp.exp(X), 1 + X, evaluate=False)),
+        _lemma(sp.Eq((X + Y) ** 3, X ** 3 + 3 * X ** 2 * Y + 3 * X * Y ** 2 + Y ** 3, evaluate=False), symbols=(X, Y)),
+        _lemma(sp.Ge((K - 437) ** 2, 0, evaluate=False), symbols=(K,)),
+    ]
+    for lem in true:
+        assert numerically_false(lem) is None, lem.conclusion
+
+
+def _nan_hypothesis_lemma():
+    """x > c/(c + c^2) => 1/x <= 1 + c (c = 1: x > 1/2 => 1/x < 2); the mutant c = 0 makes the hypothesis 0/0."""
+    c = sp.Symbol("c_nan", positive=True)
+    return Lemma(id="nan", source="test", statement="x > c/(c + c^2) => 1/x <= 1 + c", symbols=(X,),
+                 hypotheses=(sp.Gt(X, c / (c + c ** 2)),), conclusion=sp.Le(1 / X, 1 + c, evaluate=False),
+                 strategy=Strategy.INTERVAL, box={"x": Range(0.6, 1e3, "log")}, samples=40, constants={"c_nan": 1})
+
+
+def test_nan_hypothesis_does_not_hold_and_does_not_crash():
+    """Issue 14: ``Lemma._hyp_ok`` raised "Invalid NaN comparison" when a mutated constant made a hypothesis 0/0,
+    which crashed the campaign. A NaN hypothesis does not hold: the point is skipped, no verdict is earned from it."""
+    lem = _nan_hypothesis_lemma()
+    (zero,) = [m for m in mutants("nan", lem) if m.description == "constant c_nan = 0"]
+    assert not zero.statement._hyp_ok({"x": 2.0})
+    res = zero.statement.check()  # no crash; no point satisfies the hypothesis: nothing evaluated, no strong verdict
+    assert res.verdict not in (ProofVerdict.PROVED, ProofVerdict.CERTIFIED), res.evidence
+    assert numerically_false(zero.statement, n=40) is None  # no point where the hypothesis holds: never "false"
+    rep = run_campaign({"nan": lem}, n=40)
+    assert any(o.mutant.description == "constant c_nan = 0" for o in rep.outcomes)
+    assert not rep.survivors, [(o.mutant.description, o.witness) for o in rep.survivors]
+
+
+def _zhou_3_4_before_rewrite():
+    """zhou-compression Proposition 3.4's statement as it was before commit 40cf3ff (e = <B, P^ - P>_F a symbol of
+    its own, two hypotheses): its mutant c_delta x 11/10 is false only where e lies in a thin slab, and the sampled
+    screen called it true (the statement was rewritten for that reason). The search must find it."""
+    f2, b2 = sp.symbols("P_F2 B_F2", nonnegative=True)
+    g, e, c = sp.Symbol("g", positive=True), sp.Symbol("e", real=True), sp.Symbol("c_delta", positive=True)
+    w1, w2 = sp.symbols("w_1 w_2", nonnegative=True)
+    d = c * g
+    return Lemma(id="zhou-3.4-old", source="test", statement="g F/2 <= e, 2 e <= d F + B/d => d^2 F <= B",
+                 symbols=(f2, b2, g, e), hypotheses=(sp.Le(g * f2 / 2, e), sp.Le(2 * e, d * f2 + b2 / d)),
+                 conclusion=sp.Le(d ** 2 * f2, b2), strategy=Strategy.REPARAM,
+                 reparam={e: g * f2 / 2 + w1, b2: d * (2 * e - d * f2 + w2)},
+                 box={"P_F2": Range(0, 8), "B_F2": Range(0, 20), "g": Range(0.01, 4), "e": Range(-10, 40)},
+                 samples=400, seed=1, constants={"c_delta": R(1, 2)})
+
+
+def test_the_zhou_3_4_mutant_the_screen_missed_is_found():
+    lem = _zhou_3_4_before_rewrite()
+    (m,) = [m for m in mutants("zhou", lem) if m.description == "constant c_delta x 11/10"]
+    # false exactly where d (g - d) F <= B < d^2 F (d = 0.55 g), e in [g F/2, (d F + B/d)/2]
+    pt = numerically_false(m.statement)
+    assert isinstance(pt, SearchedPoint), pt
+    d = 0.55 * pt["g"]
+    assert d * (pt["g"] - d) * pt["P_F2"] <= pt["B_F2"] * (1 + 1e-12) and pt["B_F2"] < d * d * pt["P_F2"], pt
+    assert pt["g"] * pt["P_F2"] / 2 <= pt["e"] * (1 + 1e-12) <= (d * pt["P_F2"] + pt["B_F2"] / d) / 2 * (1 + 1e-9), pt
+    assert numerically_false(m.statement, search=False) is None  # the screen alone still misses it
+
+
+@pytest.mark.slow
+def test_the_zhou_3_4_true_mutants_stay_true():
+    """c_delta x 9/10 (d <= g/2) and the original keep the statement true: the search must not call them false."""
+    lem = _zhou_3_4_before_rewrite()
+    (ok,) = [m for m in mutants("zhou", lem) if m.description == "constant c_delta x 9/10"]
+    assert numerically_false(ok.statement) is None
+    assert numerically_false(lem) is None
+
+
+@pytest.mark.slow
+def test_random_narrow_windows_are_all_found():
+    """20 seeded windows in two symbols, (x/a - 1)^2 + (y/b - 1)^2 < 2.5e-7 (relative radius 5e-4), centres
+    log-uniform over a in 10^-6 .. 10^6 and b in 10^-3 .. 10^3: every one is found (a deterministic seed; 20 of 20
+    when written), and each point lies in its window."""
+    rng = np.random.default_rng(3)
+    missed = []
+    for _ in range(20):
+        a, b = sp.Float(10 ** rng.uniform(-6, 6), 20), sp.Float(10 ** rng.uniform(-3, 3), 20)
+        lem = _lemma(sp.Ge((X / a - 1) ** 2 + (Y / b - 1) ** 2, sp.Float(2.5e-7), evaluate=False), symbols=(X, Y))
+        pt = numerically_false(lem)
+        if pt is None or (pt["x"] / float(a) - 1) ** 2 + (pt["y"] / float(b) - 1) ** 2 >= 2.5e-7 * (1 + 1e-9):
+            missed.append((float(a), float(b), pt))
+    assert not missed, missed
+
+
+@pytest.mark.slow
+def test_tight_true_statements_in_more_symbols():
+    """Power-mean and Cauchy-Schwarz inequalities (equality on a ray or a plane) are never called false."""
+    z = sp.Symbol("z", positive=True)
+    u = sp.Symbol("u", real=True)
+    true = [
+        _lemma(sp.Ge((X + Y + z) ** 3 / 27, X * Y * z, evaluate=False), symbols=(X, Y, z)),
+        _lemma(sp.Le((X * Y + z * u) ** 2, (X ** 2 + z ** 2) * (Y ** 2 + u ** 2), evaluate=False), symbols=(X, Y, z, u)),
+        _lemma(sp.Ge(X * sp.log(X / Y) - X + Y, 0, evaluate=False), symbols=(X, Y)),
+    ]
+    for lem in true:
+        assert numerically_false(lem) is None, lem.conclusion
+
+
+@pytest.mark.slow
+def test_kenthapadi_witness_is_false_beyond_delta_one_half():
+    """A real statement (sixth-round finding): Kenthapadi's sigma (tu-projections Lemma 2) with no hypothesis on
+    delta is false near delta = 1 (where log(1/(2 delta)) + eps ~ 0, sigma -> 0); the paper assumes delta < 1/2,
+    which the encoded witness carried only as its box's end. The screen alone misses the thin false region, the
+    search finds it; with the hypothesis delta < 1/2 written, the statement is found true."""
+    from dataclasses import replace
+
+    from dpverify.symbolic.library_dp import kenthapadi_statement
+
+    st = kenthapadi_statement()
+    bare = replace(st, witness=replace(st.witness, hypotheses=()))
+    assert numerically_false(bare, search=False) is None
+    pt = numerically_false(bare)
+    assert isinstance(pt, SearchedPoint) and 0.5 < pt["delta"] < 1, pt
+    dl = next(s for s in st.witness.symbols if s.name == "delta")
+    assumed = replace(st, witness=replace(st.witness, hypotheses=(sp.Lt(dl, R(1, 2)),)))
+    assert numerically_false(assumed) is None
