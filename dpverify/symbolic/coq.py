@@ -29,6 +29,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -325,13 +326,28 @@ def compile_file(name: str, *, timeout: float = DEFAULT_TIMEOUT, coqc: str | Non
                             f"dependency {dep}.v: {r.message}", coqc_version(coqc))
             _CACHE[key] = res
             return res
-    build = _build_dir()
-    target = build / name
-    target.write_text(source)
-    ok, out, seconds = _run_coqc(coqc, build, target, timeout)
-    res = CoqResult(name, CoqStatus.COMPILED if ok else CoqStatus.FAILED, seconds, out, coqc_version(coqc))
-    _CACHE[key] = res
+    # one compile per file at a time: two threads that both need a dependency (compile_files runs a wave of
+    # files in parallel) must not write the same .v and .vo at once; the second finds the first's result.
+    # Only this step holds the lock (dependencies are compiled before it), so no thread waits while holding one.
+    with _file_lock(name):
+        if key in _CACHE:
+            return _CACHE[key]
+        build = _build_dir()
+        target = build / name
+        target.write_text(source)
+        ok, out, seconds = _run_coqc(coqc, build, target, timeout)
+        res = CoqResult(name, CoqStatus.COMPILED if ok else CoqStatus.FAILED, seconds, out, coqc_version(coqc))
+        _CACHE[key] = res
     return res
+
+
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _file_lock(name: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault(name, threading.Lock())
 
 
 def compile_files(names: Iterable[str], *, timeout: float = DEFAULT_TIMEOUT, coqc: str | None = None,

@@ -9,6 +9,7 @@ the compile times are printed (``pytest -s``) and kept in the failure messages.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -282,3 +283,29 @@ def test_a_result_cached_in_another_build_directory_is_not_reused(compiled, monk
     ax = coq.assumptions(items)
     assert isinstance(ax, dict), getattr(ax, "message", ax)
     assert len(coq._CACHE) > len(fresh_dir_entries)  # it was compiled again, in the session's directory
+
+
+def test_a_dependency_shared_by_one_wave_compiles_once(monkeypatch, tmp_path):
+    """compile_files runs a wave of files in parallel: Top.v's thread compiles its dependency Mid.v while Mid.v's own
+    thread compiles it too. One of them must compile it and the other reuse the result (two coqc writing the same
+    .vo at once could fail at random). A fake coqc that records its calls and sleeps, so the two threads overlap."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "Base.v").write_text("Lemma base : True. Proof. exact I. Qed.\n")
+    (src / "Mid.v").write_text("From DPVerify Require Import Base.\nLemma mid : True. Proof. exact I. Qed.\n")
+    (src / "Top.v").write_text("From DPVerify Require Import Mid.\nLemma top : True. Proof. exact I. Qed.\n")
+    calls: list[str] = []
+
+    def fake_run(coqc, build, vfile, timeout):
+        calls.append(vfile.name)
+        time.sleep(0.3)
+        return True, "", 0.3
+
+    monkeypatch.setattr(coq, "coq_dir", lambda: src)
+    monkeypatch.setattr(coq, "_BUILD", {"dir": tmp_path / "build"})
+    (tmp_path / "build").mkdir()
+    monkeypatch.setattr(coq, "_run_coqc", fake_run)
+    monkeypatch.setattr(coq, "coqc_version", lambda coqc=None: "fake 0")
+    out = coq.compile_files(["Base.v", "Mid.v", "Top.v"], coqc="fake-coqc", workers=2)
+    assert all(r.ok for r in out.values())
+    assert sorted(calls) == ["Base.v", "Mid.v", "Top.v"]  # Mid.v once, not twice
