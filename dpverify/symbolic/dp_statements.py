@@ -113,6 +113,11 @@ class ReducedStatement:
     #: True when the reduction only bounds the claim (the residual implies it, not conversely): a failing
     #: residual then leaves the statement UNKNOWN (the route fails), never REFUTED; only the witness refutes.
     relaxed: bool = False
+    #: The region of the witness's symbols that the residual's parametrisation covers (e.g. delta <= 1/2 when the
+    #: residual is written in L = log(1/(2 delta)) >= 0). ``check`` proves it follows from the witness's hypotheses
+    #: (it must be one of them), else finds a point of the hypotheses outside it: the route then does not cover the
+    #: statement and the verdict is UNKNOWN, never PROVED.
+    domain: sp.Basic | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "constants", {k: sp.nsimplify(v) for k, v in dict(self.constants).items()})
@@ -128,6 +133,31 @@ class ReducedStatement:
                        witness=None if self.witness is None else replace(
                            self.witness, constants={**self.witness.constants, **_own(self.witness, consts)}))
 
+    def _domain_gap(self) -> str | None:
+        """None when ``self.domain`` is one of the witness's hypotheses (so every point of the statement lies in the
+        region the residual covers), else why not: a point of the hypotheses outside it when one is found."""
+        if self.domain is None:
+            return None
+        if self.witness is None:
+            return "the statement has no witness lemma to carry its hypotheses"
+        w = self.witness.substituted()
+        dom = self.domain
+        if any(h == dom or sp.simplify(h.canonical) == sp.simplify(dom.canonical) for h in w.hypotheses
+               if isinstance(h, sp.Rel)):
+            return None
+        syms = {s.name: s for s in w.symbols}
+        names = sorted(s.name for s in dom.free_symbols)
+        for mag in (0.75, 0.99, 1.5, 10.0, 1e3):
+            pt = {syms[n]: sp.nsimplify(mag) for n in names if n in syms}
+            try:
+                inside = bool(dom.subs(pt))
+                holds = all(bool(h.subs(pt)) for h in w.hypotheses if h.free_symbols <= set(pt))
+            except TypeError:
+                continue
+            if holds and not inside:
+                return f"e.g. {', '.join(f'{k} = {v}' for k, v in pt.items())}"
+        return "not shown"
+
     def check(self) -> CheckResult:
         res = self.with_constants()  # push the statement's constants into both lemmas
         if res.witness is not None:
@@ -135,6 +165,11 @@ class ReducedStatement:
             if w.verdict is ProofVerdict.REFUTED:
                 return CheckResult(ProofVerdict.REFUTED, f"{self.id}: on the witness family: {w.evidence}",
                                    counterexample=w.counterexample, details=w.details)
+        gap = res._domain_gap()
+        if gap is not None:
+            return CheckResult(ProofVerdict.UNKNOWN, f"{self.id}: the residual covers only {self.domain}, which the "
+                                                     f"statement's hypotheses do not imply ({gap}); the route does not "
+                                                     "cover the statement")
         r = res.residual.check()
         if r.verdict is ProofVerdict.REFUTED and self.relaxed:
             return CheckResult(ProofVerdict.UNKNOWN, f"{self.id}: the relaxed residual fails ({r.evidence}); the "

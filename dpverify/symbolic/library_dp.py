@@ -279,6 +279,7 @@ def kenthapadi_statement() -> ReducedStatement:
     witness = Lemma(id="tu-projections/lemma-2/kenthapadi-profile", source="Kenthapadi et al. (2013) Lemma 1",
                     statement="exact Balle-Wang delta(eps) of N(0, sigma^2), sensitivity 1, <= delta",
                     symbols=(e, dl), conclusion=sp.Le(gaussian_profile_expr(e, 1, sigma), dl, evaluate=False),
+                    hypotheses=(sp.Le(dl, sp.Rational(1, 2)),),
                     strategy=Strategy.SAMPLED, box={"epsilon": Range(1e-3, 30, "log"), "delta": Range(1e-12, 0.5, "log")},
                     samples=80, seed=13)
     prof = SympyProof("std/gaussian-profile-le-phi", "Phi(a) - e^eps Phi(b) <= Phi(a) (e^eps Phi(b) = e^eps erfc(-b/sqrt 2)/2 > 0)",
@@ -289,7 +290,8 @@ def kenthapadi_statement() -> ReducedStatement:
         reduction=(("Balle-Wang profile (std/gaussian-profile)", _library("std/gaussian-profile")),
                    ("profile <= Phi(-t) (erfc > 0)", prof),
                    ("Phi(-t) <= e^(-t^2/2)/2 for t >= 0", gaussian_half_tail())),
-        residual=residual, witness=witness, constants={"c_var": 2, "c_half": 2})
+        residual=residual, witness=witness, constants={"c_var": 2, "c_half": 2},
+        domain=sp.Le(dl, sp.Rational(1, 2)))  # the residual's L = log(1/(2 delta)) >= 0
 
 
 # ----------------------------------------------------------------------------- Laplace max tail

@@ -14,7 +14,9 @@ or :class:`ReducedStatement`) is PROVED or CERTIFIED, :func:`mutants` perturbs t
 *whole domain*: the box's corners and seeded draws, then every symbol's assumption domain (positive reals over
 10^-9 .. 10^9 with corner values, nonnegative adds 0, integers >= 1 up to 10^3, ...), restricted only by the
 hypotheses; screening at 30 digits, a failing point confirmed by sympy at 40 and at 80 digits. A box is where a
-certificate is computed, not part of a claim: a box end that the claim assumes must be a hypothesis.
+certificate is computed, not part of a claim: a box end that the claim assumes must be a hypothesis. The one exception
+is a lemma class that never looks beyond its box (``search_outside_box = False``, a certificate whose every point is a
+quadrature): its verdict names the box and claims nothing beyond it, so it is judged on the box.
 
 **Local search.** Sampling alone misses a false region that is narrow (zhou-compression Proposition 3.4's statement
 as first written, with its own symbol for <B, P^ - P>_F: the mutant c_delta x 11/10 is false only in a thin slab and
@@ -145,7 +147,7 @@ class CampaignReport:
         eq = sum(o.equivalent for o in self.outcomes)
         to = self.timed_out
         return (f"{len(self.claims)} proved/certified encoded claims, {len(self.outcomes)} mutants, {len(f)} false by "
-                f"the numeric check (whole domain; {sum(o.found_by_search for o in f)} of them found by the local "
+                f"the numeric check (whole domain, or the box of a box-limited certificate; {sum(o.found_by_search for o in f)} of them found by the local "
                 f"search, not by the sampled screen), {sum(o.killed for o in f)} killed (kill rate "
                 f"{100 * self.kill_rate:.1f}%), {len(self.outcomes) - len(f)} found true (not counted; {eq} of them "
                 f"equivalent to the original by sympy); {len(to)} ran out of the time limit "
@@ -418,11 +420,12 @@ def _lemma_false(lem: Lemma, n: int, seed: int, search: bool = True):
     syms = {s.name: s for s in lem.symbols}
     names = _free_names(lem)
     fast = _lambdified(lem, names)
+    inside = _box_filter(lem, names)
     seen = set()
     screened = []  # (relative margin, point) of the sampled points where the fast evaluation gave real values
     for pt in _points(lem, n, seed):
         key = tuple(pt.get(nm) for nm in names)
-        if key in seen:
+        if key in seen or not inside(pt):
             continue
         seen.add(key)
         try:
@@ -438,7 +441,17 @@ def _lemma_false(lem: Lemma, n: int, seed: int, search: bool = True):
             continue
     if not search or fast is None or not names:
         return None
-    return _local_search(lem, syms, names, fast, screened)
+    return _local_search(lem, syms, names, fast, screened, inside)
+
+
+def _box_filter(lem: Lemma, names):
+    """Which points the statement is judged at: its whole domain, except for a lemma class that checks its box only
+    (``search_outside_box = False``, e.g. a certificate whose every point is a quadrature): its verdict names the box
+    and claims nothing beyond it, so it is judged on the box."""
+    if getattr(type(lem), "search_outside_box", True) or not lem.box:
+        return lambda pt: True
+    box = {nm: lem.box[nm] for nm in names if nm in lem.box}
+    return lambda pt: all(r.lo <= pt[nm] <= r.hi for nm, r in box.items())
 
 
 def _fast_sides(fast, syms, names, pt):
@@ -556,7 +569,7 @@ def _hyp_checkers(lem: Lemma, syms, names):
     return ok
 
 
-def _local_search(lem: Lemma, syms, names, fast, screened):
+def _local_search(lem: Lemma, syms, names, fast, screened, inside=lambda pt: True):
     """Search for a failing point near the sampled points of smallest relative margin (:func:`_rel_margin`):
     Nelder-Mead (scipy) over log-magnitude coordinates (:func:`_coordinate`; integer axes rounded), then a compass
     search (steps 10^-1 .. 10^-7 in u, and +-1 on integer axes). A point where a hypothesis does not hold, or where
@@ -568,7 +581,10 @@ def _local_search(lem: Lemma, syms, names, fast, screened):
     c = lem.conclusion
     if not isinstance(c, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan, sp.Equality)):
         return None
-    hyp_ok = _hyp_checkers(lem, syms, names)
+    hyp_holds = _hyp_checkers(lem, syms, names)
+
+    def hyp_ok(pt):
+        return inside(pt) and hyp_holds(pt)
     deadline = time.monotonic() + SEARCH_SECONDS
     starts, margins = [], set()
     for m, pt in sorted(screened, key=lambda t: t[0]):

@@ -189,3 +189,32 @@ def test_kenthapadi_witness_is_false_beyond_delta_one_half():
     dl = next(s for s in st.witness.symbols if s.name == "delta")
     assumed = replace(st, witness=replace(st.witness, hypotheses=(sp.Lt(dl, R(1, 2)),)))
     assert numerically_false(assumed) is None
+
+
+def test_a_reduction_that_covers_less_than_the_statement_is_not_proved():
+    """Kenthapadi's residual is written in L = log(1/(2 delta)) >= 0, so it covers delta <= 1/2 only (its ``domain``).
+    With that hypothesis on the witness the statement is proved; with it dropped (the campaign's mutant, false near
+    delta = 1) the checker must not keep PROVED: the route does not cover the statement."""
+    from dataclasses import replace
+
+    from dpverify.symbolic.library_dp import kenthapadi_statement
+
+    st = kenthapadi_statement()
+    assert st.check().verdict is ProofVerdict.PROVED
+    bare = replace(st, witness=replace(st.witness, hypotheses=()))
+    res = bare.check()
+    assert res.verdict is ProofVerdict.UNKNOWN and "covers only delta <= 1/2" in res.evidence
+    assert any("delta <= 1/2 dropped" in m.description for m in mutants("tu-projections/lemma-2", st))
+
+
+class _BoxOnly(Lemma):
+    search_outside_box = False  # like tu-projections' quadrature certificates: the verdict names the box
+
+
+def test_a_box_limited_certificate_is_judged_on_its_box():
+    """x <= 1 is false for x > 1 but true on the box [0.1, 1]: a lemma class that never looks beyond its box claims
+    nothing there, so the campaign judges it on the box; an ordinary lemma is judged on its whole domain."""
+    kw = dict(id="box", source="test", statement="x <= 1", symbols=(X,), conclusion=sp.Le(X, 1),
+              strategy=Strategy.SAMPLED, box={"x": Range(0.1, 1)})
+    assert numerically_false(_BoxOnly(**kw)) is None
+    assert numerically_false(Lemma(**kw)) is not None
