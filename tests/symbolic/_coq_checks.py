@@ -42,3 +42,33 @@ def assert_mutant_rejected(file: str, theorem: str, old: str, new: str, why: str
     assert "Syntax error" not in res.message and "was not found" not in res.message, res.message[-600:]
     line = int(re.findall(r"line (\d+)", res.message[: res.message.index("Error")])[-1])
     assert line >= src[:a].count("\n") + 1, (line, res.message[-600:])  # the mutated statement's proof fails
+
+
+def coq_file_tests(file: str, theorems: tuple[str, ...], mutants: list, slow_mutants: list, *,
+                   compile_slow: bool = True):
+    """The three tests every Coq file of the manifest gets, to bind to ``test_*`` names in its test module:
+    it compiles with the classical reals only (``-m slow`` when ``compile_slow``: test_coq.py compiles every
+    manifest file and checks its claim theorems by default), its ``mutants`` are rejected by coqc, and so are
+    its ``slow_mutants`` (``-m slow``). Each mutant is ``(theorem, old, new, why the mutated statement is false)``."""
+
+    def ids(m):
+        return f"{m[0]}:{m[3][:30]}"
+
+    @needs_coq
+    def test_compiles_with_classical_reals_only():
+        assert_compiles_classically(file, theorems)
+
+    @needs_coq
+    @pytest.mark.parametrize("mutant", mutants, ids=ids)
+    def test_mutant_is_rejected(mutant):
+        assert_mutant_rejected(file, *mutant)
+
+    @needs_coq
+    @pytest.mark.slow
+    @pytest.mark.parametrize("mutant", slow_mutants, ids=ids)
+    def test_more_mutants_are_rejected(mutant):
+        assert_mutant_rejected(file, *mutant)
+
+    if compile_slow:
+        test_compiles_with_classical_reals_only = pytest.mark.slow(test_compiles_with_classical_reals_only)
+    return test_compiles_with_classical_reals_only, test_mutant_is_rejected, test_more_mutants_are_rejected

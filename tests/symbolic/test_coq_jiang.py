@@ -7,11 +7,10 @@ from __future__ import annotations
 import importlib
 from dataclasses import replace
 
-import pytest
 
 from dpverify.symbolic import ProofVerdict
 
-from _coq_checks import assert_compiles_classically, assert_mutant_rejected, needs_coq
+from _coq_checks import coq_file_tests, needs_coq
 
 J = importlib.import_module("dpverify_proofs.jiang_wishart")
 
@@ -31,22 +30,8 @@ SLOW_MUTANTS = [
 ]
 
 
-@needs_coq
-def test_weyl_theorems_compile_with_classical_reals_only():
-    assert_compiles_classically(FILE, THEOREMS)
-
-
-@needs_coq
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[2]}")
-def test_weyl_mutant_is_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
-
-
-@needs_coq
-@pytest.mark.slow
-@pytest.mark.parametrize("mutant", SLOW_MUTANTS, ids=lambda m: f"{m[0]}:{m[2][:30]}")
-def test_more_weyl_mutants_are_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
+test_weyl_theorems_compile_with_classical_reals_only, test_weyl_mutant_is_rejected, test_more_weyl_mutants_are_rejected = \
+    coq_file_tests(FILE, THEOREMS, MUTANTS, SLOW_MUTANTS, compile_slow=False)
 
 
 @needs_coq

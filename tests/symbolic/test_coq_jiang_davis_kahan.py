@@ -23,7 +23,7 @@ import pytest
 
 from dpverify.symbolic import ProofVerdict
 
-from _coq_checks import assert_compiles_classically, assert_mutant_rejected, needs_coq
+from _coq_checks import assert_compiles_classically, assert_mutant_rejected, coq_file_tests, needs_coq
 
 J = importlib.import_module("dpverify_proofs.jiang_wishart")
 
@@ -88,24 +88,8 @@ def test_mutant_witnesses_are_false():
     assert np.linalg.norm(_proj(A, 1) - _proj(A + W, 1), "fro") > 2 * np.linalg.norm(W, 2) / 1.0 + 0.2
 
 
-@needs_coq
-@pytest.mark.slow
-def test_davis_kahan_theorems_compile_with_classical_reals_only():
-    """Every step theorem too (the default suite's test_coq.py compiles the file and checks the claim theorems)."""
-    assert_compiles_classically(FILE, THEOREMS)
-
-
-@needs_coq
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[2][:30]}")
-def test_davis_kahan_mutant_is_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
-
-
-@needs_coq
-@pytest.mark.slow
-@pytest.mark.parametrize("mutant", SLOW_MUTANTS, ids=lambda m: f"{m[0]}:{m[3][:30]}")
-def test_more_davis_kahan_mutants_are_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
+test_davis_kahan_theorems_compile_with_classical_reals_only, test_davis_kahan_mutant_is_rejected, test_more_davis_kahan_mutants_are_rejected = \
+    coq_file_tests(FILE, THEOREMS, MUTANTS, SLOW_MUTANTS)
 
 
 @needs_coq

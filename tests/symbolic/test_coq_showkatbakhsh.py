@@ -9,7 +9,7 @@ import pytest
 
 from dpverify.symbolic import ProofVerdict
 
-from _coq_checks import assert_compiles_classically, assert_mutant_rejected, needs_coq
+from _coq_checks import coq_file_tests, needs_coq
 
 SK = importlib.import_module("dpverify_proofs.showkatbakhsh_regression")
 
@@ -30,22 +30,8 @@ SLOW_MUTANTS = [
 ]
 
 
-@needs_coq
-def test_ridge_theorems_compile_with_classical_reals_only():
-    assert_compiles_classically(FILE, THEOREMS)
-
-
-@needs_coq
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[2]}")
-def test_ridge_mutant_is_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
-
-
-@needs_coq
-@pytest.mark.slow
-@pytest.mark.parametrize("mutant", SLOW_MUTANTS, ids=lambda m: f"{m[0]}:{m[2][:30]}")
-def test_more_ridge_mutants_are_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
+test_ridge_theorems_compile_with_classical_reals_only, test_ridge_mutant_is_rejected, test_more_ridge_mutants_are_rejected = \
+    coq_file_tests(FILE, THEOREMS, MUTANTS, SLOW_MUTANTS, compile_slow=False)
 
 
 def test_tight_instance_of_the_first_mutant():

@@ -2,12 +2,9 @@
 false variants of their statements are rejected by coqc with the same proof script. Deterministic (no sampling)."""
 from __future__ import annotations
 
-
-import pytest
-
 from dpverify.symbolic import coq
 
-from _coq_checks import assert_compiles_classically, assert_mutant_rejected, needs_coq
+from _coq_checks import coq_file_tests
 
 
 FILE = "ZhouWeyl.v"
@@ -26,22 +23,8 @@ SLOW_MUTANTS = [
 ]
 
 
-@needs_coq
-def test_zhou_theorems_compile_with_classical_reals_only():
-    assert_compiles_classically(FILE, THEOREMS)
-
-
-@needs_coq
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[3][:30]}")
-def test_zhou_mutant_is_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
-
-
-@needs_coq
-@pytest.mark.slow
-@pytest.mark.parametrize("mutant", SLOW_MUTANTS, ids=lambda m: f"{m[0]}:{m[3][:30]}")
-def test_more_zhou_mutants_are_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
+test_zhou_theorems_compile_with_classical_reals_only, test_zhou_mutant_is_rejected, test_more_zhou_mutants_are_rejected = \
+    coq_file_tests(FILE, THEOREMS, MUTANTS, SLOW_MUTANTS, compile_slow=False)
 
 
 def test_zhou_step_entries_do_not_upgrade_the_claims():

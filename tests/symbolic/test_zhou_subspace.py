@@ -6,13 +6,12 @@ from __future__ import annotations
 import importlib
 
 import numpy as np
-import pytest
 import sympy as sp
 from dataclasses import replace
 
 from dpverify.symbolic import ProofVerdict, coq
 
-from _coq_checks import assert_compiles_classically, assert_mutant_rejected, needs_coq
+from _coq_checks import coq_file_tests
 
 Z = importlib.import_module("dpverify_proofs.zhou_compression")
 
@@ -33,23 +32,8 @@ SLOW_MUTANTS = [
 ]
 
 
-@needs_coq
-@pytest.mark.slow  # the manifest theorem is compiled and its axioms checked by test_coq.py by default
-def test_subspace_theorems_compile_with_classical_reals_only():
-    assert_compiles_classically(FILE, THEOREMS)
-
-
-@needs_coq
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[3][:30]}")
-def test_subspace_mutant_is_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
-
-
-@needs_coq
-@pytest.mark.slow
-@pytest.mark.parametrize("mutant", SLOW_MUTANTS, ids=lambda m: f"{m[0]}:{m[3][:30]}")
-def test_more_subspace_mutants_are_rejected(mutant):
-    assert_mutant_rejected(FILE, *mutant)
+test_subspace_theorems_compile_with_classical_reals_only, test_subspace_mutant_is_rejected, test_more_subspace_mutants_are_rejected = \
+    coq_file_tests(FILE, THEOREMS, MUTANTS, SLOW_MUTANTS)
 
 
 def _proj_top(M, D):
