@@ -38,7 +38,8 @@ division: ``c/(c + c^2)`` at c = 0) does not hold there, in this check (:func:`_
 (``Lemma._hyp_ok``): the point is skipped, never counted, and nothing crashes. A mutant is
 *killed* when its checker verdict (a fresh ``check()`` of the mutated object) is not PROVED/CERTIFIED. The kill
 rate is killed / false mutants; a false mutant that stays PROVED/CERTIFIED is a survivor (a soundness defect of
-the checker). Mutants found true are counted separately; those that sympy shows identical to the original are
+the checker). A mutant whose statement has no finite real value at any sampled point (:func:`evaluable`; e.g. a
+constant set to 0 under a division) is reported as not evaluable, neither true nor false. Mutants found true are counted separately; those that sympy shows identical to the original are
 flagged ``equivalent``.
 
 **Time limits.** sympy's ``simplify`` of some mutants does not finish in minutes (e.g. a literal of the Wishart
@@ -99,6 +100,9 @@ class Outcome:
     false_timed_out: bool = False
     #: seconds spent on this mutant (numeric check and fresh check)
     seconds: float = 0.0
+    #: the numeric check found no failing point because the statement has no finite real value at any sampled point
+    #: (e.g. a constant set to 0 under a division: ``zoo <= epsilon``): neither true nor false
+    not_evaluable: bool = False
 
     @property
     def killed(self) -> bool:
@@ -146,11 +150,15 @@ class CampaignReport:
         f = self.false_mutants
         eq = sum(o.equivalent for o in self.outcomes)
         to = self.timed_out
+        ne = [o for o in self.outcomes if o.not_evaluable]
+        ne_text = (f"; {len(ne)} not evaluable at any sampled point (neither true nor false; checks: "
+                   + ", ".join(f"{v} {sum(o.verdict.value == v for o in ne)}" for v in sorted({o.verdict.value for o in ne}))
+                   + ")") if ne else ""
         return (f"{len(self.claims)} proved/certified encoded claims, {len(self.outcomes)} mutants, {len(f)} false by "
                 f"the numeric check (whole domain, or the box of a box-limited certificate; {sum(o.found_by_search for o in f)} of them found by the local "
                 f"search, not by the sampled screen), {sum(o.killed for o in f)} killed (kill rate "
-                f"{100 * self.kill_rate:.1f}%), {len(self.outcomes) - len(f)} found true (not counted; {eq} of them "
-                f"equivalent to the original by sympy); {len(to)} ran out of the time limit "
+                f"{100 * self.kill_rate:.1f}%), {len(self.outcomes) - len(f) - len(ne)} found true (not counted; {eq} "
+                f"of them equivalent to the original by sympy){ne_text}; {len(to)} ran out of the time limit "
                 f"({sum(o.check_timed_out for o in to)} checks, never counted as killed; "
                 f"{sum(o.false_timed_out for o in to)} numeric checks), {len(self.undecided)} undecided")
 
@@ -721,6 +729,31 @@ def numerically_false(statement, n: int = 300, seed: int = 7919, search: bool = 
     raise TypeError(type(statement).__name__)
 
 
+def evaluable(statement, n: int = 300, seed: int = 7919) -> bool:
+    """Does the statement have finite real sides at some point of :func:`_points` (the numeric check's sample)?
+    True when that cannot be told (no fast numeric form): only a statement shown to have no value anywhere counts
+    as not evaluable."""
+    if isinstance(statement, ReducedStatement):
+        s = statement.with_constants()
+        return any(evaluable(lem, n, seed) for lem in (s.witness, s.residual) if lem is not None)
+    lem = statement.substituted()
+    if lem.conclusion.has(sp.zoo, sp.nan):  # e.g. c/0 after a constant set to 0: no value at any point
+        return False
+    syms = {x.name: x for x in lem.symbols}
+    names = _free_names(lem)
+    fast = _lambdified(lem, names)
+    if fast is None or not names:
+        return True
+    for pt in _points(lem, n, seed):
+        try:
+            with _time_limit(POINT_LIMIT, _PointTimeout):
+                if _fast_sides(fast, syms, names, pt) is not None:
+                    return True
+        except _PointTimeout:
+            continue
+    return False
+
+
 def _lemma_equivalent(a: Lemma, b: Lemma) -> bool:
     a, b = a.substituted(), b.substituted()
     if type(a.conclusion) is not type(b.conclusion) or {str(h) for h in a.hypotheses} != {str(h) for h in b.hypotheses}:
@@ -838,11 +871,13 @@ def run_campaign(statements: Mapping | None = None, *, n: int = 300, progress=No
             res, c_to = _timed(lambda: m.statement.check(), time_limit)
             v = ProofVerdict.UNKNOWN if c_to else res.verdict
             eq = pt is None and not f_to and equivalent(st, m.statement)
+            ne = pt is None and not f_to and not eq and not evaluable(m.statement, n=n)
             outcomes.append(Outcome(m, pt is not None, v, pt, equivalent=eq, check_timed_out=c_to,
-                                    false_timed_out=f_to, seconds=time.perf_counter() - t0))
+                                    false_timed_out=f_to, seconds=time.perf_counter() - t0, not_evaluable=ne))
             if progress is not None:
                 truth = ("false (local search: " + ", ".join(f"{k} = {v:.10g}" for k, v in pt.items()) + ")"
-                         if isinstance(pt, SearchedPoint) else "false") if pt is not None else ("undecided (numeric check timed out)" if f_to else "true")
+                         if isinstance(pt, SearchedPoint) else "false") if pt is not None else (
+                    "undecided (numeric check timed out)" if f_to else "not evaluable at any sampled point" if ne else "true")
                 progress(f"{cid}: {m.description}: {truth}, {'check timed out' if c_to else v.value} "
                          f"({outcomes[-1].seconds:.1f} s)")
     return CampaignReport(tuple(claims), tuple(outcomes))

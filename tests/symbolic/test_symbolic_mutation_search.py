@@ -218,3 +218,20 @@ def test_a_box_limited_certificate_is_judged_on_its_box():
               strategy=Strategy.SAMPLED, box={"x": Range(0.1, 1)})
     assert numerically_false(_BoxOnly(**kw)) is None
     assert numerically_false(Lemma(**kw)) is not None
+
+
+def test_a_mutant_with_no_value_anywhere_is_neither_true_nor_false():
+    """lecture21-dp Lemma 1 with its scale constant set to 0 reads `zoo <= epsilon`: no sampled point has a value,
+    so the numeric check finds no failing point. The campaign must not count it as a true mutant."""
+    import importlib
+
+    from dpverify.symbolic.mutation import evaluable
+
+    st = importlib.import_module("dpverify_proofs.lecture21_dp").statements()["lecture21-dp/lemma-1"]
+    zero = next(m for m in mutants("lecture21-dp/lemma-1", st) if m.description.endswith("= 0"))
+    assert not evaluable(zero.statement) and evaluable(st)
+    assert evaluable(WINDOW) and not evaluable(_lemma(sp.Le(sp.zoo * X, 1, evaluate=False)))
+    rep = run_campaign({"lecture21-dp/lemma-1": st})
+    flagged = [o for o in rep.outcomes if o.not_evaluable]
+    assert [o.mutant.description for o in flagged] == [zero.description]
+    assert not flagged[0].false and "1 not evaluable at any sampled point" in rep.summary()
