@@ -32,27 +32,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-SLOW_MODULE = textwrap.dedent('''
-    import os
-    import time
-    import numpy as np
-    from dpverify import PrivacyClaim
-
-    MARK = os.path.join(os.path.dirname(__file__), "started")
-
-    class Slow:
-        claim = PrivacyClaim(1.0)
-        sensitivity = 1.0
-
-        def sample(self, data, size, rng):
-            if size > 1:
-                open(MARK, "a").close()
-            time.sleep(0.3)
-            return float(data) + rng.laplace(0.0, 1.0, size)
-
-    MECH = Slow()
-    PAIRS = (0.0, 1.0)
-''')
+# the very scenario of tests/audit/test_randomness.py::test_ctrl_c_ends_a_pooled_audit_with_one_line
+sys.path.insert(0, str(ROOT / "tests" / "audit"))
+from test_randomness import SLOW_MODULE  # noqa: E402
 
 # Only in the run's directory (on the child's PYTHONPATH): SIGUSR1 dumps every thread of the process.
 SITECUSTOMIZE = textwrap.dedent('''
@@ -177,7 +159,7 @@ def main() -> None:
     ap.add_argument("--load", default="numpy")
     ap.add_argument("--load-procs", type=int, default=3)
     ap.add_argument("--trace-after", type=float, default=3.0, help="dump the child's threads if alive after this")
-    ap.add_argument("--py-spy", default=shutil.which("py-spy") or "/work/wt/proofs-a/.venv/bin/py-spy")
+    ap.add_argument("--py-spy", default=shutil.which("py-spy"))
     ap.add_argument("--inherit-sigint", action="store_true",
                     help="let the audit inherit this script's SIGINT disposition (ignored when started with `&`)")
     args = ap.parse_args()
