@@ -270,7 +270,7 @@ def to_table(outputs: Any, where: str, *, structured: bool | None = None, float_
     # the code of an output must not depend on the other outputs of its batch: a list of Python
     # numbers becomes an int array in one batch and a float array in the next, so numbers are
     # hashed as float64 values (integers beyond 2**53 may share a code: coarser events, still valid)
-    codes = _row_codes(flat if arr.dtype.kind in "biu" else arr.astype(np.float64, copy=False))
+    codes = _row_codes(flat)
     d = flat.shape[1]
     cols = [flat[:, j] for j in range(min(d, MAX_COORDINATES))]
     if arr.ndim == 1:

@@ -39,8 +39,8 @@ division: ``c/(c + c^2)`` at c = 0) does not hold there, in this check (:func:`_
 *killed* when its checker verdict (a fresh ``check()`` of the mutated object) is not PROVED/CERTIFIED. The kill
 rate is killed / false mutants; a false mutant that stays PROVED/CERTIFIED is a survivor (a soundness defect of
 the checker). A mutant whose statement has no finite real value at any sampled point (:func:`evaluable`; e.g. a
-constant set to 0 under a division) is reported as not evaluable, neither true nor false. Mutants found true are counted separately; those that sympy shows identical to the original are
-flagged ``equivalent``.
+constant set to 0 under a division) is reported as not evaluable, neither true nor false. Mutants found true are
+counted separately; those that sympy shows identical to the original are flagged ``equivalent``.
 
 **Time limits.** sympy's ``simplify`` of some mutants does not finish in minutes (e.g. a literal of the Wishart
 normaliser of ``jiang-wishart/definition-2`` changed). :func:`run_campaign` gives each mutant's fresh check and each
@@ -66,11 +66,11 @@ import numpy as np
 import sympy as sp
 
 from .dp_statements import ReducedStatement
-from .lemma import Lemma, _domain
+from .lemma import Lemma
 from .verdicts import ProofVerdict
 
-__all__ = ["Mutant", "Outcome", "CampaignReport", "MutantTimeout", "SearchedPoint", "mutants", "numerically_false", "run_campaign",
-           "proof_statements", "equivalent"]
+__all__ = ["Mutant", "Outcome", "CampaignReport", "MutantTimeout", "SearchedPoint", "mutants", "numerically_false", "evaluable",
+           "run_campaign", "proof_statements", "equivalent"]
 
 GOOD = (ProofVerdict.PROVED, ProofVerdict.CERTIFIED)
 _FLIP = {sp.LessThan: sp.GreaterThan, sp.StrictLessThan: sp.StrictGreaterThan,
@@ -177,8 +177,9 @@ class CampaignReport:
         rows = []
         for o in self.outcomes:
             truth = (("false (found by the local search at " + ", ".join(f"{k} = {v:.10g}" for k, v in o.witness.items())
-                      + ")") if o.found_by_search else "false") if o.false else ("undecided (numeric check timed out)" if o.false_timed_out else
-                                             "true (equivalent)" if o.equivalent else "true")
+                      + ")") if o.found_by_search else "false") if o.false else (
+                "undecided (numeric check timed out)" if o.false_timed_out else "true (equivalent)" if o.equivalent
+                else "not evaluable at any sampled point" if o.not_evaluable else "true")
             verdict = "check timed out" if o.check_timed_out else o.verdict.value
             fate = ("killed" if o.killed else "SURVIVOR") if o.false else ("UNDECIDED" if o.undecided else "")
             rows.append(f"{o.mutant.claim}: {o.mutant.description}: {truth}, {verdict} {fate}".rstrip())

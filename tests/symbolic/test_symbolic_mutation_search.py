@@ -205,6 +205,10 @@ def test_a_reduction_that_covers_less_than_the_statement_is_not_proved():
     res = bare.check()
     assert res.verdict is ProofVerdict.UNKNOWN and "covers only delta <= 1/2" in res.evidence
     assert any("delta <= 1/2 dropped" in m.description for m in mutants("tu-projections/lemma-2", st))
+    from dpverify.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="domain=.* must be a sympy relational"):
+        replace(st, domain=sp.Rational(1, 2))
 
 
 class _BoxOnly(Lemma):
@@ -235,3 +239,4 @@ def test_a_mutant_with_no_value_anywhere_is_neither_true_nor_false():
     flagged = [o for o in rep.outcomes if o.not_evaluable]
     assert [o.mutant.description for o in flagged] == [zero.description]
     assert not flagged[0].false and "1 not evaluable at any sampled point" in rep.summary()
+    assert f"{zero.description}: not evaluable at any sampled point" in rep.table()
