@@ -18,6 +18,7 @@ from dpverify.symbolic import CheckResult, ClaimReport, ProofVerdict, Lemma, Ran
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
 from dpverify.symbolic import info_theory as info
+from dpverify.symbolic.coq import kernel_premise
 from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown
 
@@ -754,14 +755,13 @@ def theorem_1() -> ClaimReport:
     mono = proved(f"d/dDelta of the (26) bound = {db}; with u = 1 - kappa Delta > 0 it is {db_u}, positive for "
                   "kappa, r, u > 0 (sympy)") if db_u.is_positive is True else \
         unknown(f"d/dDelta of the (26) bound = {db} = {db_u} (u = 1 - kappa Delta): sign not shown by sympy")
-    steps = chain([("Lemma 3", lemma_3().conclusion), ("Proposition 3 with t = delta sigma_max/sigma_AN", subst),
-                   ("(26) increasing in Delta", mono)])
+    steps = chain([("Lemma 3", kernel_premise(lemma_3())), ("Proposition 3", proposition_3().conclusion),
+                   ("Proposition 3 with t = delta sigma_max/sigma_AN", subst), ("(26) increasing in Delta", mono)])
     return ClaimReport(f"{PAPER}/theorem-1", "additive noise: eta_AN <= (1 + kappa(Delta + delta)/(1 - kappa(Delta + delta))(kappa + r))^2 "
                        "w.p. >= 1 - 2 exp(-sigma_max^2 delta^2/(2 sigma_AN^2))", steps=steps, conclusion=steps,
-                       notes=("relies on Lemma 3 (Wedin, cited; its own conclusion is kernel-checked by "
-                              "proofs/coq/ShowkatbakhshWedin.v where coqc is available, while this chain uses its sympy-level "
-                              "verdict) and Proposition 3 (Rudelson-Vershynin, cited and probabilistic: tested by Monte Carlo), "
-                              "so the conclusion stays tested",))
+                       notes=("relies on Lemma 3 (Wedin, cited; kernel-checked by proofs/coq/ShowkatbakhshWedin.v where "
+                              "coqc is available, else tested) and Proposition 3 (Rudelson-Vershynin, cited and "
+                              "probabilistic: tested by Monte Carlo), so the conclusion stays tested",))
 
 
 def theorem_2() -> ClaimReport:

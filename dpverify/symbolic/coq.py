@@ -15,12 +15,16 @@
   ``CLAIM`` theorem compiles with allowed axioms is reported ``kernel-checked`` naming the theorem
   and file, unless the claim's own verdict is ``refuted`` (then the contradiction is reported in the
   evidence, never hidden). Without ``coqc`` the claim keeps its verdict and the evidence says so.
+* :func:`kernel_premise` -- for a proof file whose claim rests on another claim: that claim's conclusion
+  as :func:`apply_kernel_checks` reports it, so a premise settled in Coq counts as ``kernel-checked``
+  in the claims that rest on it (and only when its Coq theorem is actually checked in this run).
 
 ``coqc`` is found on the PATH, or named by the environment variable ``DPVERIFY_COQC``.
 """
 from __future__ import annotations
 
 import atexit
+import contextvars
 import enum
 import hashlib
 import importlib.util
@@ -41,7 +45,8 @@ from .verdicts import CheckResult, ClaimReport, ProofVerdict
 
 __all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWED_AXIOMS", "INSTALL_HINT",
            "coq_dir", "coqc_path", "coqc_version", "compile_file", "compile_files", "compile_source", "assumptions",
-           "disallowed_axioms", "entries_for", "apply_kernel_checks"]
+           "disallowed_axioms", "entries_for", "apply_kernel_checks", "kernel_premise",
+           "kernel_premises"]
 
 #: The logical name under which ``proofs/coq/`` is loaded (``coqc -Q <dir> DPVerify``).
 LOGICAL = "DPVerify"
@@ -484,6 +489,41 @@ def apply_kernel_checks(reports: Sequence[ClaimReport], *, timeout: float = DEFA
             report = _apply_one(report, e, coqc, compiled.get(e.file), axioms)
         out.append(report)
     return out
+
+
+_PREMISES = contextvars.ContextVar("dpverify_kernel_premises", default=True)
+
+
+class kernel_premises:  # noqa: N801 (a context manager used like a function)
+    """``with kernel_premises(False): ...`` -- :func:`kernel_premise` returns the proof files' own verdicts
+    inside the block (what ``run_proofs(kernel_check=False)`` uses)."""
+
+    def __init__(self, enabled: bool):
+        if not isinstance(enabled, bool):
+            raise InvalidArgument(f"enabled={enabled!r} must be True or False.")
+        self.enabled = enabled
+
+    def __enter__(self):
+        self._token = _PREMISES.set(self.enabled)
+        return self
+
+    def __exit__(self, *exc):
+        _PREMISES.reset(self._token)
+        return False
+
+
+def kernel_premise(report: ClaimReport, *, timeout: float = DEFAULT_TIMEOUT) -> CheckResult:
+    """The conclusion of ``report`` after its :data:`MANIFEST` Coq theorems, as ``dpverify prove`` shows it.
+
+    For a claim that rests on another claim (``report``): when that claim's ``CLAIM`` theorem compiles here
+    with allowed axioms, the premise is ``kernel-checked``; without ``coqc``, with a failing theorem, or inside
+    ``kernel_premises(False)``, it is the proof file's own verdict, and the evidence says why. A refuted
+    premise stays refuted. Compilation and ``Print Assumptions`` are cached per file content in this process."""
+    if not isinstance(report, ClaimReport):
+        raise InvalidArgument(f"report={report!r} must be a ClaimReport (the premise claim's report).")
+    if not _PREMISES.get():
+        return report.conclusion
+    return apply_kernel_checks([report], timeout=timeout)[0].conclusion
 
 
 def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None, axioms) -> ClaimReport:

@@ -1,7 +1,7 @@
 """Run proof files: every module of ``dpverify_proofs`` (the project's ``proofs/`` folder) or given paths.
 
-A proof file defines ``claims() -> list[ClaimReport]`` (deterministic: seeds fixed). Nothing is
-cached across runs.
+A proof file defines ``claims() -> list[ClaimReport]`` (deterministic: seeds fixed). Its functions may cache
+their checks within a process (a run in the other ``kernel_check`` mode clears those caches).
 """
 from __future__ import annotations
 
@@ -63,8 +63,40 @@ def run_proofs(paths: Iterable[str | Path] | None = None, progress=None, *, kern
     reports as soon as that module is done (the CLI streams its table with it)."""
     import time
 
+    from .coq import kernel_premises
+
+    if not isinstance(kernel_check, bool):
+        raise InvalidArgument(f"kernel_check={kernel_check!r} must be True or False.")
     reports: list[ClaimReport] = []
-    for module in proof_modules(paths):
+    modules = proof_modules(paths)
+    # proof files cache their checks (functools.lru_cache); premises read through kernel_premise depend on
+    # kernel_check, so a run in the other mode than the last one starts from empty caches
+    if _LAST_MODE.get("kernel_check", kernel_check) != kernel_check:
+        for module in modules:
+            _clear_caches(module)
+    _LAST_MODE["kernel_check"] = kernel_check
+    with kernel_premises(kernel_check):
+        _run_modules(modules, reports, progress, kernel_check, on_reports)
+    ids = [r.id for r in reports]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise InvalidArgument(f"duplicate claim IDs across proof files: {dup}.")
+    return reports
+
+
+_LAST_MODE: dict = {}
+
+
+def _clear_caches(module) -> None:
+    for obj in list(vars(module).values()):
+        if callable(getattr(obj, "cache_clear", None)) and getattr(obj, "__module__", None) == module.__name__:
+            obj.cache_clear()
+
+
+def _run_modules(modules, reports, progress, kernel_check, on_reports) -> None:
+    import time
+
+    for module in modules:
         started = time.perf_counter()
         if progress is not None:
             progress(f"proving {module.__name__} ...")
@@ -88,8 +120,3 @@ def run_proofs(paths: Iterable[str | Path] | None = None, progress=None, *, kern
         reports.extend(out)
         if progress is not None:
             progress(f"  {module.__name__}: {len(out)} claims in {time.perf_counter() - started:.1f} s")
-    ids = [r.id for r in reports]
-    dup = sorted({i for i in ids if ids.count(i) > 1})
-    if dup:
-        raise InvalidArgument(f"duplicate claim IDs across proof files: {dup}.")
-    return reports
