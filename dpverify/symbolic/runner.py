@@ -61,8 +61,6 @@ def run_proofs(paths: Iterable[str | Path] | None = None, progress=None, *, kern
     ``kernel_check``: apply the Coq theorems of ``proofs/coq/`` (``dpverify.symbolic.coq``); False gives
     the proof files' own verdicts. ``on_reports(reports)`` (optional) receives each module's final
     reports as soon as that module is done (the CLI streams its table with it)."""
-    import time
-
     from .coq import kernel_premises
 
     if not isinstance(kernel_check, bool):
