@@ -201,6 +201,28 @@ MANIFEST: tuple[CoqEntry, ...] = (
              "projector on the first D eigenvectors, i.e. ||P_D(A) - P_D(A + B)||_F <= ||B||_F/delta_D; the hypotheses "
              "||B||_F <= delta_D/2 and A + B >= 0 are not needed (finite sums; a trace-gap argument, no Weyl or Davis-Kahan)",
              Coverage.CLAIM),
+    CoqEntry("zhou-compression/theorem-4.6", "ZhouTheorem46.v", "zhou_theorem_4_6",
+             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p and every m >= 1: Sigma_1 "
+             "symmetric, T1 Sigma_1 = I, Sigma_i Ti = I, Gamma = Ti - T1, Delta = Sigma_1 - Sigma_i, l_1, l_i > 0 with x^T Sigma x "
+             ">= l |x|^2, s, g >= 0 with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x; ln|Sigma_1|, "
+             "ln|Sigma_i| abstract reals and A tied by the conclusions of Proposition C.1 (ln|Sigma_i| - ln|Sigma_1| = A - "
+             "tr(Gamma Sigma_1)) and Lemma C.2 (0 <= A <= ||Gamma||_F^2 s^2/(2(1 - s g)^2)), hypotheses; the explicit "
+             "reading s g <= 1/2 of C.2's o(1); P_1[E], P_i[E] in [0, 1/n^2], n >= 2; the Gaussian log-likelihood of the "
+             "m rows with Sigma^-1 = T and the determinant through ln|Sigma|, renormalised by 1 - P[E] (Procedure 4.2): "
+             "every X with max_jk |(X^T X/m)_jk - Sigma_1(j,k)| <= C sqrt(ln(2np)/m) + Delta_max has |ln f'_1(X)/f'_i(X)| "
+             "<= m p ||Delta||_F/(2 l_i l_1) (C sqrt(ln(2np)/m) + Delta_max + 2 ||Delta||_F s^2/(p l_i l_1)) + (4/3)/n^2 "
+             "((15) with its o(1) read as the renormalisation term; finite sums; the determinant, C.1, C.2 and "
+             "P[E] <= 1/n^2 (Lemma 4.4) are hypotheses here)", Coverage.STEP),
+    CoqEntry("zhou-compression/remark-4.3", "ZhouTheorem46.v", "renormalisation_bound",
+             "for n >= 2 and P_1[E], P_2[E] in [0, 1/n^2]: |ln((1 - P_2[E])/(1 - P_1[E]))| <= (4/3)/n^2 (ln z <= z - 1, so "
+             "-ln(1 - x) <= x/(1 - x) <= (4/3) x on [0, 1/4]); P[E] <= 1/n^2 is Lemma 4.4's, not in Coq", Coverage.STEP),
+    CoqEntry("zhou-compression/proposition-d.1", "ZhouBinary.v", "zhou_binary_frobenius",
+             "for every p and x, y in {-1, 1}^p (x_j^2 = y_j^2 = 1), n > 0: ||x x^T - y y^T||_F^2 = 2 p^2 - 2 (x.y)^2, so "
+             "||(x x^T - y y^T)/n||_F <= sqrt(2) p/n and every entry is at most 2/n in absolute value: the corrected bound "
+             "(the printed p/n is false)", Coverage.STEP),
+    CoqEntry("zhou-compression/theorem-d.2", "ZhouBinary.v", "zhou_binary_frobenius",
+             "the corrected Frobenius step for every p: x, y in {-1, 1}^p, n > 0 give ||Delta||_F^2 = (2 p^2 - 2 (x.y)^2)/n^2 "
+             "<= (sqrt(2) p/n)^2 and Delta_max <= 2/n for Delta = (x x^T - y y^T)/n", Coverage.STEP),
 )
 
 
