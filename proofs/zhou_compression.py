@@ -1147,14 +1147,18 @@ def theorem_3_2(decay=1) -> list[ClaimReport]:
                    f"of (16) is o(1)); ||Sigma_1|| ||Delta||_F/(l_i l_1) -> {gam}, so ||Sigma_1|| ||Gamma|| <= 1/2 eventually; "
                    f"the renormalisation term (4/3)/n^2 -> {renorm} as n -> oo") \
             if lim == 0 and gam == 0 and renorm == 0 else unknown(f"limits {lim}, {gam}, {renorm}: not all 0")
-        concl = rests_on(r, ("Theorem 4.6 (bound (15), read explicitly)", premise))
+        concl = rests_on(r, ("Theorem 4.6 (bound (15), read explicitly)", premise),
+                         ("P[E] <= 1/n^2 (Lemma 4.4: the truncation Theorem 4.6 assumes)", lemma_4_4().conclusion))
         out.append(ClaimReport(_id(f"theorem-3.2/{reading}"),
                                f"Delta_max = o(1/(p^2 {'sqrt(m ln 2np)' if reading == 'sqrt-reading' else 'm ln 2np'})) "
                                "suffices for alpha = o(1)", steps=concl, conclusion=concl,
                                notes=("the converted (9) lost its root sign; both readings suffice",
                                       "lambda_min(Sigma_1), lambda_min(Sigma_i) and ||Sigma_1||_2 fixed (the theorem: 'all in the "
                                       "same order'); Theorem 4.6 enters through its conclusion as dpverify prove shows it "
-                                      "(kernel-checked once its Coq theorem settles the claim, else tested)")))
+                                      "(kernel-checked once its Coq theorem settles the claim, else tested), and Lemma 4.4 "
+                                      "(certified) discharges the truncation of measure <= 1/n^2 that Theorem 4.6 assumes",
+                                      "||Gamma||_2 <= ||Gamma||_F (so that ||Sigma_1|| ||Gamma||_2 <= 1/2 eventually) is used "
+                                      "as a standard fact, not machine-checked")))
     return out
 
 

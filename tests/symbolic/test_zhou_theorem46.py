@@ -243,9 +243,17 @@ def test_dependents_follow_theorem_4_6(monkeypatch, premise, expected):
     rep = _report(premise)
     monkeypatch.setattr(Z, "theorem_4_6", lambda: rep)
     monkeypatch.setattr(coq, "kernel_premise", lambda r, **kw: r.conclusion)  # as without Coq (a STEP keeps the verdict)
+    l44 = _report(proved("stand-in for Lemma 4.4 (this test)"))
+    monkeypatch.setattr(Z, "lemma_4_4", lambda: l44)
     reps = [*Z.theorem_3_2(), Z.remark_4_7(), Z.theorem_d_2(Z.proposition_d_1())]
     for r in reps:
         assert r.conclusion.verdict is expected, (r.id, r.conclusion.evidence)
+    # Theorem 3.2 also rests on Lemma 4.4 (the truncation 4.6 assumes): capped by it
+    cert = _report(CheckResult(ProofVerdict.CERTIFIED, "stand-in for Lemma 4.4 (this test)"))
+    monkeypatch.setattr(Z, "lemma_4_4", lambda: cert)
+    if expected is ProofVerdict.PROVED:
+        assert all(r.conclusion.verdict is ProofVerdict.CERTIFIED for r in Z.theorem_3_2())
+        assert Z.remark_4_7().conclusion.verdict is ProofVerdict.PROVED
 
 
 @pytest.mark.slow
@@ -259,6 +267,8 @@ def test_dependents_adversaries(monkeypatch):
     rep = _report(proved("stand-in (this test)"))
     monkeypatch.setattr(Z, "theorem_4_6", lambda: rep)
     monkeypatch.setattr(coq, "kernel_premise", lambda r, **kw: r.conclusion)
+    l44 = _report(proved("stand-in for Lemma 4.4 (this test)"))
+    monkeypatch.setattr(Z, "lemma_4_4", lambda: l44)
     assert Z.theorem_3_2(decay=0)[0].conclusion.verdict is ProofVerdict.UNKNOWN  # O(.) instead of o(.): no limit 0
     assert Z.remark_4_7(second_factor=2).conclusion.verdict is ProofVerdict.UNKNOWN
     broken = refuted("stand-in (this test)", {"p": "2"})
