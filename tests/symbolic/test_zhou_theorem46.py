@@ -128,8 +128,13 @@ def test_manifest_entries_are_steps_of_the_claims():
                          ("zhou-compression/remark-4.3", "renormalisation_bound"),
                          ("zhou-compression/proposition-d.1", "zhou_binary_frobenius"),
                          ("zhou-compression/theorem-d.2", "zhou_binary_frobenius")}
-    # Theorem 4.6 is a STEP until the lead composes it with the Coq proofs of C.1 and C.2
+    # C.1 and C.2 are hypotheses of zhou_theorem_4_6: it is a STEP; only a theorem that composes it with the Coq
+    # proofs of C.1 and C.2 (a file requiring both ZhouLogDet and ZhouTheorem46) may settle the claim
     assert all(e.coverage is coq.Coverage.STEP for e in ents.values())
+    for e in coq.entries_for("zhou-compression/theorem-4.6"):
+        if e.coverage is coq.Coverage.CLAIM:
+            src = (coq.coq_dir() / e.file).read_text()
+            assert "ZhouLogDet" in src and "ZhouTheorem46" in src, e
     e46 = ents[("zhou-compression/theorem-4.6", "zhou_theorem_4_6")]
     assert "Rayleigh definitions" in e46.statement and "(4/3)/n^2" in e46.statement and "s g <= 1/2" in e46.statement
     words = (coq.coq_dir() / "_CoqProject").read_text().split()
@@ -216,7 +221,7 @@ class _Fixed:
 @pytest.mark.slow  # the real report (Coq compile, C.1/C.2 checks); test_proofs_zhou_compression.py builds it too
 def test_theorem_4_6_report_reads_the_o1s_explicitly_and_is_capped_by_c1_c2():
     rep = Z.theorem_4_6()
-    assert rep.conclusion.verdict is ProofVerdict.TESTED  # C.1 and C.2 are tested in Python
+    assert rep.conclusion.verdict is ProofVerdict.TESTED  # C.1 and C.2 are tested in Python (the file's own verdict)
     assert "Proposition C.1" in rep.conclusion.evidence and "Lemma C.2" in rep.conclusion.evidence
     assert any("||Sigma_1||_2 ||Gamma||_2 <= 1/2" in n and "(4/3)/n^2" in n for n in rep.notes)
 
@@ -257,9 +262,15 @@ def test_dependents_follow_theorem_4_6(monkeypatch, premise, expected):
 
 
 @pytest.mark.slow
-def test_dependents_are_tested_while_theorem_4_6_is():
+def test_dependents_carry_theorem_4_6s_verdict():
+    """With the real reports: while Theorem 4.6 is tested (C.1/C.2 not composed in Coq, or no coqc) 3.2, 4.7 and D.2
+    are tested; once its CLAIM theorem is kernel-checked, 4.7 and D.2 are proved and 3.2 certified (Lemma 4.4)."""
+    strong = coq.kernel_premise(Z.theorem_4_6()).verdict is ProofVerdict.KERNEL_CHECKED
+    want = {"zhou-compression/remark-4.7": ProofVerdict.PROVED, "zhou-compression/theorem-d.2": ProofVerdict.PROVED,
+            "zhou-compression/theorem-3.2/sqrt-reading": ProofVerdict.CERTIFIED,
+            "zhou-compression/theorem-3.2/no-sqrt-reading": ProofVerdict.CERTIFIED}
     for r in [*Z.theorem_3_2(), Z.remark_4_7(), Z.theorem_d_2(Z.proposition_d_1())]:
-        assert r.conclusion.verdict is ProofVerdict.TESTED, r.id
+        assert r.conclusion.verdict is (want[r.id] if strong else ProofVerdict.TESTED), r.id
         assert "Theorem 4.6" in r.conclusion.evidence
 
 
