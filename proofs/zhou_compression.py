@@ -517,9 +517,13 @@ def remark_4_7(second_factor=1) -> ClaimReport:
         if ident and sym else unknown(f"sympy did not reduce the decomposition (sum: {ident}, symmetry: {sym})")
     tri = check_lemma("std/triangle-inequality-reals")  # a = ln(f_k/f_1), b = ln(f_1/f_j)
     premise = kernel_premise(theorem_4_6())
+    st = remark_4_7_statement().check()
     steps = chain([("decomposition ln(f_k/f_j) = ln(f_k/f_1) + ln(f_1/f_j)", r), ("triangle inequality", tri),
+                   ("|a| <= B_1, |b| <= B_2 => |a + b| <= B_1 + B_2 (encoded statement)", st),
                    ("bound (15) for each term (Theorem 4.6)", premise)])
-    concl = rests_on(r, ("triangle inequality", tri), ("bound (15) for each term (Theorem 4.6)", premise))
+    route = chain([("decomposition", r), ("triangle inequality", tri), ("the sum of the two bounds (encoded statement)", st)])
+    concl = unknown(f"the route is broken: {route.evidence}", *route.details) if route.verdict is ProofVerdict.REFUTED \
+        else rests_on(route, ("bound (15) for each term (Theorem 4.6)", premise))
     return ClaimReport(_id("remark-4.7"), "|ln f_k/f_j| <= |ln f_k/f_1| + |ln f_1/f_j|: twice the bound (15) for any pair",
                        steps=steps, conclusion=concl,
                        notes=("with (15) read explicitly (Theorem 4.6's notes), each term carries its own (4/3)/n^2",))
@@ -1089,7 +1093,7 @@ def theorem_4_6() -> ClaimReport:
 
     st = theorem_4_6_statement().check()
     c1, c2 = kernel_premise(proposition_c_1()), kernel_premise(lemma_c_2())
-    p31 = kernel_premise(proposition_3_1())
+    p31 = proposition_3_1().conclusion  # proved for every p by sympy (and kernel-checked: ZhouRayleigh.v); a step only
     steps = chain([("log density ratio of m i.i.d. rows", log_density_ratio_step()),
                    ("Proposition C.1: ln|Sigma_i| - ln|Sigma_1| = A - tr(Gamma Sigma_1)", c1),
                    ("|tr(Gamma M)| <= ||vec Gamma||_1 max|M_jk| <= ||vec Gamma||_1 (C sqrt(ln 2np/m) + Delta_max) on the "
@@ -1125,6 +1129,79 @@ def theorem_4_6() -> ClaimReport:
 
 
 # ------------------------------------------------------------------ Theorem 3.2, 3.5, Corollary 3.7, 5.1, D.1, D.2
+_P32, _M32, _L32, _LAM32, _NRM32, _C32 = sp.symbols("p m L lambda norm C", positive=True)
+_G32 = sp.Symbol("g", positive=True)
+_W32 = sp.Symbol("w", nonnegative=True)
+_CRATE = sp.Symbol("c_rate", positive=True)
+
+
+def theorem_3_2_statement(reading: str = "sqrt-reading") -> Lemma:
+    """Theorem 3.2's analytic core in its own parameters: with ||Delta||_F = p Delta_max and Delta_max = 1/(p^2
+    sqrt(m ln 2np) g) (sqrt reading; no-sqrt: 1/(p^2 m ln 2np g)), (15) at g >= 1 is at most (15) at g = 1 divided by
+    g^c_rate, c_rate = 1: (15) = O(1/g), so Delta_max = o(.) gives alpha = o(1). REPARAM g = 1 + w; the margin is
+    w (lambda^2 + 2 ||Sigma_1||^2)/(...(1 + w)^2) >= 0. L = ln 2np, lambda^2 = l_i l_1 (the same order), norm =
+    ||Sigma_1||_2."""
+    p, m, L, lam, nrm, C, g = _P32, _M32, _L32, _LAM32, _NRM32, _C32, _G32
+    rate = sp.sqrt(m * L) if reading == "sqrt-reading" else m * L
+
+    def alpha(gg):
+        dmax = 1 / (p**2 * rate * gg)
+        F = p * dmax
+        return m * p * F / (2 * lam**2) * (C * sp.sqrt(L / m) + dmax + 2 * F * nrm**2 / (p * lam**2))
+
+    return Lemma(id=f"{PAPER}/theorem-3.2/{reading}", source=f"{PAPER} Theorem 3.2 ((9), (16))",
+                 statement=f"(15) with Delta_max = 1/(p^2 {rate} g), ||Delta||_F = p Delta_max: alpha(g) <= alpha(1)/g^c_rate "
+                           "for g >= 1 (so alpha -> 0 as g -> oo)",
+                 symbols=(p, m, L, lam, nrm, C, g), hypotheses=(sp.Ge(g, 1),),
+                 conclusion=sp.Le(alpha(g), alpha(1) / g**_CRATE), strategy=Strategy.REPARAM, reparam={g: 1 + _W32},
+                 constants={"c_rate": 1}, samples=120, seed=SEED)
+
+
+_A47, _B47 = sp.symbols("a b", real=True)  # ln(f_k/f_1), ln(f_1/f_j)
+_BB1, _BB2 = sp.symbols("B_1 B_2", nonnegative=True)  # the two bounds (15)
+_S47, _T47, _WW47, _U147, _U247 = sp.symbols("s t w u_1 u_2", nonnegative=True)
+_CSUM47 = sp.Symbol("c_sum", positive=True)
+
+
+def remark_4_7_statement() -> Lemma:
+    """Remark 4.7 in its own parameters: |ln(f_k/f_1)| <= B_1 and |ln(f_1/f_j)| <= B_2 (two bounds (15)) give
+    |ln(f_k/f_j)| = |a + b| <= c_sum (B_1 + B_2), c_sum = 1 ('a sum of terms as bounded as in (15)'). CASES: the six
+    sign/order patterns of (a, b) of the library's triangle inequality, each bound parametrised exactly (B = |.| + u)."""
+    a, b = _A47, _B47
+    base = ({a: _S47, b: _T47}, {a: _T47 + _WW47, b: -_T47}, {a: _S47, b: -_S47 - _WW47},
+            {a: -_T47, b: _T47 + _WW47}, {a: -_S47 - _WW47, b: _S47}, {a: -_S47, b: -_T47})
+    cases = tuple({**c, _BB1: sp.Abs(c[a]) + _U147, _BB2: sp.Abs(c[b]) + _U247} for c in base)
+    return Lemma(id=f"{PAPER}/remark-4.7", source=f"{PAPER} Remark 4.7",
+                 statement="|a| <= B_1, |b| <= B_2 => |a + b| <= c_sum (B_1 + B_2), a = ln(f_k/f_1), b = ln(f_1/f_j)",
+                 symbols=(a, b, _BB1, _BB2), hypotheses=(sp.Le(sp.Abs(a), _BB1), sp.Le(sp.Abs(b), _BB2)),
+                 conclusion=sp.Le(sp.Abs(a + b), _CSUM47 * (_BB1 + _BB2)), strategy=Strategy.CASES, cases=cases,
+                 constants={"c_sum": 1}, samples=120, seed=SEED)
+
+
+_MD2, _PD2, _ED2, _LAMD2, _CD2, _LQD2, _NRMD2, _FD2, _DMD2 = sp.symbols(
+    "m p e lambda C Lq norm Delta_F Delta_max", positive=True)  # e = 1/n, Lq = sqrt(ln 2np/m)
+_CFROB, _CDMAX = sp.symbols("c_frob c_dmax", positive=True)
+_WD2 = sp.symbols("w_1 w_2", nonnegative=True)
+
+
+def theorem_d_2_statement() -> Lemma:
+    """Theorem D.2's analytic core in its own parameters: in the binary game Delta_max <= c_dmax/n (c_dmax = 2) and the
+    corrected ||Delta||_F <= c_frob p/n (c_frob = sqrt 2; the printed Proposition D.1's 1 is false) make (15) at most
+    the printed D.2 bound m p^2/(n lambda^2) (C sqrt(ln 2np/m) + 2/n + 2 ||Sigma_1||^2/(n lambda^2)) (lambda^2 = l_2 l_1,
+    e = 1/n). REPARAM: e = (Delta_max + w_1)/c_dmax, p = (||Delta||_F + w_2)/(c_frob e); the margin's terms are
+    nonnegative. Tight in the last term: c_frob x 11/10 is false."""
+    m, p, e, lam, C, Lq, nrm, F, Dm = _MD2, _PD2, _ED2, _LAMD2, _CD2, _LQD2, _NRMD2, _FD2, _DMD2
+    printed = m * p**2 * e / lam**2 * (C * Lq + 2 * e + 2 * nrm**2 * e / lam**2)
+    a15 = m * p * F / (2 * lam**2) * (C * Lq + Dm + 2 * F * nrm**2 / (p * lam**2))
+    return Lemma(id=f"{PAPER}/theorem-d.2", source=f"{PAPER} Theorem D.2 (Proposition D.1 corrected)",
+                 statement="Delta_max <= c_dmax/n, ||Delta||_F <= c_frob p/n => (15) <= m p^2/(n lambda^2) (C Lq + 2/n + "
+                           "2 ||Sigma_1||^2/(n lambda^2))",
+                 symbols=(m, p, e, lam, C, Lq, nrm, F, Dm), hypotheses=(sp.Le(Dm, _CDMAX * e), sp.Le(F, _CFROB * p * e)),
+                 conclusion=sp.Le(a15, printed), strategy=Strategy.REPARAM,
+                 reparam={e: (Dm + _WD2[0]) / _CDMAX, p: (F + _WD2[1]) / (_CFROB * e)},
+                 constants={"c_frob": sp.sqrt(2), "c_dmax": 2}, samples=120, seed=SEED)
+
+
 def theorem_3_2(decay=1) -> list[ClaimReport]:
     """Delta_max = (rate)/g**decay with g -> oo; ``decay`` = 1 is the o(.) of (9) (mutation hook: 0 gives O(.)).
 
@@ -1147,6 +1224,10 @@ def theorem_3_2(decay=1) -> list[ClaimReport]:
                    f"of (16) is o(1)); ||Sigma_1|| ||Delta||_F/(l_i l_1) -> {gam}, so ||Sigma_1|| ||Gamma|| <= 1/2 eventually; "
                    f"the renormalisation term (4/3)/n^2 -> {renorm} as n -> oo") \
             if lim == 0 and gam == 0 and renorm == 0 else unknown(f"limits {lim}, {gam}, {renorm}: not all 0")
+        r = chain([("limits (sympy)", r), ("(15) = O(1/g) (encoded statement)", theorem_3_2_statement(reading).check())]) \
+            if decay == 1 else r
+        if r.verdict is ProofVerdict.REFUTED:  # a broken step refutes the route, not the theorem
+            r = unknown(f"the route is broken: {r.evidence}", *r.details)
         concl = rests_on(r, ("Theorem 4.6 (bound (15), read explicitly)", premise),
                          ("P[E] <= 1/n^2 (Lemma 4.4: the truncation Theorem 4.6 assumes)", lemma_4_4().conclusion))
         out.append(ClaimReport(_id(f"theorem-3.2/{reading}"),
@@ -1307,6 +1388,7 @@ def theorem_d_2(d1: CheckResult) -> ClaimReport:
     route = chain([("Delta_max <= 2/n (entries of x x^T - y y^T are 0 or +-2)", dmax_step),
                    ("||Delta||_F <= sqrt(2) p/n (the corrected Proposition D.1)", frob),
                    ("(15) increasing in ||Delta||_F and Delta_max", mono), ("(15) there <= the printed D.2 bound", cmp_),
+                   ("(15) <= the printed bound under both bounds (encoded statement)", theorem_d_2_statement().check()),
                    ("the printed bound is o(1) for p = o(sqrt(n/m))", small)])
     if route.verdict is ProofVerdict.REFUTED:  # a broken step refutes the route, not the theorem
         concl = unknown(f"the corrected route is broken: {route.evidence}", *route.details)
@@ -1395,4 +1477,7 @@ def statements() -> dict:
             _id("procedure-4.1"): expected_draws_statement(), _id("remark-4.3"): renormalisation_statement(),
             _id("theorem-5.1/theta-reading"): second_moment_statement(),
             _id("theorem-5.1/omega-reading"): second_moment_statement(),
-            _id("proposition-3.4"): subspace_statement(), _id("theorem-4.6"): theorem_4_6_statement()}
+            _id("proposition-3.4"): subspace_statement(), _id("theorem-4.6"): theorem_4_6_statement(),
+            _id("theorem-3.2/sqrt-reading"): theorem_3_2_statement("sqrt-reading"),
+            _id("theorem-3.2/no-sqrt-reading"): theorem_3_2_statement("no-sqrt-reading"),
+            _id("remark-4.7"): remark_4_7_statement(), _id("theorem-d.2"): theorem_d_2_statement()}

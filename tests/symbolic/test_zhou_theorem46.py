@@ -245,6 +245,7 @@ def _report(verdict_result: CheckResult) -> ClaimReport:
 def test_dependents_follow_theorem_4_6(monkeypatch, premise, expected):
     """3.2 (both readings), 4.7 and D.2 take Theorem 4.6's verdict through kernel_premise: strong when it is, never
     stronger; a refuted premise leaves them unknown, not refuted."""
+    _fast_statements(monkeypatch)
     rep = _report(premise)
     monkeypatch.setattr(Z, "theorem_4_6", lambda: rep)
     monkeypatch.setattr(coq, "kernel_premise", lambda r, **kw: r.conclusion)  # as without Coq (a STEP keeps the verdict)
@@ -274,7 +275,17 @@ def test_dependents_carry_theorem_4_6s_verdict():
         assert "Theorem 4.6" in r.conclusion.evidence
 
 
+def _fast_statements(monkeypatch):
+    """The dependents' encoded statements (checked for real in test_flipped_dependent_statements_are_not_proved and in
+    test_proofs_zhou_compression.py) replaced by proved stand-ins: these tests are about the propagation."""
+    ok = proved("stand-in for an encoded statement (this test)")
+    for name in ("remark_4_7_statement", "theorem_d_2_statement"):
+        monkeypatch.setattr(Z, name, lambda: _Fixed(ok))
+    monkeypatch.setattr(Z, "theorem_3_2_statement", lambda reading="sqrt-reading": _Fixed(ok))
+
+
 def test_dependents_adversaries(monkeypatch):
+    _fast_statements(monkeypatch)
     rep = _report(proved("stand-in (this test)"))
     monkeypatch.setattr(Z, "theorem_4_6", lambda: rep)
     monkeypatch.setattr(coq, "kernel_premise", lambda r, **kw: r.conclusion)
@@ -300,3 +311,63 @@ def test_binary_frobenius_step_and_mutant():
         y = [1] * (p // 2) + [-1] * (p // 2)
         assert sum((x[a] * x[b] - y[a] * y[b]) ** 2 for a in range(p) for b in range(p)) == 2 * p * p
     assert math.isclose(float(Z.binary_frobenius(4, 2, 4)[0]), math.sqrt(2) * 4 / 4)
+
+
+# ---------------------------------------------------------------- the dependents' encoded statements
+def _flip(st):
+    c = st.conclusion
+    return replace(st, conclusion=sp.GreaterThan(c.lhs, c.rhs, evaluate=False))
+
+
+def test_dependent_statements_are_tight_where_stated():
+    """Remark 4.7: c_sum < 1 is false at a = B_1 = b = B_2 = 1; D.2: c_frob x 11/10 is false when the last term
+    dominates; Theorem 3.2: c_rate x 11/10 is false for large g (the C term decays like 1/g exactly)."""
+    st = Z.remark_4_7_statement()
+    a, b, B1, B2 = st.symbols
+    assert abs(a + b).subs({a: 1, b: 1}) > sp.Rational(9, 10) * 2
+    d2 = Z.theorem_d_2_statement()
+    m, p, e, lam, C, Lq, nrm, F, Dm = d2.symbols
+    cf = sp.Symbol("c_frob", positive=True)
+    pt = {m: 1, p: 1, e: 1, lam: 1, C: sp.Rational(1, 1000), Lq: sp.Rational(1, 1000), nrm: 10, Dm: 2,
+          F: sp.sqrt(2) * sp.Rational(11, 10)}
+    assert all(bool(h.subs({**pt, cf: sp.sqrt(2) * sp.Rational(11, 10), sp.Symbol("c_dmax", positive=True): 2}))
+               for h in d2.hypotheses)
+    assert sp.N(d2.conclusion.lhs.subs(pt) - d2.conclusion.rhs.subs(pt), 30) > 0
+    t32 = Z.theorem_3_2_statement("sqrt-reading")
+    p, m, L, lam, nrm, C, g = t32.symbols
+    pt = {p: 1, m: 1, L: 1, lam: 1, nrm: 1, C: 1, g: 10**12}
+    lhs, rhs = t32.conclusion.lhs.subs(pt), t32.conclusion.rhs.subs(pt).subs(sp.Symbol("c_rate", positive=True),
+                                                                              sp.Rational(11, 10))
+    assert sp.N(lhs - rhs, 30) > 0
+
+
+@pytest.mark.parametrize("name,make", [("remark_4_7_statement", lambda: Z.remark_4_7_statement()),
+                                       ("theorem_d_2_statement", lambda: Z.theorem_d_2_statement())])
+def test_a_refuted_dependent_statement_breaks_the_route(monkeypatch, name, make):
+    lie = refuted(f"a made-up counterexample of {name} (this test)", {"x": "1"})
+    monkeypatch.setattr(Z, name, lambda: _Fixed(lie))
+    rep = _report(proved("stand-in (this test)"))
+    monkeypatch.setattr(Z, "theorem_4_6", lambda: rep)
+    monkeypatch.setattr(coq, "kernel_premise", lambda r, **kw: r.conclusion)
+    got = Z.remark_4_7() if name.startswith("remark") else Z.theorem_d_2(Z.proposition_d_1())
+    assert got.conclusion.verdict is ProofVerdict.UNKNOWN and "broken" in got.conclusion.evidence
+
+
+def test_a_refuted_rate_statement_breaks_theorem_3_2(monkeypatch):
+    lie = refuted("a made-up counterexample of the rate (this test)", {"g": "2"})
+    monkeypatch.setattr(Z, "theorem_3_2_statement", lambda reading="sqrt-reading": _Fixed(lie))
+    rep = _report(proved("stand-in (this test)"))
+    monkeypatch.setattr(Z, "theorem_4_6", lambda: rep)
+    monkeypatch.setattr(coq, "kernel_premise", lambda r, **kw: r.conclusion)
+    l44 = _report(proved("stand-in for Lemma 4.4 (this test)"))
+    monkeypatch.setattr(Z, "lemma_4_4", lambda: l44)
+    for r in Z.theorem_3_2():
+        assert r.conclusion.verdict is ProofVerdict.UNKNOWN and "broken" in r.conclusion.evidence
+
+
+@pytest.mark.slow
+def test_flipped_dependent_statements_are_not_proved():
+    for st in (Z.remark_4_7_statement(), Z.theorem_d_2_statement(), Z.theorem_3_2_statement("sqrt-reading"),
+               Z.theorem_3_2_statement("no-sqrt-reading")):
+        assert st.check().verdict is ProofVerdict.PROVED, st.id
+        assert _flip(st).check().verdict not in (ProofVerdict.PROVED, ProofVerdict.CERTIFIED), st.id
