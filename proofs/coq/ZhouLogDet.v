@@ -1,4 +1,4 @@
-(* zhou-compression Proposition C.1 and Lemma C.2 (upper bound), for every dimension p.
+(* zhou-compression Proposition C.1 and Lemma C.2, for every dimension p.
 
    Vectors and p x p matrices are functions on the indices 0 .. p-1; sums are finite (FiniteSums.sumn); mul, kron
    (the identity) and frob2 are those of ZhouRayleigh.v, quad (x^T A x) and sq (|x|^2) those of ZhouWeyl.v; meq p A B:
@@ -31,12 +31,20 @@
    is_RInt_derive). zhou_prop_c_1_explicit adds 1 + d_k > 0, A = sum_k (d_k - ln(1 + d_k)) and tr(Gamma Sigma_1) =
    sum_k d_k. Only Theta_1, Theta_2 positive definite are used (no smallness of Gamma).
 
-   Lemma C.2, upper bound (zhou_c1_c2), under the Rayleigh definition of ||.||_2: for every s, g with
-   |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x (in particular s = ||Sigma_1||_2, g = ||Gamma||_2,
-   the least such bounds) and s g < 1: 0 <= A <= ||Gamma||_F^2 s^2 / (2 (1 - s g)^2), the paper's "2 - o(1)" read as
-   2 (1 - ||Sigma_1||_2 ||Gamma||_2)^2. Route: |d_k| <= s g (d_k = y^T Gamma y for y the k-th row of Mi, and
-   |y|^2 <= s), sum_k d_k^2 = ||Mi Gamma Mi^T||_F^2 <= s^2 ||Gamma||_F^2 (column by column: |Mi z|^2 = z^T Sigma_1 z),
-   and 0 <= d - ln(1 + d) <= d^2/(2 (1 - c)^2) for |d| <= c < 1 (the integrand is <= (1 - v) d^2/(1 - c)^2).
+   Lemma C.2 (zhou_lemma_c_2), under the Rayleigh definitions of lambda_min and ||.||_2: for every l > 0 with
+   x^T Sigma_1 x >= l |x|^2 for all x (lambda_min(Sigma_1) is the largest such l, and the lower bound increases with l),
+   every s, g with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x (s = ||Sigma_1||_2, g = ||Gamma||_2
+   are the least such bounds), and s g < 1:
+     ||Gamma||_F^2 l^2 / (2 (1 + l g)^2) <= A <= ||Gamma||_F^2 s^2 / (2 (1 - s g)^2),
+   the paper's "2 - o(1)" read as 2 (1 - ||Sigma_1||_2 ||Gamma||_2)^2 (the lower bound needs no s g < 1).
+   Upper route (zhou_c1_c2): |d_k| <= s g (d_k = y^T Gamma y for y the k-th row of Mi, and |y|^2 <= s),
+   sum_k d_k^2 = ||Mi Gamma Mi^T||_F^2 <= s^2 ||Gamma||_F^2 (column by column: |Mi z|^2 = z^T Sigma_1 z), and
+   0 <= d - ln(1 + d) <= d^2/(2 (1 - c)^2) for |d| <= c < 1 (the integrand is <= (1 - v) d^2/(1 - c)^2).
+   Lower route (the paper's; zhou_lemma_c_2_lower): with R = M diag(sqrt(1 + v d)), Theta_1 + v Gamma = R R^T and
+   Gamma = R K R^T, K = diag(d/(1 + v d)); |R^T x|^2 = x^T (Theta_1 + v Gamma) x <= (1/l + v g) |x|^2 (x^T Theta_1 x <=
+   |x|^2/l from the Rayleigh bound of Sigma_1 and 2 x.z <= |x|^2/l + l |z|^2), so |R y|^2 <= (1/l + v g) |y|^2, then
+   ||Gamma||_F^2 <= (1/l + v g)^2 ||K||_F^2 column by column, and ||K||_F^2 = vec(G)^T (B (x) B) vec(G); integrating
+   (1 - v) gives ||Gamma||_F^2 / (2 (1/l + g)^2).
    zhou_c1_c2 states C.1's identity, A = sum_k (d_k - ln(1 + d_k)), 0 <= A and the upper bound together (the form
    Theorem 4.6 uses). Coquelicot (integrals, derivatives) and the standard library; classical reals only. *)
 From Coq Require Import Reals Lra Lia Classical.
@@ -715,4 +723,253 @@ Proof.
       apply Rle_trans with (/ (2 * ((1 - c) * (1 - c))) * (s * s * frob2 p (fun i j => T2 i j - T1 i j))).
       * apply Rmult_le_compat_l; [left; apply Rinv_0_lt_compat; exact H2 | exact Hsum].
       * right. unfold c. field. unfold c in H2. lra.
+Qed.
+
+Section Lower.
+Variable p : nat.
+Variables M Mi : mat.
+Hypothesis HMiM : meq p (mul p Mi M) kron.
+
+(* M^T x *)
+Definition ut (x : nat -> R) (k : nat) : R := sumn p (fun i => M i k * x i).
+
+Lemma quad_spec : forall T f x, meq p T (spec p M f) -> quad p T x = sumn p (fun k => f k * (ut x k * ut x k)).
+Proof.
+  intros T f x HT. unfold quad, ut.
+  rewrite (sumn_ext p (fun k => f k * (sumn p (fun i => M i k * x i) * sumn p (fun i => M i k * x i)))
+                     (fun k => sumn p (fun i => sumn p (fun j => x i * (f k * (M i k * M j k)) * x j))))
+    by (intros k _; rewrite sumn_mul_sumn, <- sumn_scal; apply sumn_ext; intros i _;
+        rewrite <- sumn_scal; apply sumn_ext; intros; ring).
+  rewrite <- (sumn_swap p p (fun i k => sumn p (fun j => x i * (f k * (M i k * M j k)) * x j))).
+  apply sumn_ext. intros i Hi.
+  rewrite <- (sumn_swap p p (fun j k => x i * (f k * (M i k * M j k)) * x j)).
+  rewrite <- (sumn_scal p (x i)). apply sumn_ext. intros j Hj.
+  rewrite (HT i j Hi Hj). unfold spec.
+  rewrite (Rmult_comm (sumn p _) (x j)), <- (sumn_scal p (x j)), <- (sumn_scal p (x i)).
+  apply sumn_ext. intros; ring.
+Qed.
+
+Variable S1 : mat.
+Hypothesis HS1 : meq p S1 (cospec p Mi (fun _ => 1)).
+Variable l : R.
+Hypothesis Hl0 : 0 < l.
+Hypothesis Hl : forall x, quad p S1 x >= l * sq p x.
+
+(* x^T Theta_1 x = |M^T x|^2 <= |x|^2 / l *)
+Lemma theta1_upper : forall x, sumn p (fun k => ut x k * ut x k) <= / l * sq p x.
+Proof.
+  intros x. set (U := sumn p (fun k => ut x k * ut x k)).
+  set (z := fun i => sumn p (fun k => M i k * ut x k)).
+  assert (HMz : forall a, (a < p)%nat -> sumn p (fun i => Mi a i * z i) = ut x a).
+  { intros a Ha. unfold z.
+    rewrite (sumn_ext p _ (fun i => sumn p (fun k => ut x k * (Mi a i * M i k))))
+      by (intros i _; rewrite <- sumn_scal; apply sumn_ext; intros; ring).
+    rewrite (sumn_swap p p (fun i k => ut x k * (Mi a i * M i k))).
+    rewrite (sumn_ext p _ (fun k => ut x k * kron a k)).
+    - rewrite (sumn_ext p _ (fun k => kron a k * ut x k)) by (intros; ring).
+      exact (sumn_kron_l p (ut x) a Ha).
+    - intros k Hk. rewrite <- (HMiM a k Ha Hk). unfold mul. rewrite <- (sumn_scal p (ut x k)). reflexivity. }
+  assert (Hq : quad p S1 z = U).
+  { rewrite (quad_cospec p Mi S1 z HS1). unfold U. apply sumn_ext. intros a Ha. rewrite HMz by exact Ha. reflexivity. }
+  assert (Hdot : dot p x z = U).
+  { unfold dot, z, U, ut.
+    rewrite (sumn_ext p _ (fun i => sumn p (fun k => ut x k * (M i k * x i))))
+      by (intros i _; rewrite <- sumn_scal; apply sumn_ext; intros; unfold ut; ring).
+    rewrite (sumn_swap p p (fun i k => ut x k * (M i k * x i))).
+    apply sumn_ext. intros k _. rewrite (sumn_scal p (ut x k)). reflexivity. }
+  pose proof (Hl z) as Hlz. rewrite Hq in Hlz.
+  pose proof (dot_amgm p x z (/ l) (Rinv_0_lt_compat l Hl0)) as Ham.
+  rewrite Rinv_inv in Ham. rewrite Hdot in Ham. lra.
+Qed.
+
+Variable G : mat.
+Variable d : nat -> R.
+Hypothesis HG : meq p G (spec p M d).
+Variable g : R.
+Hypothesis Hg : forall x, Rabs (quad p G x) <= g * sq p x.
+Hypothesis Hg0 : 0 <= g.
+Variable v : R.
+Hypothesis Hv : 0 <= v <= 1.
+Hypothesis Hf : forall k, (k < p)%nat -> 0 < 1 + v * d k.
+
+Definition rt (k : nat) : R := sqrt (1 + v * d k).
+(* R y with R = M diag(sqrt(1 + v d)) *)
+Definition Rv (y : nat -> R) (i : nat) : R := sumn p (fun k => M i k * (rt k * y k)).
+
+Lemma rt_sq : forall k, (k < p)%nat -> rt k * rt k = 1 + v * d k.
+Proof. intros k Hk. unfold rt. apply sqrt_sqrt. left. apply Hf. exact Hk. Qed.
+
+(* |R^T x|^2 = x^T (Theta_1 + v Gamma) x <= (1/l + v g) |x|^2 *)
+Lemma RT_bound : forall x, sumn p (fun k => (rt k * ut x k) * (rt k * ut x k)) <= (/ l + v * g) * sq p x.
+Proof.
+  intros x.
+  rewrite (sumn_ext p _ (fun k => ut x k * ut x k + v * (d k * (ut x k * ut x k))))
+    by (intros k Hk; transitivity ((rt k * rt k) * (ut x k * ut x k)); [ring | rewrite rt_sq by exact Hk; ring]).
+  rewrite sumn_plus, sumn_scal.
+  pose proof (theta1_upper x).
+  pose proof (Hg x) as Hgx. rewrite (quad_spec G d x HG) in Hgx.
+  assert (sumn p (fun k => d k * (ut x k * ut x k)) <= g * sq p x)
+    by (apply Rle_trans with (Rabs (sumn p (fun k => d k * (ut x k * ut x k)))); [apply RRle_abs | exact Hgx]).
+  assert (v * sumn p (fun k => d k * (ut x k * ut x k)) <= v * (g * sq p x)) by (apply Rmult_le_compat_l; lra).
+  lra.
+Qed.
+
+Lemma R_bound : forall y, sq p (Rv y) <= (/ l + v * g) * sq p y.
+Proof.
+  intros y. set (mu := / l + v * g).
+  assert (Hmu : 0 < mu) by (unfold mu; assert (0 < / l) by (apply Rinv_0_lt_compat; lra); nra).
+  set (x := Rv y).
+  assert (Hd : dot p x (Rv y) = dot p (fun k => rt k * ut x k) y).
+  { unfold dot, Rv, ut.
+    rewrite (sumn_ext p _ (fun i => sumn p (fun k => x i * M i k * (rt k * y k))))
+      by (intros i _; rewrite <- sumn_scal; apply sumn_ext; intros; ring).
+    rewrite (sumn_swap p p (fun i k => x i * M i k * (rt k * y k))).
+    apply sumn_ext. intros k _.
+    transitivity ((rt k * y k) * sumn p (fun i => M i k * x i)); [|ring].
+    rewrite <- (sumn_scal p (rt k * y k)). apply sumn_ext. intros; ring. }
+  assert (Hsx : dot p x (Rv y) = sq p x) by reflexivity.
+  pose proof (dot_amgm p (fun k => rt k * ut x k) y (/ mu) (Rinv_0_lt_compat mu Hmu)) as Ham.
+  rewrite Rinv_inv in Ham.
+  pose proof (RT_bound x) as HRT. fold mu in HRT.
+  assert (H1 : / mu * sq p (fun k => rt k * ut x k) <= sq p x).
+  { unfold sq at 1. apply Rle_trans with (/ mu * (mu * sq p x)).
+    - apply Rmult_le_compat_l; [left; apply Rinv_0_lt_compat; exact Hmu | exact HRT].
+    - right. field. lra. }
+  rewrite <- Hd, Hsx in Ham. fold x. lra.
+Qed.
+
+Lemma sq_unit : forall k, (k < p)%nat -> sq p (fun m => kron m k) = 1.
+Proof.
+  intros k Hk. unfold sq. rewrite (sumn_ext p _ (fun m => 1 * kron m k)) by (intros m _; rewrite (kron_sym m k), kron_sq; ring).
+  exact (sumn_kron_r p (fun _ => 1) k Hk).
+Qed.
+
+Lemma col_R_bound : forall k, (k < p)%nat -> sumn p (fun j => (rt k * M j k) * (rt k * M j k)) <= / l + v * g.
+Proof.
+  intros k Hk. pose proof (R_bound (fun m => kron m k)) as H. rewrite sq_unit in H by exact Hk.
+  unfold sq, Rv in H.
+  rewrite (sumn_ext p (fun j => (rt k * M j k) * (rt k * M j k))
+             (fun i => sumn p (fun m => M i m * (rt m * kron m k)) * sumn p (fun m => M i m * (rt m * kron m k)))).
+  - lra.
+  - intros j _. rewrite (sumn_ext p _ (fun m => (M j m * rt m) * kron m k)) by (intros; ring).
+    rewrite (sumn_kron_r p (fun m => M j m * rt m) k Hk). ring.
+Qed.
+
+(* ||Gamma||_F^2 <= (1/l + v g)^2 sum_k (d_k/(1 + v d_k))^2: Gamma = R K R^T with K = diag(d/(1 + v d)) *)
+Lemma frob_G_bound : frob2 p G <= (/ l + v * g) * (/ l + v * g) * sumn p (fun k => (d k / (1 + v * d k)) * (d k / (1 + v * d k))).
+Proof.
+  set (mu := / l + v * g).
+  assert (Hmu : 0 < mu) by (unfold mu; assert (0 < / l) by (apply Rinv_0_lt_compat; lra); nra).
+  set (h := fun k => d k / (1 + v * d k)).
+  set (y := fun j k => h k * (rt k * M j k)).
+  assert (Hcol : forall i j, (i < p)%nat -> (j < p)%nat -> G i j = Rv (y j) i).
+  { intros i j Hi Hj. rewrite (HG i j Hi Hj). unfold spec, Rv, y. apply sumn_ext. intros k Hk.
+    transitivity ((rt k * rt k) * h k * (M i k * M j k)); [|ring].
+    rewrite rt_sq by exact Hk. unfold h. field. specialize (Hf k Hk). lra. }
+  unfold frob2. rewrite (sumn_swap p p (fun i j => G i j * G i j)).
+  rewrite (sumn_ext p _ (fun j => sq p (Rv (y j)))).
+  2: { intros j Hj. unfold sq. apply sumn_ext. intros i Hi. rewrite (Hcol i j Hi Hj). reflexivity. }
+  apply Rle_trans with (sumn p (fun j => mu * sq p (y j))); [apply sumn_le; intros j _; apply R_bound|].
+  rewrite (sumn_scal p mu). unfold sq, y.
+  rewrite (sumn_swap p p (fun j k => h k * (rt k * M j k) * (h k * (rt k * M j k)))).
+  rewrite (sumn_ext p _ (fun k => (h k * h k) * sumn p (fun j => (rt k * M j k) * (rt k * M j k))))
+    by (intros k _; rewrite <- sumn_scal; apply sumn_ext; intros; ring).
+  rewrite Rmult_assoc. apply Rmult_le_compat_l; [lra|].
+  rewrite <- (sumn_scal p mu). apply sumn_le. intros k Hk.
+  rewrite (Rmult_comm mu). apply Rmult_le_compat_l; [apply Rle_0_sqr | apply col_R_bound; exact Hk].
+Qed.
+End Lower.
+
+Lemma frob2_nonneg : forall p A, 0 <= frob2 p A.
+Proof. intros p A. unfold frob2. apply sumn_nonneg. intros i _. apply sumn_nonneg. intros j _. apply Rle_0_sqr. Qed.
+
+Theorem zhou_lemma_c_2_lower : forall (p : nat) (det : mat -> R) (T1 T2 S1 S2 M Mi : mat) (d : nat -> R) (Bf : R -> mat) (l g : R),
+  (forall A B, det (mul p A B) = det A * det B) ->
+  (forall f, det (diagm f) = prodn p f) ->
+  (forall A, det (tp A) = det A) ->
+  (forall A B, meq p A B -> det A = det B) ->
+  meq p (mul p Mi M) kron -> meq p (mul p M Mi) kron ->
+  meq p T1 (spec p M (fun _ => 1)) ->
+  meq p (fun i j => T2 i j - T1 i j) (spec p M d) ->
+  (forall x, (exists k, (k < p)%nat /\ x k <> 0) -> 0 < quad p T2 x) ->
+  meq p (mul p T1 S1) kron -> meq p (mul p T2 S2) kron ->
+  (forall v, 0 <= v <= 1 -> meq p (mul p (fun i j => T1 i j + v * (T2 i j - T1 i j)) (Bf v)) kron) ->
+  0 < l -> (forall x, quad p S1 x >= l * sq p x) ->
+  (forall x, Rabs (quad p (fun i j => T2 i j - T1 i j) x) <= g * sq p x) ->
+  frob2 p (fun i j => T2 i j - T1 i j) * (l * l) / (2 * ((1 + l * g) * (1 + l * g)))
+    <= RInt (fun v => (1 - v) * kronsum p (fun i j => T2 i j - T1 i j) (Bf v)) 0 1.
+Proof.
+  intros p det T1 T2 S1 S2 M Mi d Bf l g Hmul Hdiag Htp Hext HMiM HMMi HT1 HG Hpd HS1 HS2 HB Hl0 Hl Hg.
+  destruct (zhou_prop_c_1_explicit p det T1 T2 S1 S2 M Mi d Bf Hmul Hdiag Htp Hext HMiM HMMi HT1 HG Hpd HS1 HS2 HB)
+    as [Hd [_ [_ [_ [HA _]]]]].
+  rewrite (is_RInt_unique _ _ _ _ HA).
+  pose proof (S1_explicit p T1 S1 M Mi HMiM HMMi HT1 HS1) as HS1c.
+  set (G := fun i j => T2 i j - T1 i j). fold G in HA, HG, Hg.
+  set (F := frob2 p G).
+  assert (HF : 0 <= F) by apply frob2_nonneg.
+  destruct (Nat.eq_dec p 0) as [E|E].
+  { unfold F, frob2. rewrite E. simpl. right. unfold Rdiv. ring. }
+  assert (Hg0 : 0 <= g).
+  { assert (Hp : (0 < p)%nat) by lia.
+    pose proof (sq_row_pos p M Mi HMiM 0 Hp) as Hy.
+    pose proof (Hg (fun i => Mi 0%nat i)) as Hb.
+    assert (0 <= Rabs (quad p G (fun i => Mi 0%nat i))) by apply Rabs_pos. nra. }
+  assert (Hli : 0 < / l) by (apply Rinv_0_lt_compat; exact Hl0).
+  set (K := F / ((/ l + g) * (/ l + g))).
+  replace (F * (l * l) / (2 * ((1 + l * g) * (1 + l * g)))) with (minus ((1 - 1 * 1 / 2) * K) ((0 - 0 * 0 / 2) * K))
+    by (unfold minus, plus, opp, K; simpl; field; split; nra).
+  apply (is_RInt_le (fun v => (1 - v) * K) (fun v => (1 - v) * kronsum p G (Bf v)) 0 1); [lra | | exact HA |].
+  - apply (is_RInt_derive (fun v => (v - v * v / 2) * K) (fun v => (1 - v) * K) 0 1).
+    + intros x _. auto_derive; [exact I | field].
+    + intros x _. apply (ex_derive_continuous (fun v => (1 - v) * K)). auto_derive. exact I.
+  - intros v Hv.
+    assert (Hv' : 0 <= v <= 1) by lra.
+    assert (Hpos : forall k, (k < p)%nat -> 0 < 1 + v * d k) by (intros k Hk; apply pos_line; [apply Hd; exact Hk | exact Hv']).
+    assert (HBv : meq p (Bf v) (cospec p Mi (fun k => / (1 + v * d k)))).
+    { apply (spec_inverse p M Mi HMiM HMMi (fun k => 1 + v * d k) (fun i j => T1 i j + v * (T2 i j - T1 i j))).
+      - intros k Hk. specialize (Hpos k Hk). lra.
+      - apply (Tv_spec p T1 T2 M d HT1 HG).
+      - apply HB. exact Hv'. }
+    rewrite (kronsum_congruence p M Mi HMiM d _ _ _ HG HBv).
+    apply Rmult_le_compat_l; [lra|].
+    pose proof (frob_G_bound p M Mi HMiM S1 HS1c l Hl0 Hl G d HG g Hg Hg0 v Hv' Hpos) as Hfro. fold F in Hfro.
+    set (mu := / l + v * g) in Hfro.
+    assert (Hmu : 0 < mu) by (unfold mu; nra).
+    assert (Hmu1 : mu <= / l + g) by (unfold mu; nra).
+    set (H2 := sumn p (fun k => d k / (1 + v * d k) * (d k / (1 + v * d k)))) in Hfro.
+    assert (Heq : sumn p (fun k => / (1 + v * d k) * (d k * / (1 + v * d k) * d k)) = H2).
+    { unfold H2. apply sumn_ext. intros k Hk. specialize (Hpos k Hk). field. lra. }
+    rewrite Heq. unfold K.
+    apply Rle_trans with (F / (mu * mu)).
+    + unfold Rdiv. apply Rmult_le_compat_l; [exact HF|]. apply Rinv_le_contravar; [nra|]. nra.
+    + unfold Rdiv. apply Rmult_le_reg_l with (mu * mu); [nra|].
+      replace (mu * mu * (F * / (mu * mu))) with F by (field; lra). exact Hfro.
+Qed.
+
+(* Lemma C.2, both bounds *)
+Theorem zhou_lemma_c_2 : forall (p : nat) (det : mat -> R) (T1 T2 S1 S2 M Mi : mat) (d : nat -> R) (Bf : R -> mat) (l s g : R),
+  (forall A B, det (mul p A B) = det A * det B) ->
+  (forall f, det (diagm f) = prodn p f) ->
+  (forall A, det (tp A) = det A) ->
+  (forall A B, meq p A B -> det A = det B) ->
+  meq p (mul p Mi M) kron -> meq p (mul p M Mi) kron ->
+  meq p T1 (spec p M (fun _ => 1)) ->
+  meq p (fun i j => T2 i j - T1 i j) (spec p M d) ->
+  (forall x, (exists k, (k < p)%nat /\ x k <> 0) -> 0 < quad p T2 x) ->
+  meq p (mul p T1 S1) kron -> meq p (mul p T2 S2) kron ->
+  (forall v, 0 <= v <= 1 -> meq p (mul p (fun i j => T1 i j + v * (T2 i j - T1 i j)) (Bf v)) kron) ->
+  0 < l -> (forall x, quad p S1 x >= l * sq p x) ->
+  (forall x, Rabs (quad p S1 x) <= s * sq p x) ->
+  (forall x, Rabs (quad p (fun i j => T2 i j - T1 i j) x) <= g * sq p x) ->
+  s * g < 1 ->
+  frob2 p (fun i j => T2 i j - T1 i j) * (l * l) / (2 * ((1 + l * g) * (1 + l * g)))
+    <= RInt (fun v => (1 - v) * kronsum p (fun i j => T2 i j - T1 i j) (Bf v)) 0 1 /\
+  RInt (fun v => (1 - v) * kronsum p (fun i j => T2 i j - T1 i j) (Bf v)) 0 1
+    <= frob2 p (fun i j => T2 i j - T1 i j) * (s * s) / (2 * ((1 - s * g) * (1 - s * g))).
+Proof.
+  intros p det T1 T2 S1 S2 M Mi d Bf l s g Hmul Hdiag Htp Hext HMiM HMMi HT1 HG Hpd HS1 HS2 HB Hl0 Hl Hs Hg Hsg.
+  split.
+  - exact (zhou_lemma_c_2_lower p det T1 T2 S1 S2 M Mi d Bf l g Hmul Hdiag Htp Hext HMiM HMMi HT1 HG Hpd HS1 HS2 HB Hl0 Hl Hg).
+  - destruct (zhou_c1_c2 p det T1 T2 S1 S2 M Mi d Bf s g Hmul Hdiag Htp Hext HMiM HMMi HT1 HG Hpd HS1 HS2 HB Hs Hg Hsg)
+      as [_ [_ [_ [_ Hup]]]]. exact Hup.
 Qed.
