@@ -1335,5 +1335,4 @@ def statements() -> dict:
             _id("theorem-5.1/theta-reading"): second_moment_statement(),
             _id("theorem-5.1/omega-reading"): second_moment_statement(),
             _id("proposition-3.4"): subspace_statement(),
-            _id("proposition-c.1"): logdet_statement(), _id("lemma-c.2"): c2_upper_statement(),
-            _id("lemma-c.2/lower"): c2_lower_statement()}
+            _id("proposition-c.1"): logdet_statement(), _id("lemma-c.2"): c2_upper_statement()}
