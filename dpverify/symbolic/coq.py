@@ -201,6 +201,24 @@ MANIFEST: tuple[CoqEntry, ...] = (
              "projector on the first D eigenvectors, i.e. ||P_D(A) - P_D(A + B)||_F <= ||B||_F/delta_D; the hypotheses "
              "||B||_F <= delta_D/2 and A + B >= 0 are not needed (finite sums; a trace-gap argument, no Weyl or Davis-Kahan)",
              Coverage.CLAIM),
+    CoqEntry("zhou-compression/proposition-c.1", "ZhouLogDet.v", "zhou_prop_c_1",
+             "for every dimension p, Theta_1, Theta_2 with Theta_1 Sigma_1 = I, Theta_2 Sigma_2 = I, Theta_2 positive definite "
+             "(x^T Theta_2 x > 0 for x != 0), a congruence diagonalisation of (Theta_1, Gamma = Theta_2 - Theta_1) as "
+             "hypothesis (M invertible, Theta_1 = M M^T, Gamma = M diag(d) M^T: M = Theta_1^(1/2) Q, Q an orthonormal "
+             "eigenbasis of Theta_1^(-1/2) Gamma Theta_1^(-1/2), exists by the spectral theorem, not in Coq), B(v) any "
+             "matrix with (Theta_1 + v Gamma) B(v) = I (0 <= v <= 1), and det any function with det(AB) = det A det B, "
+             "det(diag f) = prod_i f_i, det(A^T) = det A, depending only on the p x p entries (properties of the "
+             "determinant, hypotheses): det Sigma_1, det Sigma_2 > 0, A = int_0^1 (1-v) vec(Gamma)^T (B(v) (x) B(v)) "
+             "vec(Gamma) dv exists (Coquelicot RInt; the paper's integral of the matrix contracted with vec(Gamma), by "
+             "linearity) and ln det Sigma_2 - ln det Sigma_1 = A - tr(Gamma Sigma_1)", Coverage.CLAIM),
+    CoqEntry("zhou-compression/lemma-c.2", "ZhouLogDet.v", "zhou_lemma_c_2",
+             "under the Rayleigh definitions of lambda_min and ||.||_2 (every l > 0 with x^T Sigma_1 x >= l |x|^2, every "
+             "s, g with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x), for every dimension p and the "
+             "hypotheses of Proposition C.1 (congruence diagonalisation of (Theta_1, Gamma), det by its properties), "
+             "with s g < 1 (the reading of '2 - o(1)' as 2 (1 - ||Sigma_1||_2 ||Gamma||_2)^2): ||Gamma||_F^2 l^2 / "
+             "(2 (1 + l g)^2) <= A <= ||Gamma||_F^2 s^2 / (2 (1 - s g)^2), A the integral of Proposition C.1 "
+             "(zhou_c1_c2 states C.1's identity, A = sum_k (d_k - ln(1 + d_k)), 0 <= A and the upper bound together)",
+             Coverage.CLAIM),
 )
 
 
