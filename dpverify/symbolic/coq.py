@@ -213,6 +213,19 @@ MANIFEST: tuple[CoqEntry, ...] = (
              "<= m p ||Delta||_F/(2 l_i l_1) (C sqrt(ln(2np)/m) + Delta_max + 2 ||Delta||_F s^2/(p l_i l_1)) + (4/3)/n^2 "
              "((15) with its o(1) read as the renormalisation term; finite sums; the determinant, C.1, C.2 and "
              "P[E] <= 1/n^2 (Lemma 4.4) are hypotheses here)", Coverage.STEP),
+    CoqEntry("zhou-compression/theorem-4.6", "ZhouTheorem46C.v", "zhou_theorem_4_6_composed",
+             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p and every m >= 1, with the "
+             "explicit reading of the o(1)s (||Sigma_1||_2 ||Gamma||_2 <= 1/2 for Lemma C.2's '2 - o(1)'; (15)'s '+ o(1)' "
+             "the renormalisation term (4/3)/n^2): zhou_theorem_4_6 with ln|Sigma_k| = ln det Sigma_k and its C.1/C.2 "
+             "hypotheses discharged by ZhouLogDet.zhou_c1_c2; hypotheses: det any function with det(AB) = det A det B, "
+             "det(diag f) = prod f_i, det(A^T) = det A, depending only on the p x p entries (properties of the "
+             "determinant), a congruence diagonalisation Theta_1 = M M^T, Gamma = M diag(d) M^T (M invertible; the "
+             "spectral theorem, that it exists, is not in Coq), Theta_i positive definite, Theta_1 Sigma_1 = I, "
+             "Theta_i Sigma_i = Sigma_i Theta_i = I, Sigma_1 symmetric, l_1, l_i > 0 with x^T Sigma x >= l |x|^2, s, g with "
+             "|x^T Sigma_1 x| <= s |x|^2, |x^T Gamma x| <= g |x|^2, s g <= 1/2, P_1[E], P_i[E] in [0, 1/n^2], n >= 2: every "
+             "X with max_jk |(X^T X/m)_jk - Sigma_1(j,k)| <= C sqrt(ln(2np)/m) + Delta_max has |ln f'_1(X)/f'_i(X)| <= "
+             "m p ||Delta||_F/(2 l_i l_1) (C sqrt(ln(2np)/m) + Delta_max + 2 ||Delta||_F s^2/(p l_i l_1)) + (4/3)/n^2 "
+             "(f'_k the Gaussian likelihood of the m rows renormalised by 1 - P_k[E]; finite sums)", Coverage.CLAIM),
     CoqEntry("zhou-compression/remark-4.3", "ZhouTheorem46.v", "renormalisation_bound",
              "for n >= 2 and P_1[E], P_2[E] in [0, 1/n^2]: |ln((1 - P_2[E])/(1 - P_1[E]))| <= (4/3)/n^2 (ln z <= z - 1, so "
              "-ln(1 - x) <= x/(1 - x) <= (4/3) x on [0, 1/4]); P[E] <= 1/n^2 is Lemma 4.4's, not in Coq", Coverage.STEP),
@@ -223,6 +236,24 @@ MANIFEST: tuple[CoqEntry, ...] = (
     CoqEntry("zhou-compression/theorem-d.2", "ZhouBinary.v", "zhou_binary_frobenius",
              "the corrected Frobenius step for every p: x, y in {-1, 1}^p, n > 0 give ||Delta||_F^2 = (2 p^2 - 2 (x.y)^2)/n^2 "
              "<= (sqrt(2) p/n)^2 and Delta_max <= 2/n for Delta = (x x^T - y y^T)/n", Coverage.STEP),
+    CoqEntry("zhou-compression/proposition-c.1", "ZhouLogDet.v", "zhou_prop_c_1",
+             "for every dimension p, Theta_1, Theta_2 with Theta_1 Sigma_1 = I, Theta_2 Sigma_2 = I, Theta_2 positive definite "
+             "(x^T Theta_2 x > 0 for x != 0), a congruence diagonalisation of (Theta_1, Gamma = Theta_2 - Theta_1) as "
+             "hypothesis (M invertible, Theta_1 = M M^T, Gamma = M diag(d) M^T: M = Theta_1^(1/2) Q, Q an orthonormal "
+             "eigenbasis of Theta_1^(-1/2) Gamma Theta_1^(-1/2), exists by the spectral theorem, not in Coq), B(v) any "
+             "matrix with (Theta_1 + v Gamma) B(v) = I (0 <= v <= 1), and det any function with det(AB) = det A det B, "
+             "det(diag f) = prod_i f_i, det(A^T) = det A, depending only on the p x p entries (properties of the "
+             "determinant, hypotheses): det Sigma_1, det Sigma_2 > 0, A = int_0^1 (1-v) vec(Gamma)^T (B(v) (x) B(v)) "
+             "vec(Gamma) dv exists (Coquelicot RInt; the paper's integral of the matrix contracted with vec(Gamma), by "
+             "linearity) and ln det Sigma_2 - ln det Sigma_1 = A - tr(Gamma Sigma_1)", Coverage.CLAIM),
+    CoqEntry("zhou-compression/lemma-c.2", "ZhouLogDet.v", "zhou_lemma_c_2",
+             "under the Rayleigh definitions of lambda_min and ||.||_2 (every l > 0 with x^T Sigma_1 x >= l |x|^2, every "
+             "s, g with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x), for every dimension p and the "
+             "hypotheses of Proposition C.1 (congruence diagonalisation of (Theta_1, Gamma), det by its properties), "
+             "with s g < 1 (the reading of '2 - o(1)' as 2 (1 - ||Sigma_1||_2 ||Gamma||_2)^2): ||Gamma||_F^2 l^2 / "
+             "(2 (1 + l g)^2) <= A <= ||Gamma||_F^2 s^2 / (2 (1 - s g)^2), A the integral of Proposition C.1 "
+             "(zhou_c1_c2 states C.1's identity, A = sum_k (d_k - ln(1 + d_k)), 0 <= A and the upper bound together)",
+             Coverage.CLAIM),
 )
 
 

@@ -106,6 +106,30 @@ def test_renormalisation_lemma_mutant_is_false():
 test_theorem46_compiles_with_classical_reals_only, _, test_theorem46_more_mutants_are_rejected = \
     coq_file_tests(FILE, THEOREMS, [], MUTANTS)
 
+CFILE = "ZhouTheorem46C.v"
+CMUTANTS = [
+    ("zhou_theorem_4_6_composed", "+ 4 / 3 / (n * n).", "+ 1 / 3 / (n * n).",
+     "p = 1, Theta_1 = Theta_i = 1 (M = 1, d = 0, B(v) = 1, det the identity), P_i[E] = 1/4, n = 2: |ln(3/4)| > 1/12"),
+    ("zhou_theorem_4_6_composed", "s * g <= 1 / 2 ->", "s * g < 1 ->",
+     "p = 1, Sigma_1 = 1, Theta_i = 1/100 (s g = 0.99 < 1), the real A = d - ln(1 + d) = 3.615 (d = -0.99): "
+     "(m/2) A = 1.81 > (15) + (4/3)/4 = 0.98 + 0.33"),
+]
+test_composed_compiles_with_classical_reals_only, _, test_composed_mutants_are_rejected = coq_file_tests(
+    CFILE, ("zhou_theorem_4_6_composed",), [], CMUTANTS)
+
+
+def test_composed_mutants_are_false():
+    """The witnesses of CMUTANTS with the real A of Proposition C.1 at p = 1 (A = d - ln(1 + d), d = theta_i/theta_1 - 1)."""
+    ok, lhs, rhs = _coq_statement_at_p1(S1=1, Ti=1, s=1, g=0, A=0, n=2, P1=0, Pi=sp.Rational(1, 4), x=1, C=0, Dmax=0,
+                                        renorm=sp.Rational(1, 3))
+    assert ok and lhs > rhs
+    d = sp.Rational(1, 100) - 1
+    A = d - sp.log(1 + d)
+    ok, lhs, rhs = _coq_statement_at_p1(S1=1, Ti=sp.Rational(1, 100), s=1, g=-d, A=A, n=2, P1=0, Pi=0, x=1, C=0, Dmax=0,
+                                        half=sp.Rational(999, 1000))  # s g = 0.99 < 1
+    assert ok and lhs > rhs, (lhs, rhs)
+
+
 BMUTANTS = [
     ("zhou_binary_frobenius", "<= (sqrt 2 * INR p / n) * (sqrt 2 * INR p / n)", "<= (INR p / n) * (INR p / n)",
      "the printed Proposition D.1: p = 2, x = (1, 1), y = (1, -1), n = 1: 8 > 4"),
