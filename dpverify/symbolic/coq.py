@@ -46,7 +46,7 @@ from .verdicts import CheckResult, ClaimReport, ProofVerdict
 __all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWED_AXIOMS", "INSTALL_HINT",
            "coq_dir", "coqc_path", "coqc_version", "compile_file", "compile_files", "compile_source", "assumptions",
            "disallowed_axioms", "entries_for", "apply_kernel_checks", "kernel_premise",
-           "kernel_premises"]
+           "kernel_premises", "kernel_step"]
 
 #: The logical name under which ``proofs/coq/`` is loaded (``coqc -Q <dir> DPVerify``).
 LOGICAL = "DPVerify"
@@ -577,6 +577,44 @@ def kernel_premise(report: ClaimReport, *, timeout: float = DEFAULT_TIMEOUT) -> 
     if not _PREMISES.get():
         return report.conclusion
     return apply_kernel_checks([report], timeout=timeout)[0].conclusion
+
+
+def kernel_step(file: str, theorem: str, statement: str, fallback: CheckResult, *,
+                timeout: float = DEFAULT_TIMEOUT) -> CheckResult:
+    """One step of a claim's proof that the Coq theorem ``theorem`` of ``proofs/coq/<file>`` proves.
+
+    ``kernel-checked`` when the file compiles here and the theorem rests on the classical reals only (``statement``
+    says what it proves, in the claim's terms); otherwise ``fallback`` -- the proof file's own check of the step --
+    with the reason appended to its evidence (Coq not available, the file does not compile, other axioms), and
+    inside ``kernel_premises(False)`` the fallback as it is."""
+    for name, value in (("file", file), ("theorem", theorem), ("statement", statement)):
+        if not isinstance(value, str) or not value.strip():
+            raise InvalidArgument(f"{name}={value!r} must be a non-empty string.")
+    if not isinstance(fallback, CheckResult):
+        raise InvalidArgument(f"fallback={fallback!r} must be a CheckResult (the step's check without Coq).")
+    if not _PREMISES.get():
+        return fallback
+
+    def fall(why: str) -> CheckResult:
+        return CheckResult(fallback.verdict, f"{fallback.evidence}; {why}", counterexample=fallback.counterexample,
+                           details=fallback.details + (why,))
+
+    where = f"{theorem} ({file})"
+    coqc = coqc_path()
+    if coqc is None:
+        return fall(f"Coq not available: {INSTALL_HINT}; Coq theorem {where} not checked")
+    res = compile_file(file, timeout=timeout, coqc=coqc)
+    if not res.ok:
+        return fall(f"Coq theorem {where} did NOT compile: {_first_error(res.message)}")
+    axioms = assumptions([(file, theorem)], timeout=timeout, coqc=coqc)
+    if isinstance(axioms, CoqResult):
+        return fall(f"Coq theorem {where} compiled but Print Assumptions failed: {_first_error(axioms.message)}")
+    bad = disallowed_axioms(axioms.get((file, theorem), ()))
+    if bad:
+        return fall(f"Coq theorem {where} compiled but rests on axioms outside the classical reals: {', '.join(bad)}")
+    return CheckResult(ProofVerdict.KERNEL_CHECKED,
+                       f"Coq theorem {where} accepted by coqc {res.coqc_version} in {res.seconds:.1f} s (Print "
+                       f"Assumptions: classical reals only): {statement}")
 
 
 def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None, axioms) -> ClaimReport:

@@ -94,3 +94,39 @@ def test_mode_switch_clears_proof_file_caches():
     runner._clear_caches(mod)
     f()
     assert calls == [1, 1]
+
+
+# ---------------------------------------------------------------- kernel_step: one step of a proof settled in Coq
+
+
+def _fallback():
+    from dpverify.symbolic.proof import tested
+    return tested("the step on 3 random instances (a test fallback)")
+
+
+@needs_coq
+def test_kernel_step_with_a_compiling_theorem_is_kernel_checked():
+    got = coq.kernel_step("ZhouOpFrob.v", "opnorm_le_frobenius", "||G||_2 <= ||G||_F", _fallback())
+    assert got.verdict is ProofVerdict.KERNEL_CHECKED and "opnorm_le_frobenius (ZhouOpFrob.v)" in got.evidence
+
+
+@needs_coq
+def test_kernel_step_with_a_missing_theorem_falls_back(monkeypatch):
+    got = coq.kernel_step("ZhouOpFrob.v", "no_such_theorem", "nothing", _fallback())
+    assert got.verdict is ProofVerdict.TESTED and "Print Assumptions failed" in got.evidence
+
+
+def test_kernel_step_without_coq_or_disabled_falls_back(monkeypatch):
+    fb = _fallback()
+    with coq.kernel_premises(False):
+        assert coq.kernel_step("ZhouOpFrob.v", "opnorm_le_frobenius", "s", fb) is fb
+    monkeypatch.setattr(coq, "coqc_path", lambda: None)
+    got = coq.kernel_step("ZhouOpFrob.v", "opnorm_le_frobenius", "s", fb)
+    assert got.verdict is ProofVerdict.TESTED and "Coq not available" in got.evidence
+
+
+def test_kernel_step_rejects_bad_arguments():
+    with pytest.raises(InvalidArgument, match="theorem="):
+        coq.kernel_step("ZhouOpFrob.v", "", "s", _fallback())
+    with pytest.raises(InvalidArgument, match="fallback="):
+        coq.kernel_step("ZhouOpFrob.v", "opnorm_le_frobenius", "s", "tested")
