@@ -685,8 +685,18 @@ def _first_error(message: str) -> str:
     return " ".join(lines[:3])[:300]
 
 
-def apply_kernel_checks(reports: Sequence[ClaimReport], *, timeout: float = DEFAULT_TIMEOUT) -> list[ClaimReport]:
-    """``reports`` with the manifest's Coq theorems applied (see the module docstring)."""
+def apply_kernel_checks(reports: Sequence[ClaimReport], *, timeout: float = DEFAULT_TIMEOUT,
+                        witnesses: bool | None = None) -> list[ClaimReport]:
+    """``reports`` with the manifest's Coq theorems applied (see the module docstring).
+
+    ``witnesses`` (default: the environment variable ``DPVERIFY_COQ_WITNESSES`` is ``1``): also run
+    :func:`check_witnesses` for every ``CLAIM`` entry (once per process: it compiles every manifest file) and say
+    in each ``kernel-checked`` verdict whether the theorem's hypotheses are shown satisfiable, naming the witness.
+    Additive: the verdict itself does not change (a missing witness is not a proof of vacuity)."""
+    if witnesses is None:
+        witnesses = os.environ.get("DPVERIFY_COQ_WITNESSES", "").strip() == "1"
+    if not isinstance(witnesses, bool):
+        raise InvalidArgument(f"witnesses={witnesses!r} must be True, False or None (None: $DPVERIFY_COQ_WITNESSES == '1').")
     reports = list(reports)
     wanted = [(r, entries_for(r.id)) for r in reports]
     if not any(es for _, es in wanted):
@@ -701,10 +711,11 @@ def apply_kernel_checks(reports: Sequence[ClaimReport], *, timeout: float = DEFA
                 if coqc and e.coverage is Coverage.CLAIM and compiled[e.file].ok]
     if ok_items:
         axioms = assumptions(ok_items, timeout=timeout, coqc=coqc)
+    wit = check_witnesses(timeout=timeout, coqc=coqc) if witnesses and coqc and ok_items else {}
     out = []
     for report, entries in wanted:
         for e in entries:
-            report = _apply_one(report, e, coqc, compiled.get(e.file), axioms)
+            report = _apply_one(report, e, coqc, compiled.get(e.file), axioms, wit.get((e.file, e.theorem)))
         out.append(report)
     return out
 
@@ -744,7 +755,8 @@ def kernel_premise(report: ClaimReport, *, timeout: float = DEFAULT_TIMEOUT) -> 
     return apply_kernel_checks([report], timeout=timeout)[0].conclusion
 
 
-def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None, axioms) -> ClaimReport:
+def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None, axioms,
+               witness: WitnessCheck | None = None) -> ClaimReport:
     concl = report.conclusion
     if coqc is None:
         why = f"Coq not available: {INSTALL_HINT}; Coq theorem {e.where} not checked"
@@ -766,6 +778,9 @@ def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None,
     checked = " (Print Assumptions: classical reals only)" if e.coverage is Coverage.CLAIM else ""
     accepted = (f"Coq theorem {e.where} accepted by coqc {result.coqc_version} in {result.seconds:.1f} s"
                 f"{checked}: {e.statement}")
+    if witness is not None and e.coverage is Coverage.CLAIM:
+        accepted += (f"; hypotheses shown satisfiable ({witness.witness})" if witness.ok else
+                     f"; hypotheses NOT shown satisfiable ({witness.status.value}: {witness.message[:200]})")
     if e.coverage is Coverage.STEP:
         note = f"kernel-checked step: {accepted}"
         return replace(report, notes=report.notes + (note,),

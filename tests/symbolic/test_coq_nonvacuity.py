@@ -183,3 +183,53 @@ def test_inconsistent_hypotheses_have_no_witness():
     source = coq.witness_check_source(items, preamble=_BAD + pre)
     line = int(re.findall(r"line (\d+)", res.message[: res.message.index("Error")])[-1])
     assert source.splitlines()[line - 1].startswith("Proof. exists 1. lra."), (line, res.message[-400:])
+
+
+# ------------------------------------------------------------------------------ verdict text (opt-in)
+def _report(cid):
+    from dpverify.symbolic.proof import proved
+    from dpverify.symbolic.verdicts import ClaimReport
+
+    c = proved("sympy says so")
+    return ClaimReport(cid, "a statement", steps=c, conclusion=c)
+
+
+def test_witness_verdict_text_is_opt_in(monkeypatch):
+    """Without ``witnesses`` (and without $DPVERIFY_COQ_WITNESSES=1) the hook does not run the witness check."""
+    called = []
+    monkeypatch.setattr(coq, "check_witnesses", lambda **kw: called.append(kw) or {})
+    monkeypatch.delenv("DPVERIFY_COQ_WITNESSES", raising=False)
+    with pytest.raises(InvalidArgument, match="witnesses="):
+        coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")], witnesses="yes")
+    r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]
+    assert called == [] and "satisfiable" not in r.conclusion.evidence
+
+
+@needs_coq
+def test_kernel_checked_verdict_names_the_witness(monkeypatch):
+    """With ``witnesses=True`` the kernel-checked evidence names the witness; with the witness gone it says
+    "NOT shown satisfiable" and the verdict is unchanged (additive). The check is restricted to Laplace.v's
+    entries here to stay cheap (the hook checks every CLAIM entry; -m slow runs that)."""
+    from dpverify.symbolic.verdicts import ProofVerdict
+
+    real = coq.check_witnesses
+    laplace = [e for e in CLAIMS if e.file == "Laplace.v"]
+    monkeypatch.setattr(coq, "check_witnesses", lambda **kw: real(laplace, **kw))
+    r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")], witnesses=True)[0]
+    assert r.conclusion.verdict is ProofVerdict.KERNEL_CHECKED
+    assert "hypotheses shown satisfiable (Witnesses.laplace_loss_scalar_hyps_satisfiable)" in r.conclusion.evidence
+    monkeypatch.setattr(coq, "witness_for", lambda theorem: None)
+    r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")], witnesses=True)[0]
+    assert r.conclusion.verdict is ProofVerdict.KERNEL_CHECKED
+    assert "hypotheses NOT shown satisfiable (no witness" in r.conclusion.evidence
+
+
+@needs_coq
+@pytest.mark.slow
+def test_kernel_checked_verdicts_name_their_witnesses_for_every_claim():
+    from dpverify.symbolic.verdicts import ProofVerdict
+
+    reps = coq.apply_kernel_checks([_report(e.claim_id) for e in CLAIMS], witnesses=True)
+    for e, r in zip(CLAIMS, reps):
+        assert r.conclusion.verdict is ProofVerdict.KERNEL_CHECKED, (e.claim_id, r.conclusion.evidence[-300:])
+        assert f"hypotheses shown satisfiable (" in r.conclusion.evidence, (e.claim_id, r.conclusion.evidence[-300:])
