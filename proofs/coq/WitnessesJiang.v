@@ -77,9 +77,37 @@ Proof.
     rewrite sqrt_0, sqrt_1 in Hc. lra.
 Qed.
 
-(** jiang_davis_kahan at d = 2, k = 1, A = diag(2, 0), A_hat = diag(1, 0), V = U = I, l = (2, 0),
-    m = (1, 0), ||A - A_hat||_2 = 1, ||P_1 - P_hat_1||_2 = 0 (the same leading eigenvector): the conclusion
-    reads 0 <= 1/(2 - 0) = 1/2 (true but not tight: the eigenvectors are shared). *)
+(** The rotation with cos = 3/5, sin = 4/5 (rational): rows (3/5, 4/5), (-4/5, 3/5). *)
+Definition w_R (j a : nat) : R :=
+  match j, a with O, O => 3 / 5 | O, _ => 4 / 5 | _, O => - (4 / 5) | _, _ => 3 / 5 end.
+Definition w_Ahat : nat -> nat -> R := fun a b => sumn 2 (fun j => w_vec 2 0 j * w_R j a * w_R j b).
+
+Lemma w_orth_eig_R : orth_eig 2 w_Ahat w_R (w_vec 2 0).
+Proof.
+  unfold orth_eig, spectral. split; [split; [|split]|].
+  - intros a b Ha Hb. w_idx; w_dec; simpl; field.
+  - intros a b Ha Hb. reflexivity.
+  - intros j l Hjl Hl. assert (Hj : (j < 2)%nat) by lia. w_idx; try (exfalso; lia); simpl; lra.
+  - intros i j Hi Hj. unfold dot. w_idx; w_dec; simpl; field.
+Qed.
+
+(** a 2 x 2 matrix with |M x| = c |x| for every x has ||M||_2 = c *)
+Lemma w_norm2_exact : forall M c, 0 <= c -> (forall x, nrm2 2 (mv 2 M x) = c * c * nrm2 2 x) -> is_norm2 2 M c.
+Proof.
+  intros M c Hc HM.
+  assert (E : forall x, vnorm 2 (mv 2 M x) = c * vnorm 2 x).
+  { intros x. unfold vnorm. rewrite HM, sqrt_mult_alt by nra. rewrite sqrt_square by lra. reflexivity. }
+  split.
+  - intros x. rewrite E. lra.
+  - intros c' Hc'. specialize (Hc' w_e0). rewrite E in Hc'.
+    assert (H1 : vnorm 2 w_e0 = 1) by (unfold vnorm, nrm2, w_e0; simpl; replace (0 + 1 * 1 + 0 * 0) with 1 by ring;
+                                       apply sqrt_1).
+    rewrite H1 in Hc'. lra.
+Qed.
+
+(** jiang_davis_kahan at d = 2, k = 1, A = diag(2, 0) (V = I, l = (2, 0)), A_hat = 2 u u^T with u = (3/5, 4/5)
+    (U the rotation above, m = (2, 0)): ||A - A_hat||_2 = 2 sin(theta) = 8/5 and ||P_1 - P_hat_1||_2 = sin(theta) = 4/5
+    (both matrices square to a multiple of I); the conclusion reads 4/5 <= (8/5)/(2 - 0) = 4/5: tight. *)
 Lemma jiang_davis_kahan_hyps_satisfiable :
   exists (d k : nat) (A Ahat V U : nat -> nat -> R) (l m : nat -> R) (e pn : R),
   (0 < k)%nat /\ (k < d)%nat /\
@@ -88,12 +116,11 @@ Lemma jiang_davis_kahan_hyps_satisfiable :
   is_norm2 d (fun a b => A a b - Ahat a b) e /\
   is_norm2 d (fun a b => proj d k V a b - proj d k U a b) pn.
 Proof.
-  exists 2%nat, 1%nat, (w_diag 2 0), (w_diag 1 0), w_I2, w_I2, (w_vec 2 0), (w_vec 1 0), 1, 0.
+  exists 2%nat, 1%nat, (w_diag 2 0), w_Ahat, w_I2, w_R, (w_vec 2 0), (w_vec 2 0), (8 / 5), (4 / 5).
   split; [lia|]. split; [lia|].
-  split; [apply w_orth_eig; lra|]. split; [apply w_orth_eig; lra|].
+  split; [apply w_orth_eig; lra|]. split; [exact w_orth_eig_R|].
   split; [simpl; lra|].
-  split; [apply w_norm2_e00; intros a b Ha Hb; w_idx; simpl; lra|].
-  apply w_norm2_zero. intros a b _ _. ring.
+  split; apply w_norm2_exact; try lra; intros x; unfold nrm2, mv, w_Ahat, proj, w_diag, w_I2, w_R, w_vec; simpl; field.
 Qed.
 
 (** jiang_theorem_6 at d = 2, k = 1, A = diag(2, 0), W = diag(1, 0) (PSD, ||W||_2 = 1), A_hat = diag(3, 0),

@@ -65,9 +65,16 @@ Definition w_vec (x y : R) (j : nat) : R := match j with O => x | _ => y end.
 Lemma w_orthogonal_I2 : orthogonal 2 w_I2.
 Proof. split; intros a b Ha Hb; w_idx; unfold kd; w_dec; simpl; lra. Qed.
 
-(** zhou_prop_3_4 at p = 2, D = 1, U = V = I, lambda = (2, 0), mu = (3, 0), A = diag(2, 0),
-    A + B = diag(3, 0): the conclusion reads ((2 - 0)/2)^2 ||P_1(A) - P_1(A + B)||_F^2 = 0 <= ||B||_F^2 = 1
-    (true but not tight: the eigenvectors are shared). *)
+(** the rotation with cos = 3/5, sin = 4/5 (rational), by columns: (3/5, 4/5), (-4/5, 3/5) *)
+Definition w_V (k j : nat) : R :=
+  match k, j with O, O => 3 / 5 | _, O => 4 / 5 | O, _ => - (4 / 5) | _, _ => 3 / 5 end.
+
+Lemma w_orthogonal_V : orthogonal 2 w_V.
+Proof. split; intros a b Ha Hb; w_idx; unfold kd; w_dec; simpl; field. Qed.
+
+(** zhou_prop_3_4 at p = 2, D = 1, A = diag(2, 0) (U = I, lambda = (2, 0)), A + B = 2 v v^T with v = (3/5, 4/5)
+    (V the rotation above, mu = (2, 0)): the conclusion reads ((2 - 0)/2)^2 ||P_1(A) - P_1(A + B)||_F^2 =
+    2 sin^2(theta) = 32/25 <= ||B||_F^2 = 8 sin^2(theta) = 128/25. *)
 Lemma zhou_prop_3_4_hyps_satisfiable :
   exists p D (U V A C : nat -> nat -> R) (lam mu : nat -> R),
   (1 <= D)%nat /\ (D < p)%nat /\
@@ -77,10 +84,10 @@ Lemma zhou_prop_3_4_hyps_satisfiable :
   (forall k l, (k < p)%nat -> (l < p)%nat -> A k l = spec p U lam k l) /\
   (forall k l, (k < p)%nat -> (l < p)%nat -> C k l = spec p V mu k l).
 Proof.
-  exists 2%nat, 1%nat, w_I2, w_I2, (w_diag 2 0), (w_diag 3 0), (w_vec 2 0), (w_vec 3 0).
+  exists 2%nat, 1%nat, w_I2, w_V, (w_diag 2 0), (spec 2 w_V (w_vec 2 0)), (w_vec 2 0), (w_vec 2 0).
   split; [lia|]. split; [lia|].
-  split; [exact w_orthogonal_I2|]. split; [exact w_orthogonal_I2|].
+  split; [exact w_orthogonal_I2|]. split; [exact w_orthogonal_V|].
   split; [intros i j Hij Hj; assert (Hi : (i < 2)%nat) by lia; w_idx; try (exfalso; lia); simpl; lra|].
   split; [intros i j Hij Hj; assert (Hi : (i < 2)%nat) by lia; w_idx; try (exfalso; lia); simpl; lra|].
-  split; intros k l Hk Hl; w_idx; unfold spec; simpl; lra.
+  split; intros k l Hk Hl; [w_idx; unfold spec; simpl; lra | reflexivity].
 Qed.
