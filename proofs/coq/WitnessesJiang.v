@@ -123,9 +123,27 @@ Proof.
   split; apply w_norm2_exact; try lra; intros x; unfold nrm2, mv, w_Ahat, proj, w_diag, w_I2, w_R, w_vec; simpl; field.
 Qed.
 
-(** jiang_theorem_6 at d = 2, k = 1, A = diag(2, 0), W = diag(1, 0) (PSD, ||W||_2 = 1), A_hat = diag(3, 0),
-    V = U = I, l = (2, 0), m = (3, 0): the conclusion reads sqrt(||0||_F^2) = 0 <= 2 sqrt(1) 1/(2 - 0) = 1
-    (true but not tight: the eigenvectors are shared). *)
+(** W = 2 w w^T with w = (-4/5, 3/5): positive semidefinite, ||W||_2 = 2 *)
+Definition w_W (a b : nat) : R := 2 * w_R 1 a * w_R 1 b.
+
+Lemma w_norm2_W : is_norm2 2 w_W 2.
+Proof.
+  assert (H1 : forall x, nrm2 2 (mv 2 w_W x) <= 2 * 2 * nrm2 2 x).
+  { intros x. unfold nrm2, mv, w_W, w_R. simpl.
+    assert (0 <= (3 / 5 * x 0%nat + 4 / 5 * x 1%nat) * (3 / 5 * x 0%nat + 4 / 5 * x 1%nat)) by apply Rle_0_sqr.
+    nra. }
+  split.
+  - intros x. unfold vnorm. apply Rle_trans with (sqrt (2 * 2 * nrm2 2 x)).
+    + apply sqrt_le_1_alt. apply H1.
+    + rewrite sqrt_mult_alt by lra. rewrite sqrt_square by lra. lra.
+  - intros c Hc. specialize (Hc (w_R 1)). unfold vnorm, nrm2, mv, w_W, w_R in Hc. simpl in Hc.
+    match type of Hc with sqrt ?u <= c * sqrt ?v => replace u with (2 * 2) in Hc by field; replace v with 1 in Hc by field end.
+    rewrite sqrt_square, sqrt_1 in Hc by lra. lra.
+Qed.
+
+(** jiang_theorem_6 at d = 2, k = 1, A = 2 v v^T with v = (3/5, 4/5) (V the rotation, l = (2, 0)), W = 2 w w^T with
+    w = (-4/5, 3/5) (PSD, ||W||_2 = 2), A_hat = A + W = 2 I (U = I, m = (2, 2)): the conclusion reads
+    ||V_1 V_1^T - U_1 U_1^T||_F = sqrt(32/25) ~ 1.131 <= 2 sqrt(1) 2/(2 - 0) = 2. *)
 Lemma jiang_theorem_6_hyps_satisfiable :
   exists (d k : nat) (A W Ahat V U : nat -> nat -> R) (l m : nat -> R) (w : R),
   (0 < k)%nat /\ (k < d)%nat /\
@@ -135,11 +153,13 @@ Lemma jiang_theorem_6_hyps_satisfiable :
   orth_eig d A V l /\ orth_eig d Ahat U m /\
   l k < l (k - 1)%nat.
 Proof.
-  exists 2%nat, 1%nat, (w_diag 2 0), (w_diag 1 0), (w_diag 3 0), w_I2, w_I2, (w_vec 2 0), (w_vec 3 0), 1.
+  exists 2%nat, 1%nat, w_Ahat, w_W, (w_diag 2 2), w_R, w_I2, (w_vec 2 0), (w_vec 2 2), 2.
   split; [lia|]. split; [lia|].
-  split; [intros a b Ha Hb; w_idx; simpl; lra|].
-  split; [intros x; unfold quad; simpl; nra|].
-  split; [apply w_norm2_e00; intros a b Ha Hb; reflexivity|].
-  split; [apply w_orth_eig; lra|]. split; [apply w_orth_eig; lra|].
+  split; [intros a b Ha Hb; w_idx; unfold w_Ahat, w_W, w_R, w_vec; simpl; field|].
+  split; [intros x; unfold quad, w_W, w_R; simpl;
+          assert (0 <= (- (4 / 5) * x 0%nat + 3 / 5 * x 1%nat) * (- (4 / 5) * x 0%nat + 3 / 5 * x 1%nat))
+            by apply Rle_0_sqr; nra|].
+  split; [exact w_norm2_W|].
+  split; [exact w_orth_eig_R|]. split; [apply w_orth_eig; lra|].
   simpl; lra.
 Qed.
