@@ -19,6 +19,11 @@
   as :func:`apply_kernel_checks` reports it, so a premise settled in Coq counts as ``kernel-checked``
   in the claims that rest on it (and only when its Coq theorem is actually checked in this run).
 
+* :func:`check_witnesses` -- non-vacuity: each ``CLAIM`` theorem's witness ``<theorem>_hyps_satisfiable``
+  (``proofs/coq/Witnesses*.v``) proves, at a concrete instance, exactly the theorem's hypotheses (compared with
+  ``WitnessShape.hyps_of`` of the theorem's type by ``constr_eq``), with the classical reals only.
+  ``apply_kernel_checks(..., witnesses=True)`` (or ``DPVERIFY_COQ_WITNESSES=1``) names it in the verdict.
+
 ``coqc`` is found on the PATH, or named by the environment variable ``DPVERIFY_COQC``.
 """
 from __future__ import annotations

@@ -203,6 +203,10 @@ def test_witness_verdict_text_is_opt_in(monkeypatch):
         coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")], witnesses="yes")
     r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]
     assert called == [] and "satisfiable" not in r.conclusion.evidence
+    if coq.coqc_path() is not None:  # the environment variable turns it on (what `dpverify prove` reads)
+        monkeypatch.setenv("DPVERIFY_COQ_WITNESSES", "1")
+        coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])
+        assert len(called) == 1
 
 
 @needs_coq
