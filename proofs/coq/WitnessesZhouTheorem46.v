@@ -5,8 +5,7 @@
     n = 2, P_1 = P_i = 0, C = 1, Delta_max = 0, and the one row X = (1), whose sample covariance is Sigma_1. *)
 From Coq Require Import Reals Lra Lia.
 From Coquelicot Require Import Coquelicot.
-From DPVerify Require Import FiniteSums ZhouWeyl ZhouRayleigh ZhouLogDet ZhouTheorem46 ZhouTheorem46C
-  WitnessesZhouLogDet.
+From DPVerify Require Import FiniteSums ZhouWeyl ZhouRayleigh ZhouLogDet ZhouTheorem46 ZhouTheorem46C WitnessesZhouLogDet.
 Open Scope R_scope.
 
 Ltac w_idx :=
