@@ -58,3 +58,11 @@ Proof.
   - symmetry. apply sumn_zero. intros; reflexivity.
   - rewrite IH. rewrite <- sumn_plus. reflexivity.
 Qed.
+
+(* the triangle inequality over a finite sum *)
+Lemma sumn_abs : forall p f, Rabs (sumn p f) <= sumn p (fun i => Rabs (f i)).
+Proof.
+  induction p as [|k IH]; intros f; simpl.
+  - rewrite Rabs_R0. lra.
+  - eapply Rle_trans; [apply Rabs_triang|]. specialize (IH f). lra.
+Qed.

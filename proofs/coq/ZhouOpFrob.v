@@ -8,13 +8,6 @@ Require Import Reals Lra Lia.
 From DPVerify Require Import FiniteSums ZhouWeyl ZhouRayleigh.
 Open Scope R_scope.
 
-Lemma sumn_abs_le : forall p f, Rabs (sumn p f) <= sumn p (fun i => Rabs (f i)).
-Proof.
-  induction p as [|k IH]; intros f; simpl.
-  - rewrite Rabs_R0. lra.
-  - eapply Rle_trans; [apply Rabs_triang|]. specialize (IH f). lra.
-Qed.
-
 (* 2 |x^T G x| <= lam ||G||_F^2 + |x|^4 / lam for every lam > 0 *)
 Lemma quad_amgm : forall p (G : nat -> nat -> R) (x : nat -> R) lam, 0 < lam ->
   2 * Rabs (quad p G x) <= lam * frob2 p G + sq p x * sq p x / lam.
@@ -31,9 +24,9 @@ Proof.
       rewrite sumn_scal. unfold Rdiv. ring.
     - apply sumn_ext. intros i _. unfold sq. rewrite <- sumn_scal. apply sumn_ext. intros j _. field. lra. }
   rewrite Hq, Hx. unfold frob2. rewrite <- (sumn_scal p lam), <- sumn_plus.
-  eapply Rle_trans; [apply Rmult_le_compat_l; [lra | apply sumn_abs_le]|].
+  eapply Rle_trans; [apply Rmult_le_compat_l; [lra | apply sumn_abs]|].
   rewrite <- sumn_scal. apply sumn_le. intros i _.
-  eapply Rle_trans; [apply Rmult_le_compat_l; [lra | apply sumn_abs_le]|].
+  eapply Rle_trans; [apply Rmult_le_compat_l; [lra | apply sumn_abs]|].
   rewrite <- sumn_scal, <- (sumn_scal p lam), <- sumn_plus. apply sumn_le. intros j _.
   set (a := G i j). set (b := x i * x j).
   assert (Hab : 2 * Rabs (a * b) <= lam * (a * a) + b * b / lam).

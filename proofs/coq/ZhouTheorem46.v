@@ -106,13 +106,6 @@ Proof.
 Qed.
 
 (* ------------------------------------------------------------------ finite sums *)
-Lemma sumn_abs : forall p f, Rabs (sumn p f) <= sumn p (fun i => Rabs (f i)).
-Proof.
-  induction p as [|k IH]; intros f; simpl.
-  - rewrite Rabs_R0. lra.
-  - eapply Rle_trans; [apply Rabs_triang|]. specialize (IH f). lra.
-Qed.
-
 (* Cauchy-Schwarz over the p^2 entries: sum_jk G_jk^2 <= c^2, c >= 0, gives sum_jk |G_jk| <= p c *)
 Lemma l1_amgm : forall p (G : nat -> nat -> R) lam, 0 < lam ->
   2 * sumn p (fun j => sumn p (fun k => Rabs (G j k)))
