@@ -33,6 +33,13 @@ than the screen could. Such a point is a :class:`SearchedPoint` and the campaign
 search". The search is local: a false region far from every sampled point, with no descent of the margin towards
 it, can still be missed (tests/symbolic/test_symbolic_mutation_search.py holds the adversaries it does find).
 
+**Points where every hypothesis is tight.** A statement with a reparametrisation (``reparam``: each entry turns one
+hypothesis margin into a fresh slack t >= 0) also gets points built through it (:func:`_reparam_points`): slacks
+drawn or set to 0, the substituted symbols computed at 50 digits and rounded up into the hypothesis region. Sampling
+each symbol on its own almost never makes five hypotheses tight at once, which is where zhou-compression Theorem
+4.6's assembly is false under c_two x 9/10 or c_half x 11/10. These points are candidates only, confirmed like any
+other (every hypothesis re-evaluated exactly).
+
 **Not evaluable means "does not hold".** A hypothesis that is NaN or zoo at a point (a constant mutated to 0 under a
 division: ``c/(c + c^2)`` at c = 0) does not hold there, in this check (:func:`_holds`) and in the checker
 (``Lemma._hyp_ok``): the point is skipped, never counted, and nothing crashes. A mutant is
@@ -352,6 +359,82 @@ def _points(lem: Lemma, n: int, seed: int):
     for _ in range(n):
         yield {nm: (c[int(rng.integers(len(c)))] if rng.random() < 0.25 else d[1](rng))
                for nm, c, d in zip(names, corners, doms)}
+    yield from _reparam_points(lem, names, n, seed)
+
+
+def _round_up(x, sym: sp.Symbol) -> float | None:
+    """A float whose shortest decimal (what :func:`_exact` confirms at) is >= the real number ``x`` and next to it
+    (the smallest integer >= ``x`` on an integer axis), or None when ``x`` is not a finite real."""
+    if not isinstance(x, mpmath.mpf) or not mpmath.isfinite(x):
+        return None
+    if sym.is_integer:
+        return float(int(mpmath.ceil(x)))
+    f = float(x)
+    # the point is confirmed at the float's shortest decimal (``_exact``), which may lie below the binary value
+    while math.isfinite(f) and mpmath.mpf(repr(f)) < x:
+        f = math.nextafter(f, math.inf)
+    return f if math.isfinite(f) else None
+
+
+def _in_domain(v: float, sym: sp.Symbol) -> bool:
+    """Does ``v`` lie in the symbol's assumption domain (sign, integrality)?"""
+    if sym.is_integer and v != int(v):
+        return False
+    return not ((sym.is_positive and not v > 0) or (sym.is_nonnegative and not v >= 0)
+                or (sym.is_negative and not v < 0) or (sym.is_nonpositive and not v <= 0))
+
+
+def _reparam_points(lem: Lemma, names, n: int, seed: int):
+    """Points on and near the boundary of the hypothesis region, for a statement that carries a reparametrisation
+    (``reparam``: each entry v = e(others, t) turns one hypothesis margin into a fresh slack t >= 0). The free symbols
+    and the slacks are drawn (a slack is 0 -- the hypothesis tight -- in half of the points, and in every slack at
+    once in a quarter of them), and each substituted symbol is computed in order at 50 digits and rounded *up* to a
+    float: its hypothesis margin increases with it (what ``Lemma._reparam`` requires), so rounding cannot leave the
+    hypothesis region. Sampling every symbol independently almost never lands where all hypotheses are tight at once
+    (zhou-compression Theorem 4.6's assembly is false only at such a corner when a constant is mutated); these points
+    do. They only add candidates: every failing point is confirmed by :func:`_fails_at` with every hypothesis
+    re-evaluated exactly, so a reparametrisation that is wrong cannot make a true statement look false."""
+    if not getattr(lem, "reparam", None):
+        return
+    syms = {s.name: s for s in lem.symbols}
+    order = list(lem.reparam.items())
+    targets = {v for v, _ in order}
+    fresh = sorted({t for _, e in order for t in e.free_symbols if t not in set(lem.symbols)}, key=str)
+    base = [syms[nm] for nm in names if syms[nm] not in targets]
+    base += sorted({s for _, e in order for s in e.free_symbols if s in set(lem.symbols)
+                    and s not in targets and s not in base}, key=str)
+    try:
+        fns = [(v, sp.lambdify([*base, *fresh, *[u for u, _ in order]], e, modules="mpmath")) for v, e in order]
+    except Exception:  # noqa: BLE001 - no numeric form: no points of this kind
+        return
+    rng = np.random.default_rng(seed + 1)
+    doms = {s: _axis(s, lem.box.get(s.name)) for s in [*base, *fresh]}
+
+    def draw(s):
+        c, sampler = doms[s]
+        return c[int(rng.integers(len(c)))] if rng.random() < 0.25 else sampler(rng)
+    for i in range(2 * n):
+        vals = {s: draw(s) for s in base}
+        all_tight = i % 4 == 0
+        vals.update({t: 0.0 if all_tight or rng.random() < 0.5 else draw(t) for t in fresh})
+        pt = {s.name: v for s, v in vals.items() if s in base}
+        ok = True
+        done: dict = {u: mpmath.mpf(0) for u, _ in order}  # placeholders: an entry uses only those before it
+        with mpmath.workdps(50):
+            for v, f in fns:
+                try:
+                    x = f(*[mpmath.mpf(repr(float(vals[s]))) for s in [*base, *fresh]], *done.values())
+                except (ValueError, ZeroDivisionError, OverflowError, TypeError, ArithmeticError):
+                    ok = False
+                    break
+                r = _round_up(x, v)
+                if r is None or not _in_domain(r, v):
+                    ok = False
+                    break
+                done[v] = mpmath.mpf(repr(r))  # the values the confirmation will see (``_exact``)
+                pt[v.name] = r
+        if ok:
+            yield {nm: pt[nm] for nm in names if nm in pt}
 
 
 def _exact(v: float, sym: sp.Symbol, dps: int = 80):

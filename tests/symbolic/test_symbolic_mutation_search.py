@@ -121,7 +121,12 @@ def _zhou_3_4_before_rewrite():
 
 
 def test_the_zhou_3_4_mutant_the_screen_missed_is_found():
-    lem = _zhou_3_4_before_rewrite()
+    """The local search finds it from the sampled screen. (The statement carries a reparametrisation, whose points
+    with tight slacks now find it without the search -- asserted at the end; the search is tested without them.)"""
+    from dataclasses import replace
+
+    with_reparam = _zhou_3_4_before_rewrite()
+    lem = replace(with_reparam, reparam=None)
     (m,) = [m for m in mutants("zhou", lem) if m.description == "constant c_delta x 11/10"]
     # false exactly where d (g - d) F <= B < d^2 F (d = 0.55 g), e in [g F/2, (d F + B/d)/2]
     pt = numerically_false(m.statement)
@@ -130,6 +135,8 @@ def test_the_zhou_3_4_mutant_the_screen_missed_is_found():
     assert d * (pt["g"] - d) * pt["P_F2"] <= pt["B_F2"] * (1 + 1e-12) and pt["B_F2"] < d * d * pt["P_F2"], pt
     assert pt["g"] * pt["P_F2"] / 2 <= pt["e"] * (1 + 1e-12) <= (d * pt["P_F2"] + pt["B_F2"] / d) / 2 * (1 + 1e-9), pt
     assert numerically_false(m.statement, search=False) is None  # the screen alone still misses it
+    (mr,) = [m for m in mutants("zhou", with_reparam) if m.description == "constant c_delta x 11/10"]
+    assert numerically_false(mr.statement, search=False) is not None  # ... but not the reparametrised points
 
 
 @pytest.mark.slow
@@ -240,3 +247,55 @@ def test_a_mutant_with_no_value_anywhere_is_neither_true_nor_false():
     assert [o.mutant.description for o in flagged] == [zero.description]
     assert not flagged[0].false and "1 not evaluable at any sampled point" in rep.summary()
     assert f"{zero.description}: not evaluable at any sampled point" in rep.table()
+
+
+def _theorem_4_6_mutant(description):
+    import importlib
+
+    st = importlib.import_module("dpverify_proofs.zhou_compression").theorem_4_6_statement()
+    return st, next(m for m in mutants("zhou-compression/theorem-4.6", st) if m.description == description)
+
+
+@pytest.mark.parametrize("description", ["constant c_two x 9/10", "constant c_half x 11/10"])
+def test_mutants_false_only_where_every_hypothesis_is_tight_are_found(description):
+    """zhou-compression Theorem 4.6's assembly is tight only where all five hypotheses hold with equality at once
+    (u = 1 - c_half, A at C.2's bound, T, ||vec Gamma||_1 and ||Delta||_F at theirs): c_two x 9/10 and c_half x 11/10
+    are false only there, and independent sampling of eleven symbols never lands on that corner (round 7 counted both
+    as true). The statement's reparametrisation gives points with chosen slacks 0; the screen alone must find both,
+    and the point must satisfy every hypothesis exactly (re-evaluated by _fails_at, not by the reparametrisation)."""
+    st, mu = _theorem_4_6_mutant(description)
+    pt = numerically_false(mu.statement, search=False)
+    assert pt is not None and not isinstance(pt, SearchedPoint)
+    lem = mu.statement.substituted()
+    sub = {s: sp.Float(repr(pt[s.name]), 80) for s in lem.symbols}
+    assert all(bool(h.xreplace(sub)) for h in lem.hypotheses)
+    assert not bool(lem.conclusion.xreplace(sub))
+    assert numerically_false(st) is None  # the original stays true at every such point
+
+
+def test_a_wrong_reparametrisation_cannot_make_a_true_statement_false():
+    """The reparametrised points are candidates only: a reparam that maps outside the hypothesis region (here x = 2 + t
+    for the hypothesis x <= 1, where x <= 1 => x^2 <= 1 is true) gives points that fail the hypothesis, and the
+    confirmation re-evaluates every hypothesis, so the true statement is not called false."""
+    t = sp.Symbol("t", nonnegative=True)
+    lem = _lemma(sp.Le(X**2, 1), hypotheses=(sp.Le(X, 1),), reparam={X: 2 + t})
+    assert numerically_false(lem, search=False) is None
+    assert numerically_false(_lemma(sp.Le(X**2, R(9, 10)), hypotheses=(sp.Le(X, 1),), reparam={X: 1 - t})) is not None
+
+
+def test_reparametrised_points_round_into_the_hypothesis_region():
+    """Each reparametrised symbol is computed at 50 digits and rounded up (its hypothesis margin increases with it):
+    for y >= x/3 + sqrt(2) (y = x/3 + sqrt(2) + t) no float nearest the exact tight value may fall below it."""
+    from dpverify.symbolic.mutation import _reparam_points
+
+    t = sp.Symbol("t", nonnegative=True)
+    lem = _lemma(sp.Le(X, Y), hypotheses=(sp.Ge(Y, X / 3 + sp.sqrt(2)),), symbols=(X, Y),
+                 reparam={Y: X / 3 + sp.sqrt(2) + t})
+    pts = list(_reparam_points(lem, ["x", "y"], 50, 1))
+    assert len(pts) > 50
+    tight = 0
+    for pt in pts:
+        x, y = sp.Float(repr(pt["x"]), 60), sp.Float(repr(pt["y"]), 60)
+        assert y >= x / 3 + sp.sqrt(2)
+        tight += bool(y - (x / 3 + sp.sqrt(2)) <= 1e-12 * (1 + abs(y)))
+    assert tight >= len(pts) // 4
