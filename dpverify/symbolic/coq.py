@@ -332,7 +332,8 @@ def coqc_version(coqc: str | None = None) -> str:
 
 _BUILD: dict[str, Path] = {}
 _CACHE: dict[tuple[str, str, str, str], CoqResult] = {}
-_REQUIRE = re.compile(r"From\s+" + LOGICAL + r"\s+Require\s+(?:Import\s+|Export\s+)?([A-Za-z0-9_ ]+)\.")
+#: ``From DPVerify Require [Import|Export] A B ...`` -- the module list may span lines
+_REQUIRE = re.compile(r"From\s+" + LOGICAL + r"\s+Require\s+(?:Import\s+|Export\s+)?([A-Za-z0-9_\s]+?)\s*\.")
 
 
 def _build_dir() -> Path:

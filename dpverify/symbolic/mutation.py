@@ -434,7 +434,11 @@ def _reparam_points(lem: Lemma, names, n: int, seed: int):
                 done[v] = mpmath.mpf(repr(r))  # the values the confirmation will see (``_exact``)
                 pt[v.name] = r
         if ok:
-            yield {nm: pt[nm] for nm in names if nm in pt}
+            yield _TightPoint({nm: pt[nm] for nm in names if nm in pt})
+
+
+class _TightPoint(dict):
+    """A point built through the statement's reparametrisation (:func:`_reparam_points`)."""
 
 
 def _exact(v: float, sym: sp.Symbol, dps: int = 80):
@@ -679,20 +683,28 @@ def _local_search(lem: Lemma, syms, names, fast, screened, inside=lambda pt: Tru
         return inside(pt) and hyp_holds(pt)
     deadline = time.monotonic() + SEARCH_SECONDS
     starts, margins = [], set()
-    for m, pt in sorted(screened, key=lambda t: t[0]):
-        if len(starts) >= SEARCH_STARTS or time.monotonic() > deadline:
-            break
-        mk = round(m, 12)
-        if mk in margins:
-            continue  # one start per distinct margin: a flat region gives one start, not five copies
-        try:
-            with _time_limit(POINT_LIMIT, _PointTimeout):
-                if not hyp_ok(pt):
-                    continue
-        except _PointTimeout:
-            continue
-        margins.add(mk)
-        starts.append(pt)
+    # up to SEARCH_STARTS starts among the sampled points, then up to as many among the points built through the
+    # reparametrisation (_TightPoint): their margins are the smallest, and taking them first would crowd out the
+    # sampled starts from which false regions away from the tight corner are found
+    for group in (False, True):
+        taken = 0
+        for m, pt in sorted(screened, key=lambda t: t[0]):
+            if isinstance(pt, _TightPoint) is not group:
+                continue
+            if taken >= SEARCH_STARTS or time.monotonic() > deadline:
+                break
+            mk = round(m, 12)
+            if mk in margins:
+                continue  # one start per distinct margin: a flat region gives one start, not five copies
+            try:
+                with _time_limit(POINT_LIMIT, _PointTimeout):
+                    if not hyp_ok(pt):
+                        continue
+            except _PointTimeout:
+                continue
+            margins.add(mk)
+            starts.append(dict(pt))
+            taken += 1
     rejected = 4.0  # worse than any margin (margins lie in [-1, 1])
     tried = set()
 

@@ -309,3 +309,17 @@ def test_a_dependency_shared_by_one_wave_compiles_once(monkeypatch, tmp_path):
     out = coq.compile_files(["Base.v", "Mid.v", "Top.v"], coqc="fake-coqc", workers=2)
     assert all(r.ok for r in out.values())
     assert sorted(calls) == ["Base.v", "Mid.v", "Top.v"]  # Mid.v once, not twice
+
+
+def test_dependency_parser_reads_multi_line_requires():
+    """compile_file compiles a file's DPVerify dependencies first; a Require whose module list spans lines (or has
+    no Import/Export) must not hide one, and other libraries' Requires are not DPVerify dependencies."""
+    src = ("From Coq Require Import Reals Lra.\nFrom DPVerify Require Import FiniteSums\n    ZhouRayleigh.\n"
+           "From DPVerify Require Laplace.\nFrom DPVerify Require Export\n  ZhouLogDet  .\n")
+    assert coq._deps(src) == ["FiniteSums", "ZhouRayleigh", "Laplace", "ZhouLogDet"]
+    # every file of proofs/coq/: the parser agrees with a plain reading of its Require statements
+    for f in sorted(coq.coq_dir().glob("*.v")):
+        text = f.read_text()
+        plain = [n for line in re.findall(r"From\s+DPVerify\s+Require\s+(?:Import\s+|Export\s+)?([^.]*)\.", text)
+                 for n in line.split()]
+        assert coq._deps(text) == plain, f.name

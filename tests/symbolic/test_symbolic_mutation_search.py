@@ -299,3 +299,20 @@ def test_reparametrised_points_round_into_the_hypothesis_region():
         assert y >= x / 3 + sp.sqrt(2)
         tight += bool(y - (x / 3 + sp.sqrt(2)) <= 1e-12 * (1 + abs(y)))
     assert tight >= len(pts) // 4
+
+
+def test_tight_points_do_not_crowd_out_the_search_starts(monkeypatch):
+    """The reparametrised points have the smallest margins; taken first they would be every start of the local
+    search, and Theorem 4.6's assembly with ||vec Gamma||_1 <= p ||Gamma||_F dropped (false away from the tight
+    corner, found from sampled starts only) was called true in a full campaign with them. The search takes its
+    sampled starts first, then the tight ones. (The search is bounded by its evaluation count; its wall-clock
+    safety net is widened here so that a loaded test machine cannot decide the outcome.)"""
+    from dpverify.symbolic import mutation
+
+    monkeypatch.setattr(mutation, "SEARCH_SECONDS", 120.0)
+    st, mu = _theorem_4_6_mutant("hypothesis Gamma_1 <= Gamma_F*p dropped")
+    pt = numerically_false(mu.statement)
+    assert isinstance(pt, SearchedPoint)
+    lem = mu.statement.substituted()
+    sub = {s: sp.Float(repr(pt[s.name]), 80) for s in lem.symbols}
+    assert all(bool(h.xreplace(sub)) for h in lem.hypotheses) and not bool(lem.conclusion.xreplace(sub))
