@@ -38,6 +38,7 @@ def rows_and_text(paths=None, *, stream: bool = False):
     table is printed on stdout as each proof file finishes, with progress on stderr (and the text
     returned is None)."""
     from ..symbolic import run_proofs
+    from ..symbolic.verdicts import conclusion_summary
 
     start = time.perf_counter()
     out = sys.stdout if stream else io.StringIO()
@@ -52,12 +53,7 @@ def rows_and_text(paths=None, *, stream: bool = False):
     reports = run_proofs(paths or None, progress=_common.progress if stream else None, on_reports=show)
     seconds = time.perf_counter() - start
     rows = [r.to_dict() for r in reports]
-    counts: dict[str, int] = {}
-    for r in reports:
-        v = _verdict(r.conclusion)
-        key = v if r.kind == "theorem" else f"{v} ({r.kind})"
-        counts[key] = counts.get(key, 0) + 1
-    summary = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items()))
+    summary = conclusion_summary((_verdict(r.conclusion), r.kind) for r in reports)
     line = f"{len(reports)} claims in {seconds:.1f} s; conclusions: {summary}"
     out.write("\n" + "\n".join(textwrap.wrap(line, width=_common.term_width(), subsequent_indent="  ")) + "\n")
     out.flush()

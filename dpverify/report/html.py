@@ -302,15 +302,17 @@ def _proofs_section(rows: list[dict]) -> str:
     def verdict(x):
         return x.get("verdict") if isinstance(x, dict) else x
 
+    from ..symbolic.verdicts import conclusion_summary, verdict_label
+
+    def kind(r):
+        return r.get("kind") or "theorem"
+    # a definition or an instance (fixed dimensions) says so next to its verdict, as in the terminal table
     body = [[f"<td><code>{_e(r.get('id'))}</code></td>", f"<td>{_e(r.get('statement', ''))}</td>",
              f"<td class='{_cls(verdict(r.get('steps')))}'>{_e(verdict(r.get('steps')))}</td>",
-             f"<td class='{_cls(verdict(r.get('conclusion')))}'>{_e(verdict(r.get('conclusion')))}</td>",
+             f"<td class='{_cls(verdict(r.get('conclusion')))}'>"
+             f"{_e(verdict_label(verdict(r.get('conclusion')), kind(r)))}</td>",
              f"<td class='evidence'>{_e(r.get('evidence', ''))}</td>"] for r in rows]
-    counts: dict[str, int] = {}
-    for r in rows:
-        v = str(verdict(r.get("conclusion")))
-        counts[v] = counts.get(v, 0) + 1
-    summary = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items()))
+    summary = conclusion_summary((str(verdict(r.get("conclusion"))), kind(r)) for r in rows)
     return (f"<h2>Proofs of the source papers' claims</h2><p>{len(rows)} claims; conclusions: {_e(summary)}. "
             "Reproduce: <code>dpverify prove</code></p>" +
             _table(["ID", "claim", "steps", "conclusion", "evidence"], body, raw=True))

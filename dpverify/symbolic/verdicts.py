@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ..errors import InvalidArgument
 
-__all__ = ["ProofVerdict", "CheckResult", "ClaimReport", "CLAIM_KINDS"]
+__all__ = ["ProofVerdict", "CheckResult", "ClaimReport", "CLAIM_KINDS", "verdict_label", "conclusion_summary"]
 
 #: Kinds of a ClaimReport (see ``ClaimReport.kind``).
 CLAIM_KINDS = ("theorem", "definition", "instance")
@@ -143,3 +143,19 @@ class ClaimReport:
             "notes": list(self.notes),
             "kind": self.kind,
         }
+
+
+def verdict_label(verdict: str, kind: str) -> str:
+    """A conclusion's verdict as reported: a definition or an instance says so ("proved (instance)": settled for
+    fixed dimensions only), so it is never read as a general theorem's ``proved``."""
+    return str(verdict) if kind == "theorem" else f"{verdict} ({kind})"
+
+
+def conclusion_summary(rows) -> str:
+    """"certified: 14, kernel-checked: 17, proved: 10, proved (definition): 4, ..." for ``(verdict, kind)`` pairs:
+    the terminal table and the HTML report count the same way."""
+    counts: dict[str, int] = {}
+    for verdict, kind in rows:
+        key = verdict_label(verdict, kind)
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(f"{v}: {n}" for v, n in sorted(counts.items()))

@@ -117,3 +117,20 @@ def test_the_console_detector_sees_a_console_error(tmp_path):
     bad.write_text("<!DOCTYPE html><html><body><script>console.error('boom from the page')</script></body></html>")
     out = _chromium(bad.as_uri(), "--dump-dom")
     assert any("boom from the page" in line for line in _console(out.stderr)), out.stderr[-2000:]
+
+
+def test_prove_report_says_which_verdicts_are_definitions_or_instances():
+    """A `proved` settled for fixed dimensions only (an instance) or a definition must not read as a general
+    theorem's `proved` in the HTML report: the cell and the summary say the kind, as the terminal table does."""
+    from dpverify.report.html import prove_report
+    from dpverify.symbolic.verdicts import conclusion_summary
+
+    rows = [{"id": "p/a", "statement": "s", "steps": "proved", "conclusion": "proved", "evidence": "e", "kind": "theorem"},
+            {"id": "p/b", "statement": "s", "steps": "proved", "conclusion": "proved", "evidence": "e", "kind": "instance"},
+            {"id": "p/c", "statement": "s", "steps": "proved", "conclusion": "proved", "evidence": "e",
+             "kind": "definition"}]
+    page = prove_report(rows)
+    assert "conclusions: proved: 1, proved (definition): 1, proved (instance): 1." in page
+    cells = re.findall(r"<td class='proved'>([^<]*)</td>", page)
+    assert cells.count("proved (instance)") == 1 and cells.count("proved (definition)") == 1
+    assert conclusion_summary([("refuted", "theorem"), ("proved", "instance")]) == "proved (instance): 1, refuted: 1"
