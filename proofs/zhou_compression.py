@@ -1212,6 +1212,34 @@ def log_density_ratio_step() -> CheckResult:
 
 
 @functools.lru_cache(maxsize=None)
+def trace_l1_step(cases: int = 300) -> CheckResult:
+    """Theorem 4.6's trace step on the kept set (12): |<Gamma, M>| = |sum_jk Gamma_jk M_jk| (tr(Gamma M) for symmetric
+    M) <= ||vec Gamma||_1 max|M_jk| <= p ||Gamma||_F t when every |M_jk| <= t. Kernel-checked by
+    ZhouTheorem46.trace_l1_bound for every p; without Coq, tested on random instances (p = 1..8; M at its bound t in
+    every entry with the signs of Gamma in half of them, the tight case of the first inequality)."""
+    from dpverify.symbolic.coq import kernel_step
+
+    rng = np.random.default_rng(SEED + 46 + 1)
+    worst = 0.0
+    for i in range(cases):
+        p = int(rng.integers(1, 9))
+        H = rng.normal(size=(p, p)); G = (H + H.T) / 2
+        t = float(rng.uniform(0.01, 2))
+        M = t * np.sign(G) if i % 2 == 0 else rng.uniform(-t, t, size=(p, p))
+        worst = max(worst, abs(float(np.sum(G * M))) / (p * np.linalg.norm(G, "fro") * t))
+    fallback = tested(f"{cases} random symmetric Gamma (p = 1..8) and M with |M_jk| <= t (half at M = t sign(Gamma)): "
+                      f"max |sum Gamma_jk M_jk|/(p ||Gamma||_F t) = {worst:.4f} <= 1") \
+        if worst <= 1 + 1e-12 else refuted(f"|<Gamma, M>| > p ||Gamma||_F t on a random instance (ratio {worst})",
+                                           {"ratio": repr(float(worst))})
+    if fallback.verdict is ProofVerdict.REFUTED:
+        return fallback
+    return kernel_step("ZhouTheorem46.v", "trace_l1_bound",
+                       "for every dimension p, matrices Gamma and M, c >= 0 with ||Gamma||_F^2 <= c^2 and |M_jk| <= t for "
+                       "all j, k < p: |sum_jk Gamma_jk M_jk| <= p c t (through ||vec Gamma||_1 max|M_jk| and Cauchy-Schwarz "
+                       "over the p^2 entries)", fallback)
+
+
+@functools.lru_cache(maxsize=None)
 def theorem_4_6() -> ClaimReport:
     from dpverify.symbolic.coq import kernel_premise
 
@@ -1222,7 +1250,7 @@ def theorem_4_6() -> ClaimReport:
                    ("Proposition C.1: ln|Sigma_i| - ln|Sigma_1| = A - tr(Gamma Sigma_1)", c1),
                    ("|tr(Gamma M)| <= ||vec Gamma||_1 max|M_jk| <= ||vec Gamma||_1 (C sqrt(ln 2np/m) + Delta_max) on the "
                     "kept set (12); ||vec Gamma||_1 <= p ||Gamma||_F (Cauchy-Schwarz over p^2 entries)",
-                    stated("kernel-checked for every p in proofs/coq/ZhouTheorem46.v (sumn_abs, l1_frobenius), not by sympy")),
+                    trace_l1_step()),
                    ("Lemma C.2 (0 <= A <= ||Gamma||_F^2 ||Sigma_1||^2/(2 (1 - ||Sigma_1|| ||Gamma||)^2))", c2),
                    ("Proposition 3.1 (8)", p31),
                    ("assembly into (15) under ||Sigma_1|| ||Gamma|| <= 1/2 (encoded statement)", st),

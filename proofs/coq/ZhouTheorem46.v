@@ -153,6 +153,25 @@ Proof.
       lra.
 Qed.
 
+(* Theorem 4.6's trace step on the kept set: |<Gamma, M>| = |sum_jk Gamma_jk M_jk| (= |tr(Gamma M)| for a symmetric
+   M) <= ||vec Gamma||_1 max_jk |M_jk| <= p ||Gamma||_F t, for every p (sumn_abs, then l1_frobenius) *)
+Lemma trace_l1_bound : forall p (G M : nat -> nat -> R) c t, 0 <= c -> frob2 p G <= c * c ->
+  (forall j k, (j < p)%nat -> (k < p)%nat -> Rabs (M j k) <= t) ->
+  Rabs (sumn p (fun j => sumn p (fun k => G j k * M j k))) <= INR p * c * t.
+Proof.
+  intros p G M c t Hc HF HM.
+  destruct p as [|q]; [simpl; rewrite Rabs_R0; lra|].
+  assert (Ht : 0 <= t) by (pose proof (HM 0%nat 0%nat ltac:(lia) ltac:(lia)); pose proof (Rabs_pos (M 0%nat 0%nat)); lra).
+  eapply Rle_trans; [apply sumn_abs|].
+  eapply Rle_trans with (sumn (S q) (fun j => sumn (S q) (fun k => Rabs (G j k) * t))).
+  - apply sumn_le. intros j Hj. eapply Rle_trans; [apply sumn_abs|]. apply sumn_le. intros k Hk.
+    rewrite Rabs_mult. apply Rmult_le_compat_l; [apply Rabs_pos|]. apply HM; assumption.
+  - rewrite (sumn_ext (S q) _ (fun j => t * sumn (S q) (fun k => Rabs (G j k)))).
+    2: { intros j _. rewrite <- sumn_scal. apply sumn_ext. intros; ring. }
+    rewrite sumn_scal. replace (INR (S q) * c * t) with (t * (INR (S q) * c)) by ring.
+    apply Rmult_le_compat_l; [exact Ht|]. apply l1_frobenius; assumption.
+Qed.
+
 (* ------------------------------------------------------------------ the log-likelihood ratio *)
 Lemma loglik_difference : forall m p T1 Ti ld1 ldi (X : nat -> nat -> R),
   loglik m p T1 ld1 X - loglik m p Ti ldi X =
@@ -237,14 +256,9 @@ Proof.
     by (unfold frob2; apply sumn_nonneg; intros; apply sumn_nonneg; intros; apply Rle_0_sqr).
   (* the trace term on the kept set, then Cauchy-Schwarz and (8) *)
   assert (HTr : Rabs Tr <= t * (INR p * (F / L))).
-  { eapply Rle_trans; [apply sumn_abs|].
-    eapply Rle_trans with (sumn p (fun j => sumn p (fun k => Rabs (G j k) * t))).
-    - apply sumn_le. intros j Hj. eapply Rle_trans; [apply sumn_abs|]. apply sumn_le. intros k Hk.
-      rewrite Rabs_mult. apply Rmult_le_compat_l; [apply Rabs_pos|]. apply Hkept; assumption.
-    - rewrite (sumn_ext p _ (fun j => t * sumn p (fun k => Rabs (G j k)))).
-      2: { intros j _. rewrite <- sumn_scal. apply sumn_ext. intros; ring. }
-      rewrite sumn_scal. apply Rmult_le_compat_l; [exact Ht|].
-      apply l1_frobenius; [unfold Rdiv; apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra] | exact HG]. }
+  { replace (t * (INR p * (F / L))) with (INR p * (F / L) * t) by ring. unfold Tr.
+    apply trace_l1_bound; [unfold Rdiv; apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra] | exact HG | ].
+    intros j k Hj Hk. unfold M. apply Hkept; assumption. }
   (* Lemma C.2 with s g <= 1/2: A <= 2 ||Gamma||_F^2 s^2 *)
   assert (HA : A <= 2 * frob2 p G * (s * s)).
   { assert (Hq : 1 / 4 <= (1 - s * g) * (1 - s * g)) by nra.

@@ -25,7 +25,7 @@ Z = importlib.import_module("dpverify_proofs.zhou_compression")
 
 FILE = "ZhouTheorem46.v"
 THEOREMS = ("zhou_theorem_4_6", "renormalisation_bound", "neg_ln_1m_bound", "l1_frobenius", "loglik_difference",
-            "sum_quad_scov")
+            "sum_quad_scov", "trace_l1_bound")
 BFILE = "ZhouBinary.v"
 
 
@@ -76,6 +76,8 @@ MUTANTS = [
      "<= 2 * (C * sqrt (ln (2 * n * INR p) / INR m) + Dmax))",
      "p = 1, Sigma_1 = 1, Theta_i = 3/2, Delta_max = 10, X^T X/m - Sigma_1 = 20 (twice the kept set): 5 > 3.08"),
     ("neg_ln_1m_bound", "<= 4 / 3 * x.", "<= x.", "x = 1/4: -ln(3/4) = 0.2877 > 1/4"),
+    ("trace_l1_bound", "<= INR p * c * t.", "<= c * t.",
+     "p = 2, Gamma = all ones (||Gamma||_F = c = 2), M = t everywhere: sum Gamma_jk M_jk = 4t > 2t"),
 ]
 WITNESSES = [
     (dict(S1=1, Ti=1, s=1, g=0, A=0, n=2, P1=0, Pi=sp.Rational(1, 4), x=1, C=0, Dmax=0), dict(renorm=sp.Rational(1, 3))),
@@ -94,6 +96,27 @@ def test_theorem_mutants_are_false_at_their_points(k):
     assert ok and lhs > rhs, (MUTANTS[k][3], lhs, rhs)
     ok0, _, _ = _coq_statement_at_p1(**point)  # the original's hypotheses exclude the point (or its bound holds)
     assert not ok0 or _coq_statement_at_p1(**point)[1] <= _coq_statement_at_p1(**point)[2]
+
+
+def test_trace_step_mutant_is_false_and_the_step_is_tight():
+    """trace_l1_bound without its factor p is false (all-ones Gamma, M = t), and with it tight there (4t = p c t)."""
+    G = [[1, 1], [1, 1]]
+    c = math.sqrt(sum(v * v for row in G for v in row))
+    t = 0.7
+    total = sum(G[j][k] * t for j in range(2) for k in range(2))
+    assert total > c * t and math.isclose(total, 2 * c * t)
+
+
+def test_theorem_4_6_trace_step_is_checked_not_stated():
+    """The trace step (|<Gamma, M>| <= p ||Gamma||_F t on the kept set) was a 'not machine-checked' step whose text said
+    it was kernel-checked: it is now ZhouTheorem46.trace_l1_bound through kernel_step (or, without Coq, tested on random
+    instances, saying so), so Theorem 4.6's steps are decided."""
+    step = Z.trace_l1_step()
+    assert step.verdict is (ProofVerdict.KERNEL_CHECKED if coq.coqc_path() else ProofVerdict.TESTED), step.evidence
+    assert "trace_l1_bound (ZhouTheorem46.v)" in step.evidence
+    rep = Z.theorem_4_6()
+    assert "not machine-checked" not in rep.steps.evidence
+    assert rep.steps.verdict in (ProofVerdict.CERTIFIED, ProofVerdict.TESTED), rep.steps.evidence
 
 
 def test_renormalisation_lemma_mutant_is_false():
