@@ -421,6 +421,48 @@ def norm_tail_step(points=None, constant="1.25"):
     return tested(f"tail step holds at {len(points)} points")
 
 
+def expansion_step() -> CheckResult:
+    """Lemma 6's density ratio expansion: with u = x - F(S) and dF = F(S) - F(S'), ||x - F(S')||^2 = ||u||^2 + ||dF||^2
+    + 2 u.dF for every K. sympy: the summand identity (u_i + dF_i)^2 = u_i^2 + dF_i^2 + 2 u_i dF_i, summed over K terms
+    by linearity; kernel-checked by GaussianLoss.gaussian_expansion."""
+    from dpverify.symbolic.coq import kernel_step
+
+    u, d = sp.symbols("u_i dF_i", real=True)
+    residual = sp.expand((u + d) ** 2 - (u**2 + d**2 + 2 * u * d))
+    fallback = proved("sympy: the summand (u_i + dF_i)^2 - u_i^2 - dF_i^2 - 2 u_i dF_i expands to 0; the K-term sums "
+                      "follow by linearity (every K)") if residual == 0 else \
+        refuted(f"the summand identity leaves {residual}", {"residual": str(residual)})
+    if fallback.verdict is ProofVerdict.REFUTED:
+        return fallback
+    return kernel_step("GaussianLoss.v", "gaussian_expansion",
+                       "for every K and x, F(S), F(S') in R^K: ||x - F(S')||^2 = ||x - F(S)||^2 + ||F(S) - F(S')||^2 + "
+                       "2 (x - F(S)).(F(S) - F(S'))", fallback)
+
+
+def cauchy_schwarz_step(cases: int = 300) -> CheckResult:
+    """Lemma 6's step u.dF <= ||u|| B when ||dF|| <= B (Cauchy-Schwarz): kernel-checked by
+    GaussianLoss.gaussian_cs_step for every K; without Coq, tested on random vectors (half with dF parallel to u, the
+    tight case)."""
+    from dpverify.symbolic.coq import kernel_step
+
+    rng = np.random.default_rng(SEED + 6)
+    worst = 0.0
+    for i in range(cases):
+        K = int(rng.integers(1, 12))
+        u = rng.normal(size=K)
+        dF = rng.normal(size=K) if i % 2 else rng.uniform(0.1, 3) * u
+        B = float(np.linalg.norm(dF)) * (1 + (i % 3) * 0.5)
+        worst = max(worst, float(u @ dF) / (np.linalg.norm(u) * B))
+    fallback = tested(f"{cases} random u, dF in R^K (K = 1..11; half with dF parallel to u), B >= ||dF||: max "
+                      f"u.dF/(||u|| B) = {worst:.4f} <= 1") if worst <= 1 + 1e-12 else \
+        refuted(f"u.dF > ||u|| B on a random instance (ratio {worst})", {"ratio": repr(float(worst))})
+    if fallback.verdict is ProofVerdict.REFUTED:
+        return fallback
+    return kernel_step("GaussianLoss.v", "gaussian_cs_step",
+                       "for every K, x, F(S), F(S') in R^K and B >= 0 with ||F(S) - F(S')||^2 <= B^2: "
+                       "(x - F(S)).(F(S) - F(S')) <= ||x - F(S)|| B (Cauchy-Schwarz)", fallback)
+
+
 def lemma_6_points():
     return [dict(epsilon=e, delta=d, sensitivity=1.0) for e in (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
             for d in (1e-5, 1e-3, 1e-8)]
@@ -428,8 +470,9 @@ def lemma_6_points():
 
 def lemma_6(constant="1.25") -> list[ClaimReport]:
     tail = norm_tail_step(constant=constant)
-    steps = chain([("density ratio expansion", stated("||x-F(S')||^2 = ||x-F(S)||^2 + ||dF||^2 + 2(x-F(S)).dF")),
-                   ("Cauchy-Schwarz: (x-F(S)).dF <= ||x-F(S)|| B", stated("Cauchy-Schwarz")),
+    expansion, cauchy_schwarz = expansion_step(), cauchy_schwarz_step()
+    steps = chain([("density ratio expansion ||x-F(S')||^2 = ||x-F(S)||^2 + ||dF||^2 + 2(x-F(S)).dF", expansion),
+                   ("Cauchy-Schwarz: (x-F(S)).dF <= ||x-F(S)|| B", cauchy_schwarz),
                    ("tail step P(||x-F(S)||_2 > sigma^2 eps/B - B/2) <= delta", tail)])
     any_eps = gaussian_profile_search(f"{PAPER}/lemma-6", lambda **p: classical_sigma(p["epsilon"], p["delta"], 1, constant),
                                       lemma_6_points())
@@ -441,8 +484,8 @@ def lemma_6(constant="1.25") -> list[ClaimReport]:
                                       profile={"epsilon": S.epsilon, "sigma": sig})
     small = classical.check()
     small_pts = [dict(K=K, epsilon=e, delta=1e-5) for K in (1, 2, 5, 10, 100) for e in (0.1, 0.5, 1.0)]
-    steps_small = chain([("density ratio expansion", stated("||x-F(S')||^2 = ||x-F(S)||^2 + ||dF||^2 + 2(x-F(S)).dF")),
-                         ("Cauchy-Schwarz: (x-F(S)).dF <= ||x-F(S)|| B", stated("Cauchy-Schwarz")),
+    steps_small = chain([("density ratio expansion ||x-F(S')||^2 = ||x-F(S)||^2 + ||dF||^2 + 2(x-F(S)).dF", expansion),
+                         ("Cauchy-Schwarz: (x-F(S)).dF <= ||x-F(S)|| B", cauchy_schwarz),
                          ("tail step (eps <= 1)", norm_tail_step(small_pts, constant))])
     return [
         ClaimReport(f"{PAPER}/lemma-6", "F(S) + (cB/eps) N(0, I_K), c = sqrt(2 log(1.25/delta)), is (eps, delta)-DP (no bound on eps)",
