@@ -803,14 +803,15 @@ def kernel_step(file: str, theorem: str, statement: str, fallback: CheckResult, 
     ``kernel-checked`` when the file compiles here and the theorem rests on the classical reals only (``statement``
     says what it proves, in the claim's terms); otherwise ``fallback`` -- the proof file's own check of the step --
     with the reason appended to its evidence (Coq not available, the file does not compile, other axioms), and
-    inside ``kernel_premises(False)`` the fallback as it is."""
+    inside ``kernel_premises(False)`` the fallback as it is. A REFUTED fallback is returned as it is: the theorem and
+    the step's own check then disagree, and the counterexample is what a reader must see."""
     for name, value in (("file", file), ("theorem", theorem), ("statement", statement)):
         if not isinstance(value, str) or not value.strip():
             raise InvalidArgument(f"{name}={value!r} must be a non-empty string.")
     if not isinstance(fallback, CheckResult):
         raise InvalidArgument(f"fallback={fallback!r} must be a CheckResult (the step's check without Coq).")
-    if not _PREMISES.get():
-        return fallback
+    if not _PREMISES.get() or fallback.verdict is ProofVerdict.REFUTED:
+        return fallback  # a counterexample found by the step's own check is never hidden behind a Coq theorem
 
     def fall(why: str) -> CheckResult:
         return CheckResult(fallback.verdict, f"{fallback.evidence}; {why}", counterexample=fallback.counterexample,

@@ -14,10 +14,12 @@
 """
 from __future__ import annotations
 
+import math
 from typing import Callable, Iterable, Mapping, Sequence
 
 import mpmath
 
+from ..errors import InvalidArgument
 from .numeric import DPS, decimal, gaussian_delta
 from .verdicts import CheckResult, ProofVerdict
 
@@ -83,6 +85,17 @@ def rests_on(result: CheckResult, *premises: tuple[str, CheckResult]) -> CheckRe
 
 def refuted(evidence: str, counterexample: Mapping[str, str], *details: str) -> CheckResult:
     return CheckResult(ProofVerdict.REFUTED, evidence, counterexample=dict(counterexample), details=details)
+
+
+def ratio_at_most_one(worst: float, tested_evidence: str, fails: str) -> CheckResult:
+    """A random-instance check of an inequality lhs <= rhs, summarised by the largest ratio lhs/rhs seen (``worst``):
+    TESTED with ``tested_evidence`` when it is at most 1 (up to 1e-12 of rounding), else REFUTED -- "``fails`` on a
+    random instance (ratio ...)", the ratio as its counterexample."""
+    if not math.isfinite(worst):
+        raise InvalidArgument(f"worst={worst!r} must be a finite ratio (a NaN or infinite ratio decides nothing).")
+    if worst <= 1 + 1e-12:
+        return tested(tested_evidence)
+    return refuted(f"{fails} on a random instance (ratio {worst})", {"ratio": repr(float(worst))})
 
 
 def chain(steps: Sequence[tuple[str, CheckResult]]) -> CheckResult:

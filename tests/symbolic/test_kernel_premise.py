@@ -130,3 +130,21 @@ def test_kernel_step_rejects_bad_arguments():
         coq.kernel_step("ZhouOpFrob.v", "", "s", _fallback())
     with pytest.raises(InvalidArgument, match="fallback="):
         coq.kernel_step("ZhouOpFrob.v", "opnorm_le_frobenius", "s", "tested")
+
+
+def test_kernel_step_never_hides_a_refuted_fallback():
+    """The step's own check found a counterexample: a compiling Coq theorem must not turn that into kernel-checked
+    (the two disagree, so one of them does not mean what it says; the counterexample is shown)."""
+    from dpverify.symbolic.proof import refuted
+    fb = refuted("a counterexample of the step's own check (this test)", {"x": "1"})
+    assert coq.kernel_step("ZhouOpFrob.v", "opnorm_le_frobenius", "||G||_2 <= ||G||_F", fb) is fb
+
+
+def test_ratio_at_most_one_decides_and_rejects_nan():
+    from dpverify.symbolic.proof import ratio_at_most_one
+    assert ratio_at_most_one(1.0, "ok", "lhs > rhs").verdict is ProofVerdict.TESTED
+    bad = ratio_at_most_one(1.01, "ok", "lhs > rhs")
+    assert bad.verdict is ProofVerdict.REFUTED and bad.counterexample == {"ratio": "1.01"} and "lhs > rhs" in bad.evidence
+    for v in (float("nan"), float("inf")):
+        with pytest.raises(InvalidArgument, match="worst="):
+            ratio_at_most_one(v, "ok", "lhs > rhs")
