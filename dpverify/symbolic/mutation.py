@@ -322,7 +322,8 @@ def _free_names(lem: Lemma) -> list[str]:
 def _points(lem: Lemma, n: int, seed: int):
     """Seeded, deterministic points: the box's corners and draws (when the statement has a box), then the symbols'
     whole assumption domains (``_axis``): every combination of corner values (or, when there are too many, ``4 n``
-    random combinations), then ``n`` draws mixing corner values and log-uniform magnitudes over 18 decades.
+    random combinations), then ``n`` draws mixing corner values and log-uniform magnitudes over 18 decades, then (a
+    statement with a reparametrisation) ``2 n`` points where chosen hypotheses are tight (:func:`_reparam_points`).
 
     The statement's falseness is judged on its whole domain (the hypotheses are the only restriction): a box is where
     a certificate is computed, not part of the claim (a box end that is a hypothesis of the claim must be written as
@@ -384,6 +385,10 @@ def _in_domain(v: float, sym: sp.Symbol) -> bool:
                 or (sym.is_negative and not v < 0) or (sym.is_nonpositive and not v <= 0))
 
 
+class _TightPoint(dict):
+    """A point built through the statement's reparametrisation (:func:`_reparam_points`)."""
+
+
 def _reparam_points(lem: Lemma, names, n: int, seed: int):
     """Points on and near the boundary of the hypothesis region, for a statement that carries a reparametrisation
     (``reparam``: each entry v = e(others, t) turns one hypothesis margin into a fresh slack t >= 0). The free symbols
@@ -398,11 +403,11 @@ def _reparam_points(lem: Lemma, names, n: int, seed: int):
         return
     syms = {s.name: s for s in lem.symbols}
     order = list(lem.reparam.items())
-    targets = {v for v, _ in order}
-    fresh = sorted({t for _, e in order for t in e.free_symbols if t not in set(lem.symbols)}, key=str)
+    targets, own = {v for v, _ in order}, set(lem.symbols)
+    fresh = sorted({t for _, e in order for t in e.free_symbols if t not in own}, key=str)
     base = [syms[nm] for nm in names if syms[nm] not in targets]
-    base += sorted({s for _, e in order for s in e.free_symbols if s in set(lem.symbols)
-                    and s not in targets and s not in base}, key=str)
+    base += sorted({s for _, e in order for s in e.free_symbols if s in own and s not in targets and s not in base},
+                   key=str)
     try:
         fns = [(v, sp.lambdify([*base, *fresh, *[u for u, _ in order]], e, modules="mpmath")) for v, e in order]
     except Exception:  # noqa: BLE001 - no numeric form: no points of this kind
@@ -436,9 +441,6 @@ def _reparam_points(lem: Lemma, names, n: int, seed: int):
         if ok:
             yield _TightPoint({nm: pt[nm] for nm in names if nm in pt})
 
-
-class _TightPoint(dict):
-    """A point built through the statement's reparametrisation (:func:`_reparam_points`)."""
 
 
 def _exact(v: float, sym: sp.Symbol, dps: int = 80):

@@ -24,7 +24,7 @@ from .numeric import DPS, decimal, gaussian_delta
 from .verdicts import CheckResult, ProofVerdict
 
 __all__ = ["chain", "proved", "certified", "tested", "unknown", "refuted", "stated", "weakest", "rests_on", "search_refute",
-           "gaussian_profile_search"]
+           "gaussian_profile_search", "ratio_at_most_one"]
 
 _ORDER = [ProofVerdict.KERNEL_CHECKED, ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN]
 

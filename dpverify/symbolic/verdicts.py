@@ -148,6 +148,8 @@ class ClaimReport:
 def verdict_label(verdict: str, kind: str) -> str:
     """A conclusion's verdict as reported: a definition or an instance says so ("proved (instance)": settled for
     fixed dimensions only), so it is never read as a general theorem's ``proved``."""
+    if kind not in CLAIM_KINDS:
+        raise InvalidArgument(f"kind={kind!r} must be one of {CLAIM_KINDS} (a ClaimReport's kind).")
     return str(verdict) if kind == "theorem" else f"{verdict} ({kind})"
 
 

@@ -134,3 +134,6 @@ def test_prove_report_says_which_verdicts_are_definitions_or_instances():
     cells = re.findall(r"<td class='proved'>([^<]*)</td>", page)
     assert cells.count("proved (instance)") == 1 and cells.count("proved (definition)") == 1
     assert conclusion_summary([("refuted", "theorem"), ("proved", "instance")]) == "proved (instance): 1, refuted: 1"
+    from dpverify.errors import InvalidArgument
+    with pytest.raises(InvalidArgument, match="kind='lemma'"):
+        conclusion_summary([("proved", "lemma")])
