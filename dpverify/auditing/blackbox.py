@@ -106,7 +106,7 @@ from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument, MechanismError
 from . import _runner
 from .bounds import clopper_pearson_lower, clopper_pearson_upper, paired_log_ratio_lower
-from .events import HalfLine, OutputTable, ScoreAbove, to_table, with_errors
+from .events import HalfLine, OutputTable, RaisedDraw, ScoreAbove, to_table, with_errors
 from .result import AuditResult, DirectionResult
 from .learned import LogisticScore
 from .scores import NaiveBayesScore, _thresholds, predicted, scan, select_both, slots
@@ -141,6 +141,16 @@ FIRST_LOOK = 1_024
 #: bounds, like the certification): a correct mechanism is called inconclusive with probability
 #: at most this.
 EVIDENCE_ALPHA = 0.5
+#: A pair on whose two datasets more than this share of the draws raised (probe, selection and
+#: certification draws together) gets no privacy verdict unless a violation was certified: the
+#: error outcomes are then most of what the audit saw, and an exception on both sides is far more
+#: often a broken harness (a wrong ``sample`` signature, an adapter keyword the installed library
+#: rejects, a wrong data parameter) than a release. A mechanism that raises on some inputs only is
+#: unaffected: on a pair where one side raises and the other does not, the error outcome is a
+#: privacy signal and stays one. The probe rule is the same with no draw to spare: when every probe
+#: draw (PROBE_OUTPUTS per dataset) raised one exception type on both datasets, the audit stops
+#: there (a sampler raising on at most half its draws does so with probability below 2^-128).
+MOSTLY_RAISED_SHARE = 0.5
 #: Points of the reported delta(eps) grid.
 CURVE_POINTS = 33
 #: Pure-DP claims: share of a pair's final alpha given to the paired (joint) bound on the log
@@ -260,7 +270,10 @@ def _table(mechanism, data, size, seed, where, structured, names, float_bits) ->
             for i, (o, e) in enumerate(zip(outputs, errors)):
                 obj[i] = _error_instance(e) if e is not None else (
                     o[0].tolist() if isinstance(o[0], np.ndarray) else o[0])
-            return to_table(obj, where, structured=True)
+            t = to_table(obj, where, structured=True)
+            t.raised = np.empty(size, dtype=object)
+            t.raised[:] = list(errors)
+            return t
         good = [o for o in outputs if o is not None]
         t = to_table(np.concatenate(good), where, structured=False, float_bits=float_bits) if good else None
         if t is not None and t.names != names:
@@ -269,6 +282,33 @@ def _table(mechanism, data, size, seed, where, structured, names, float_bits) ->
         return with_errors(t, errors, names)
     except MechanismError as exc:
         raise MechanismError(f"{_runner.describe(mechanism)}.sample returned a bad output: {exc}") from None
+
+
+def _types_text(raised: list, where: str = "probe and selection draws") -> str:
+    """``raised`` (per dataset, exception type name -> count, over ``where``) in words."""
+    parts = []
+    for label, r in zip(("D", "D'"), raised):
+        if r:
+            parts.append(f"{label}: " + ", ".join(f"{n} x{c}" for n, c in sorted(r.items(), key=lambda x: -x[1])))
+    return "; ".join(parts) + (f" in the {where}" if parts else f"none of the {where} raised")
+
+
+def _degenerate_message(mechanism, k: int, pair, raised: list, raised_cert: list, total: int, what: str) -> str:
+    """The MechanismError text of a pair on whose two datasets ``what`` raised (see MOSTLY_RAISED_SHARE)."""
+    first = ""
+    try:  # the first exception's own message (the draws keep only its type)
+        mechanism.sample(pair[0], 1, np.random.default_rng(0))
+    except Exception as exc:  # noqa: BLE001 - reported, not handled
+        msg = " ".join(str(exc).split())
+        first = f" The first: {type(exc).__name__}: {msg[:200] + ('...' if len(msg) > 200 else '')}."
+    counts = [sum(r.values()) + c for r, c in zip(raised, raised_cert)]
+    return (f"{_runner.describe(mechanism)}.sample raised on {what} of both datasets of pair {k} "
+            f"(data={_runner.describe(pair[0], 40)}, data_prime={_runner.describe(pair[1], 40)}): "
+            f"{counts[0]} of {total} draws of D and {counts[1]} of {total} of D' "
+            f"({_types_text(raised, 'probe draws' if total == PROBE_OUTPUTS else 'probe and selection draws')}).{first} "
+            "The audit saw the exception, not the mechanism's outputs, so it gives no privacy verdict. Check "
+            "that sample has the signature sample(data, size, rng), that an adapter's keywords suit the installed "
+            "library version, and that the data reaches the mechanism in the form it expects.")
 
 
 def _changed_form(outputs, names, got, where) -> str:
@@ -641,7 +681,8 @@ def _oriented(events, owner, zs, cut) -> set:
 
 def _rows(t: OutputTable, sl: slice) -> OutputTable:
     """The outputs ``sl`` of a table."""
-    return OutputTable(t.kind, t.codes[sl], t.skeleton[sl], t.features[sl], t.names, t.examples)
+    return OutputTable(t.kind, t.codes[sl], t.skeleton[sl], t.features[sl], t.names, t.examples,
+                       None if t.raised is None else t.raised[sl])
 
 
 #: Certification: at most this many paired batches per task (a task then returns a few hundred
@@ -796,8 +837,16 @@ def _merge(tables: list[OutputTable]) -> OutputTable:
         for c, e in t.examples.items():
             if len(examples) < 256:
                 examples.setdefault(c, e)
+    raised = None
+    if any(t.raised is not None for t in tables):
+        raised = np.empty(sum(t.size for t in tables), dtype=object)
+        at = 0
+        for t in tables:
+            if t.raised is not None:
+                raised[at:at + t.size] = t.raised
+            at += t.size
     return OutputTable(t0.kind, np.concatenate([t.codes for t in tables]),
-                       np.concatenate([t.skeleton for t in tables]), np.concatenate(feats), names, examples)
+                       np.concatenate([t.skeleton for t in tables]), np.concatenate(feats), names, examples, raised)
 
 
 def _conform_names(table: OutputTable, names: tuple) -> OutputTable:
@@ -809,25 +858,30 @@ def _conform_names(table: OutputTable, names: tuple) -> OutputTable:
     k = min(w, width)
     block[:, :k] = table.features[:, :k]
     block[:, width:] = table.features[:, w:]
-    return OutputTable(table.kind, table.codes, table.skeleton, block, names, table.examples)
+    return OutputTable(table.kind, table.codes, table.skeleton, block, names, table.examples, table.raised)
 
 
 def _probe(mechanism, data, seed, where, float_bits):
-    """(numeric?, output shape, elements per output, numeric feature names) from PROBE_OUTPUTS draws;
-    None if every draw raised.
+    """``(layout, raised)``: ``layout`` is (numeric?, output shape, elements per output, numeric feature
+    names) from PROBE_OUTPUTS draws, None if every draw raised; ``raised`` counts the draws that raised,
+    per exception type name.
 
     The layout is numeric (the fast array path) only when every probe output is a number or a
     non-empty numeric array of one shape; anything else (strings, tuples of varying length, empty
     tuples, a mix) is structured. A later batch that does not fit a numeric layout is a
     MechanismError, never a silent re-encoding (see :func:`_table`)."""
     outputs, errors = _draw(mechanism, data, PROBE_OUTPUTS, seed, where + " (probe draws)")
+    raised: dict[str, int] = {}
     if errors is not None:
+        for e in errors:
+            if e is not None:
+                raised[e] = raised.get(e, 0) + 1
         good = [o for o in outputs if o is not None]
         if not good:
-            return None
+            return None, raised
         kinds = {(o.dtype.kind in "biuf", o.shape[1:]) for o in good}
         if len(kinds) != 1 or not next(iter(kinds))[0]:
-            return False, None, 1, None
+            return (False, None, 1, None), raised
         outputs = np.concatenate(good)
     arr = np.asarray(outputs)
     numeric = arr.dtype.kind in "biuf" and arr.size > 0
@@ -835,7 +889,8 @@ def _probe(mechanism, data, seed, where, float_bits):
         names = to_table(arr, where, structured=False, float_bits=float_bits).names if numeric else None
     except MechanismError as exc:
         raise MechanismError(f"{_runner.describe(mechanism)}.sample returned a bad output: {exc}") from None
-    return numeric, (arr.shape[1:] if numeric else None), max(1, int(arr[0].size) if arr.ndim > 1 else 1), names
+    return (numeric, (arr.shape[1:] if numeric else None), max(1, int(arr[0].size) if arr.ndim > 1 else 1),
+            names), raised
 
 
 def _auto_executor(total: int, mechanism: Any, pairs: list) -> tuple[Executor | None, str | None]:
@@ -856,8 +911,13 @@ class _Layout:
     """What the probe draws fixed for one pair."""
 
     def __init__(self, mechanism, data, data_prime, seeds, where_d, where_dp, float_bits, learned):
-        pr = [_probe(mechanism, data, seeds[0], where_d, float_bits),
-              _probe(mechanism, data_prime, seeds[1], where_dp, float_bits)]
+        probes = [_probe(mechanism, data, seeds[0], where_d, float_bits),
+                  _probe(mechanism, data_prime, seeds[1], where_dp, float_bits)]
+        pr = [p for p, _ in probes]
+        #: draws of D and of D' whose sample call raised, per exception type name (probe draws here;
+        #: the audit adds its selection and certification draws)
+        self.raised = [dict(r) for _, r in probes]
+        self.raised_cert = [0, 0]  # certification draws that raised (counted, types not kept)
         known = [p for p in pr if p is not None]
         numeric = bool(known) and all(p[0] for p in known) and len({p[1] for p in known}) == 1
         self.structured = not numeric
@@ -963,6 +1023,12 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     for k, (d, dp) in enumerate(pairs):
         layouts.append(_Layout(mechanism, d, dp, pair_seeds[k][:2], _where(k, d, dp, "D"), _where(k, d, dp, "D'"),
                                float_bits, learned))
+    for k, lay in enumerate(layouts):
+        kinds = set(lay.raised[0]) | set(lay.raised[1])
+        if (len(kinds) == 1 and sum(lay.raised[0].values()) == PROBE_OUTPUTS
+                and sum(lay.raised[1].values()) == PROBE_OUTPUTS):
+            raise MechanismError(_degenerate_message(mechanism, k, pairs[k], lay.raised, [0, 0],
+                                                     PROBE_OUTPUTS, "every probe draw"))
     K = max(1, sum(2 * lay.slots for lay in layouts))
     # per (pair, direction): list of _Event
     table: dict[tuple[int, int], list[_Event]] = {(k, j): [] for k in range(len(pairs)) for j in (0, 1)}
@@ -991,6 +1057,9 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         parts = _runner.run_batches(_table, tasks, executor)
         t1 = _merge([t for t, w in zip(parts, which) if w == 0])
         t2 = _merge([t for t, w in zip(parts, which) if w == 1])
+        for side, t in enumerate((t1, t2)):
+            for name, c in t.raised_types().items():
+                lay.raised[side][name] = lay.raised[side].get(name, 0) + c
         del parts
         if lay.structured:
             merged = _merge([t1, t2])
@@ -1144,8 +1213,9 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         own = np.asarray(owner)
         # without sequential looks nothing is examined between looks: one pass over every batch
         rounds = plan if a_s > 0 else [[b for look in plan for b in look]]
+        # the last counted event is "the draw raised" (reported, never certified)
         certify = _Certifier(executor, (mechanism, d, dp, sides[0][1], sides[1][1], lay.structured, names,
-                                        float_bits, events, top_slots), len(events))
+                                        float_bits, events + [RaisedDraw()], top_slots), len(events) + 1)
         work = []  # per look: [(size, seed of D's batch, seed of D''s batch)]; the j-th batch of D is paired
         for look in rounds:  # with the j-th batch of D' (same size)
             work.append([(b, cseeds[0][i + m], cseeds[1][i + m]) for m, b in enumerate(look)])
@@ -1157,8 +1227,10 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                 # are used only if the audit does not stop here; otherwise it is cancelled)
                 current, ahead = ahead, (certify.start(work[li + 1]) if li + 1 < len(work) else None)
                 a1, a2, x10, x01 = certify.finish(current)
-                c1 += a1
-                c2 += a2
+                c1 += a1[:-1]
+                c2 += a2[:-1]
+                lay.raised_cert[0] += int(a1[-1])
+                lay.raised_cert[1] += int(a2[-1])
                 for m, t in enumerate(top_slots):
                     if owner[t] == 0:
                         n10[m], n01[m] = n10[m] + x10[m], n01[m] + x01[m]
@@ -1273,6 +1345,17 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             notes.append(f"the certified privacy profile exceeds the claimed curve: delta_lower({grid[i]:.3g}) = "
                          f"{overall[i]:.3g} > claim.delta_at({grid[i]:.3g}) = {limits[i]:.3g}")
         evidence = evidence or bool(np.any(overall > limits))
+    raised_draws = []
+    for k, lay in enumerate(layouts):
+        total = PROBE_OUTPUTS + drawn[k]
+        r = [sum(lay.raised[j].values()) + lay.raised_cert[j] for j in (0, 1)]
+        raised_draws.append((r[0], r[1]))
+        if r[0] > MOSTLY_RAISED_SHARE * total and r[1] > MOSTLY_RAISED_SHARE * total and not violated:
+            raise MechanismError(_degenerate_message(mechanism, k, pairs[k], lay.raised, lay.raised_cert, total,
+                                                     "most draws"))
+        if r[0] or r[1]:
+            notes.append(f"sample raised on {r[0]} of {total} draws of D and {r[1]} of {total} draws of D' (pair {k}; "
+                         f"{_types_text(lay.raised)}): each such draw is the outcome error:<TypeName>")
     if violated:
         verdict = Verdict.VIOLATED
     elif evidence:
@@ -1313,4 +1396,5 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         notes=tuple(notes),
         search=search,
         event=best_r.extra["event"],
+        raised_draws=tuple(raised_draws),
     )

@@ -41,7 +41,7 @@ import numpy as np
 from ..errors import MechanismError
 from .floatbits import granularity
 
-__all__ = ["OutputTable", "to_table", "HalfLine", "OutcomeSet", "ScoreAbove", "MAX_COORDINATES"]
+__all__ = ["OutputTable", "to_table", "HalfLine", "OutcomeSet", "ScoreAbove", "RaisedDraw", "MAX_COORDINATES"]
 
 #: Coordinates of a numeric output used as separate features (the rest enter sum/max/min only).
 MAX_COORDINATES = 32
@@ -64,10 +64,24 @@ class OutputTable:
     features: np.ndarray
     names: tuple[str, ...]
     examples: dict = field(default_factory=dict)  # code -> short text of one output with that code
+    #: None when no draw of the table raised; else an object array with, per output, the name of the
+    #: exception type its ``sample`` call raised (None where the draw returned an output). An
+    #: exception *returned* as an output is an output, not a raised draw.
+    raised: np.ndarray | None = None
 
     @property
     def size(self) -> int:
         return int(self.codes.shape[0])
+
+    def raised_types(self) -> dict[str, int]:
+        """How many draws raised, per exception type name (empty when none did)."""
+        if self.raised is None:
+            return {}
+        out: dict[str, int] = {}
+        for name in self.raised:
+            if name is not None:
+                out[name] = out.get(name, 0) + 1
+        return out
 
 
 def _mix(h: np.ndarray) -> np.ndarray:
@@ -361,6 +375,20 @@ class ScoreAbove:
         return f"{self.score.describe()} {'>=' if self.upper else '<='} {self.threshold:.6g}"
 
 
+@dataclass(frozen=True)
+class RaisedDraw:
+    """The draw's ``sample`` call raised (whatever the type). Counted beside the certified events to
+    report how many draws raised; never certified itself (the outcomes ``error:<TypeName>`` are)."""
+
+    def contains(self, table: OutputTable) -> np.ndarray:
+        if table.raised is None:
+            return np.zeros(table.size, dtype=bool)
+        return np.array([e is not None for e in table.raised], dtype=bool)
+
+    def describe(self) -> str:
+        return "sample raised"
+
+
 def error_code(type_name: str) -> int:
     """The outcome code of an output whose draw raised ``type_name`` (same for every batch)."""
     return _text_code(f"error:{type_name}")
@@ -389,6 +417,7 @@ def with_errors(good: OutputTable | None, errors: list[str | None], names: tuple
     for i in np.flatnonzero(~ok):
         c = np.uint64(error_code(errors[i]))
         codes[i] = skel[i] = c
-        if len(examples) < 64:
-            examples.setdefault(int(c), f"<sample raised {errors[i]}>")
-    return OutputTable(kind, codes, skel, feats, names, examples)
+        examples.setdefault(int(c), f"<sample raised {errors[i]}>")  # few exception types: always named
+    raised = np.empty(n, dtype=object)
+    raised[:] = list(errors)
+    return OutputTable(kind, codes, skel, feats, names, examples, raised)

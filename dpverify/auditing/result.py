@@ -108,6 +108,10 @@ class AuditResult:
     #: Whether the sampler honours ``rng`` (same seed -> same outputs), so that the run can be
     #: repeated from its seed; None when not probed.
     reproducible: bool | None = None
+    #: Black-box audits: per pair, ``(draws of D, draws of D')`` whose ``sample`` call raised (each
+    #: such draw is the outcome ``error:<TypeName>``; a note says so whenever one is not zero). Empty
+    #: for white-box audits, where a raising sampler is a MechanismError.
+    raised_draws: tuple[tuple[int, int], ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -159,6 +163,7 @@ class AuditResult:
             "consistency": self.consistency,
             "stopped_early": self.stopped_early,
             "reproducible": self.reproducible,
+            "raised_draws": [list(r) for r in self.raised_draws],
         })
 
     def __str__(self) -> str:
