@@ -75,7 +75,11 @@ is tight); ``not-violated`` otherwise.
 **Errors are outcomes.** When ``sample`` raises on a batch, the batch is drawn again one output
 at a time with the same generator; each output whose draw raises is the outcome
 ``error:<TypeName>``, counted per dataset like any other (a mechanism that fails only on D' is
-caught by the event "sample raised"). Wrong output counts and NaN remain MechanismError.
+caught by the event "sample raised"). Wrong output counts and NaN remain MechanismError. The
+draws that raised are counted per dataset (``AuditResult.raised_draws``, and a note); a pair on
+whose two datasets more than ``MOSTLY_RAISED_SHARE`` of the draws raised gets no privacy verdict
+unless a violation was certified: MechanismError (the audit saw the exception on both sides, not
+the mechanism), raised already after the probe when every probe draw of both raised one type.
 
 **Float bits** (``float_bits=True``): float outputs also get the granularity feature of
 :mod:`dpverify.auditing.floatbits` (Mironov 2012), which exposes textbook floating-point noise at
