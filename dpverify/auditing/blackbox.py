@@ -1039,6 +1039,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     drawn = [0] * len(pairs)
     levels: dict[int, float] = {}  # pair -> level of each final Clopper-Pearson bound
     stopped = None  # (pair, stage, samples per dataset) when a sequential look certified a violation
+    constant: dict[int, str] = {}  # pair -> the one outcome every selection draw of both datasets gave
 
     def violated_now(p1, p2) -> bool:
         return bool(np.any(_eps(p1, p2, claim.delta) > claim.epsilon) or np.any(p1 - growth * p2 > claim.delta))
@@ -1064,6 +1065,8 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         for side, t in enumerate((t1, t2)):
             for name, c in t.raised_types().items():
                 lay.raised[side][name] = lay.raised[side].get(name, 0) + c
+        if t1.size and t2.size and np.all(t1.codes == t1.codes[0]) and np.all(t2.codes == t1.codes[0]):
+            constant[k] = t1.examples.get(int(t1.codes[0]), "one outcome")
         del parts
         if lay.structured:
             merged = _merge([t1, t2])
@@ -1357,6 +1360,10 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         if r[0] > MOSTLY_RAISED_SHARE * total and r[1] > MOSTLY_RAISED_SHARE * total and not violated:
             raise MechanismError(_degenerate_message(mechanism, k, pairs[k], lay.raised, lay.raised_cert, total,
                                                      "most draws"))
+        if k in constant and not (r[0] or r[1]):
+            notes.append(f"every selection output of both datasets of pair {k} was the same outcome, {constant[k]}: a "
+                         "constant release is private, but if the mechanism should depend on its data, check that "
+                         "the data reaches it (e.g. an adapter's data_param)")
         if r[0] or r[1]:
             notes.append(f"sample raised on {r[0]} of {total} draws of D and {r[1]} of {total} draws of D' (pair {k}; "
                          f"{_types_text(lay.raised)}): each such draw is the outcome error:<TypeName>")

@@ -175,3 +175,18 @@ def test_plugin_assert_private_on_an_always_raising_sampler_fails(pytester):
     res = pytester.runpytest("-p", "no:hypothesispytest", "-p", "no:benchmark", "-p", "no:cacheprovider")
     res.assert_outcomes(failed=1)
     res.stdout.fnmatch_lines(["*MechanismError*raised on every probe draw*"])
+
+
+class Constant:
+    """Ignores its data (as a wrong data parameter would make an adapter do): one outcome on both sides."""
+
+    claim = PrivacyClaim(1.0)
+
+    def sample(self, data, size, rng):
+        return np.zeros(size)
+
+
+def test_one_identical_outcome_on_both_sides_is_said():
+    r = _audit(Constant(), samples=2_000)
+    assert r.verdict is dpverify.Verdict.NOT_VIOLATED  # a constant release is private: no false alarm
+    assert any("was the same outcome" in n and "data_param" in n for n in r.notes)
