@@ -17,7 +17,6 @@ of raised draws (n ~ 4 000, p = 0.8) falls below half, probability < 1e-100.
 from __future__ import annotations
 
 import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -129,25 +128,67 @@ def test_no_raised_draws_means_no_note():
     assert r.to_dict()["raised_draws"] == [[0, 0]]
 
 
-# -- the CLI ---------------------------------------------------------------------------------------
+# -- the CLI and the pytest plugin: the three broken samplers of the issue ------------------------------
 
-def test_cli_audit_of_an_always_raising_sampler_exits_nonzero_without_traceback(tmp_path, monkeypatch, capsys):
-    (tmp_path / "bb_raising_mod.py").write_text(textwrap.dedent('''
-        from dpverify import PrivacyClaim
+ADAPTERS_DIR = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "adapters")
 
-        class WrongSignature:
-            claim = PrivacyClaim(1.0)
+#: Source defining MECH, one of the three broken samplers (the adapter one over the diffprivlib fake,
+#: installed by the caller's ``monkeypatch``).
+BROKEN = {
+    "always-raises": """
+from dpverify import PrivacyClaim
 
-            def sample(self, d):
-                return d
+class AlwaysRaises:
+    claim = PrivacyClaim(1.0)
 
-        MECH = WrongSignature()
-        PAIRS = (0.0, 1.0)
-    '''))
-    monkeypatch.syspath_prepend(str(tmp_path))
+    def sample(self, data, size, rng):
+        raise RuntimeError("the service is down")
+
+def make(monkeypatch):
+    return AlwaysRaises()
+""",
+    "wrong-signature": """
+from dpverify import PrivacyClaim
+
+class WrongSignature:
+    claim = PrivacyClaim(1.0)
+
+    def sample(self, d):
+        return d
+
+def make(monkeypatch):
+    return WrongSignature()
+""",
+    "adapter-every-draw-fails": f"""
+import sys
+sys.path.insert(0, {ADAPTERS_DIR!r})
+import _adapter_fakes as fakes
+
+def make(monkeypatch):
+    dl = fakes.install_diffprivlib(monkeypatch)
+
+    class OldLaplace(dl.mechanisms.Laplace):
+        def __init__(self, *, epsilon, delta=0.0, sensitivity):  # rejects random_state, as 0.4.1 does
+            super().__init__(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+
+    A = fakes.fresh_adapter(monkeypatch, "diffprivlib")
+    return A.mechanism(OldLaplace(epsilon=1.0, sensitivity=1.0))
+""",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN))
+def test_cli_audit_of_a_broken_sampler_exits_nonzero_without_traceback(kind, tmp_path, monkeypatch, capsys):
+    import types
+
+    src = types.ModuleType("bb_broken_src")
+    exec(compile(BROKEN[kind], f"<{kind}>", "exec"), src.__dict__)
+    mod = types.ModuleType("bb_broken_mod")
+    mod.MECH, mod.PAIRS = src.make(monkeypatch), (0.0, 1.0)
+    monkeypatch.setitem(sys.modules, "bb_broken_mod", mod)
     from dpverify.cli import main
 
-    code = main(["audit", "bb_raising_mod:MECH", "--pairs", "bb_raising_mod:PAIRS", "--samples", "2000",
+    code = main(["audit", "bb_broken_mod:MECH", "--pairs", "bb_broken_mod:PAIRS", "--samples", "2000",
                  "--seed", "0"])
     out, err = capsys.readouterr()
     assert code != 0 and "not-violated" not in out and "passed" not in out
@@ -159,23 +200,16 @@ def test_cli_audit_of_an_always_raising_sampler_exits_nonzero_without_traceback(
 pytest_plugins = ["pytester"]
 
 
-def test_plugin_assert_private_on_an_always_raising_sampler_fails(pytester):
-    pytester.makepyfile(textwrap.dedent('''
-        from dpverify import PrivacyClaim
+@pytest.mark.parametrize("kind", sorted(BROKEN))
+def test_plugin_assert_private_on_a_broken_sampler_fails(kind, pytester):
+    pytester.makepyfile(BROKEN[kind] + """
 
-        class AlwaysRaises:
-            claim = PrivacyClaim(1.0)
-
-            def sample(self, data, size, rng):
-                raise RuntimeError("the service is down")
-
-        def test_private(dp_auditor):
-            dp_auditor.assert_private(AlwaysRaises(), (0.0, 1.0), samples=2000)
-    '''))
+def test_private(dp_auditor, monkeypatch):
+    dp_auditor.assert_private(make(monkeypatch), (0.0, 1.0), samples=2000)
+""")
     res = pytester.runpytest("-p", "no:hypothesispytest", "-p", "no:benchmark", "-p", "no:cacheprovider")
     res.assert_outcomes(failed=1)
     res.stdout.fnmatch_lines(["*MechanismError*raised on every probe draw*"])
-
 
 class Constant:
     """Ignores its data (as a wrong data parameter would make an adapter do): one outcome on both sides."""
