@@ -116,7 +116,7 @@ __all__ = ["audit_black_box", "InlineExecutor", "AUTO_POOL_MIN_OUTPUTS", "SELECT
            "SELECTION_CAP"]
 
 #: Total outputs (over pairs and datasets) from which the default run uses a process pool.
-AUTO_POOL_MIN_OUTPUTS = 400_000
+AUTO_POOL_MIN_OUTPUTS = _runner.AUTO_POOL_MIN_OUTPUTS
 #: Share of the samples used to choose events (the rest certify them).
 SELECTION_FRACTION = 0.4
 #: Fewest samples per dataset a black-box audit accepts.
@@ -838,20 +838,6 @@ def _probe(mechanism, data, seed, where, float_bits):
     return numeric, (arr.shape[1:] if numeric else None), max(1, int(arr[0].size) if arr.ndim > 1 else 1), names
 
 
-def _auto_executor(total: int, mechanism: Any, pairs: list) -> tuple[Executor | None, str | None]:
-    workers = min(2, os.cpu_count() or 1)
-    if total < AUTO_POOL_MIN_OUTPUTS or workers < 2:
-        return None, None
-    try:
-        pickle.dumps((mechanism, pairs))
-    except Exception as exc:  # lambdas, open handles...: serial, said in the notes
-        return None, f"ran serially: the mechanism or pairs cannot be pickled for worker processes ({type(exc).__name__})"
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx), None
-
-
 class _Layout:
     """What the probe draws fixed for one pair."""
 
@@ -921,11 +907,13 @@ def _eps(p1, p2, delta):
 
 def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, confidence: float, rng=None,
                     executor=None, search=None, selection_fraction: float = SELECTION_FRACTION,
-                    stop_early: bool = False, float_bits: bool = False, learned: bool = True) -> AuditResult:
+                    stop_early: bool = False, float_bits: bool = False, learned: bool = True,
+                    max_samples: int | None = None) -> AuditResult:
     """Black-box audit (see the module docstring); called by :func:`dpverify.audit`.
 
     ``samples`` outputs at most are drawn from each dataset of each pair (selection and
-    certification together; fewer when ``stop_early`` certifies a violation first). Raises
+    certification together; fewer when ``stop_early`` certifies a violation first), capped up front at
+    ``max_samples`` (default ``DEFAULT_MAX_SAMPLES``, 10**8) with a note (:func:`~dpverify.auditing._runner.plan_samples`). Raises
     MechanismError (naming the mechanism and the pair) when ``sample`` returns the wrong number of
     outputs or NaN; an exception raised by ``sample`` is an outcome (see the module docstring).
     """
@@ -935,6 +923,8 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             f"samples={samples!r} is too few for a black-box audit: it needs at least {MIN_SAMPLES} outputs per "
             "dataset (split between selecting events and certifying them); use e.g. samples=200_000."
         )
+    plan = _runner.plan_samples(samples, max_samples, streams=2 * len(pairs))
+    samples = plan.samples
     selection_fraction = open_unit("selection_fraction", selection_fraction, fix="Use e.g. 0.4.")
     for name, val in (("stop_early", stop_early), ("float_bits", float_bits), ("learned", learned)):
         if not isinstance(val, (bool, np.bool_)):
@@ -948,10 +938,10 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     rest = samples - n_pilot
     n_sel = min(SELECTION_CAP, rest - 1, max(1, int(round(rest * selection_fraction))))
     n_cert = rest - n_sel
-    notes: list[str] = []
+    notes: list[str] = [plan.note] if plan.capped else []
     own_pool = None
     if executor is None:
-        executor, why = _auto_executor(2 * samples * len(pairs), mechanism, pairs)
+        executor, why = _runner.auto_pool(2 * samples * len(pairs), mechanism, pairs)
         own_pool = executor
         if why:
             notes.append(why)
