@@ -285,3 +285,51 @@ def test_a_sampler_that_ignores_rng_runs_serially_with_a_note():
     finally:
         if pool is not None:
             pool.shutdown()
+
+
+SLOW_MODULE = '''
+import os, time
+from dpverify import PrivacyClaim
+
+class Slow:
+    claim = PrivacyClaim(1.0)
+    sensitivity = 1.0
+
+    def sample(self, data, size, rng):
+        if size > 64:
+            with open(os.path.join(os.path.dirname(__file__), "pids"), "a") as fh:
+                fh.write(f"{os.getpid()}\\n")
+            time.sleep(3600)
+        return float(data) + rng.laplace(0.0, 1.0, size)
+
+MECH = Slow()
+PAIRS = (0.0, 1.0)
+'''
+
+
+@needs_fork
+def test_ctrl_c_ends_a_supervised_cli_audit_at_once_and_kills_its_process(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    (tmp_path / "slow_mech_dl.py").write_text(SLOW_MODULE)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "dpverify", "audit", "slow_mech_dl:MECH", "--pairs", "slow_mech_dl:PAIRS",
+                             "--samples", "2000", "--seed", "1", "--time-budget", "300"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    marker = tmp_path / "pids"
+    end = time.monotonic() + 60
+    while not marker.exists() and time.monotonic() < end and proc.poll() is None:
+        time.sleep(0.1)
+    assert marker.exists(), proc.communicate()[1][-2000:]
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the supervised audit did not end within 20 s of Ctrl-C")
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    pids = [int(x) for x in marker.read_text().split()]
+    assert _gone(pids), "the supervised audit's process survived Ctrl-C"
