@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..errors import DeadlineExceeded, MechanismError
+from ..errors import DeadlineExceeded, InvalidArgument, MechanismError
 
 __all__ = ["GRACE", "supervise", "can_supervise", "soft_deadline", "hard_deadline", "bounded_wait"]
 
@@ -91,7 +91,7 @@ def can_supervise(executor: Any) -> tuple[bool, str | None]:
     """(True, None) when an audit on ``executor`` can run in a forked child; else (False, why)."""
     import multiprocessing
 
-    if executor is not None:
+    if executor is not None and type(executor).__name__ != "InlineExecutor":  # (blackbox.InlineExecutor: no threads)
         return False, ("time_budget is enforced on the given executor's batches only (waits end at the deadline; its "
                        "workers are not killed), not on the calls this process makes itself (probes, pilots)")
     if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(os, "setpgid"):
@@ -181,6 +181,11 @@ def supervise(func: Callable[..., Any], kwargs: dict, *, time_budget: float, rng
         if hasattr(exc, "add_note"):
             exc.add_note("raised in the supervised audit process (time_budget):\n" + text.rstrip())
         raise exc
+    if kind == "unsendable":
+        raise InvalidArgument(
+            f"time_budget={time_budget:g}: {what} finished, but its result cannot be pickled to come back from the "
+            f"supervised process ({answer[1]}); the result holds the pairs, so make the datasets picklable, or audit "
+            "without time_budget.")
     _, name, message, text = answer  # an exception that does not pickle
     raise MechanismError(f"{what} raised {name}: {message} (in its supervised process; the exception could not be "
                          f"sent back):\n{text.rstrip()}")
@@ -228,8 +233,7 @@ def _child(func, kwargs, soft, fd, rng, progress) -> None:
             try:
                 _send(fd, msg)
             except Exception as exc:  # the result does not pickle (e.g. pairs holding a lambda)
-                _send(fd, ("unpicklable", type(exc).__name__,
-                           f"the audit's result could not be sent back ({exc}); audit without time_budget", ""))
+                _send(fd, ("unsendable", f"{type(exc).__name__}: {exc}"))
         except BaseException as exc:  # noqa: BLE001 - everything goes back to the caller
             text = traceback.format_exc()
             try:

@@ -333,3 +333,20 @@ def test_ctrl_c_ends_a_supervised_cli_audit_at_once_and_kills_its_process(tmp_pa
     assert proc.returncode == 130 and "Traceback" not in err, err
     pids = [int(x) for x in marker.read_text().split()]
     assert _gone(pids), "the supervised audit's process survived Ctrl-C"
+
+
+class _Unpicklable:
+    """A dataset that cannot be pickled (it holds a lock): the result holding it cannot leave the child."""
+
+    def __init__(self, v):
+        self.v, self.lock = v, threading.Lock()
+
+    def __float__(self):
+        return float(self.v)
+
+
+@needs_fork
+def test_a_result_that_cannot_come_back_is_a_clear_error():
+    with pytest.raises(InvalidArgument, match="cannot be pickled to come back"):
+        dpverify.audit(LaplaceWB(), (_Unpicklable(0.0), _Unpicklable(1.0)), samples=2_000, rng=0, time_budget=60,
+                       consistency=False)
