@@ -86,8 +86,9 @@ about the implementation's bits, not the idealised real-valued mechanism.
 **Randomness and workers.** Every (pair, stage, dataset) gets a child of the root SeedSequence and
 every batch a grandchild; batch sizes depend only on the output size, so the result depends on
 the seed alone, never on the number of workers. Without an ``executor``, runs of at least
-:data:`AUTO_POOL_MIN_OUTPUTS` outputs use a process pool of ``min(2, cpu count)`` workers when the
-mechanism and pairs can be pickled (serial otherwise; a note says so).
+:data:`AUTO_POOL_MIN_OUTPUTS` outputs use a forked process pool of ``min(2, cpu count)`` workers when the
+mechanism and pairs can be pickled and the sampler honours ``rng`` (serial otherwise; a note says so:
+:func:`dpverify.auditing._runner.auto_executor`).
 """
 from __future__ import annotations
 
