@@ -265,6 +265,8 @@ def auto_executor(mechanism: Any, pairs: list, workers: int, honest: bool | None
     import pickle
     from concurrent.futures import ProcessPoolExecutor
 
+    if honest is None:
+        return None, "ran serially: the probe of whether the sampler honours rng failed (the sampler raised)"
     if not honest:
         return None, ("ran serially: the sampler ignores rng, so worker processes could repeat one another's "
                       "draws (a generator held by the mechanism travels with every task; a module's generator is "
