@@ -56,8 +56,9 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     seed, same outputs); ``result.reproducible`` says so. A sampler that ignores it is still
     audited, but never on workers that could repeat one another's draws: pools started by the
     audit fork their workers (a script needs no ``if __name__ == "__main__":`` guard: nothing re-imports
-    it) and reseed each one's global generators; such samplers run serially, as they do on a caller's
-    process pool (a note says why; see :func:`dpverify.auditing._runner.auto_executor`).
+    it) and reseed each one's global generators; such samplers get them only after a probe shows the
+    workers' draws independent, and never a caller's process pool (a note says why; see
+    :func:`dpverify.auditing._runner.auto_executor`).
 
     White-box when the mechanism has ``log_density`` (see :mod:`dpverify.auditing.whitebox` for the
     estimator and the inequality behind each bound); black-box otherwise.

@@ -231,12 +231,7 @@ def honours_rng(mechanism: Any, data: Any, size: int = 32) -> bool | None:
     try:
         a = mechanism.sample(data, size, np.random.default_rng(20261123))
         b = mechanism.sample(data, size, np.random.default_rng(20261123))
-        x, y = np.asarray(a), np.asarray(b)
-        if x.shape != y.shape:
-            return False
-        if x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
-            return bool(np.array_equal(x, y, equal_nan=True))
-        return bool(repr(a) == repr(b))
+        return _same_outputs(a, b)
     except Exception:
         return None
 
@@ -251,11 +246,14 @@ def auto_executor(mechanism: Any, pairs: list, workers: int, honest: bool | None
       reseeded). A forked worker never re-imports the caller's ``__main__``, so a script without an
       ``if __name__ == "__main__":`` guard is not re-run in every worker (spawn and forkserver workers
       re-run it, and a script that audits at import then dies with ``BrokenProcessPool``).
-    * A sampler that does not honour ``rng`` (``honest`` False, or None when the probe failed) runs
-      **serially**, with a note: its draws come from some state of its own - a generator carried by
-      the mechanism object (pickled with every task, so every batch would repeat the same draws), a
-      module's generator (copied into every forked worker), global ``np.random`` - which no start method
-      can split safely in general.
+    * A sampler that does not honour ``rng`` (``honest`` False) draws from some state of its own: a
+      generator carried by the mechanism object (pickled with every task, so every batch would repeat
+      the same draws), a module's generator (copied into every forked worker), global ``np.random``
+      (reseeded in each worker), the OS (independent). So before such a pool is used, one task on a
+      fresh worker draws from a copy of the mechanism pickled here while this process draws from
+      another copy (:func:`_independent_in_workers`): equal outputs mean shared state, and the run is
+      **serial**, with a note; different ones mean a pool, with a note. ``honest`` None (the probe of
+      ``rng`` raised) runs serially.
     * Without the ``fork`` start method (Windows), or when the mechanism or pairs cannot be pickled, the
       run is serial, with a note.
 
@@ -267,10 +265,6 @@ def auto_executor(mechanism: Any, pairs: list, workers: int, honest: bool | None
 
     if honest is None:
         return None, "ran serially: the probe of whether the sampler honours rng failed (the sampler raised)"
-    if not honest:
-        return None, ("ran serially: the sampler ignores rng, so worker processes could repeat one another's "
-                      "draws (a generator held by the mechanism travels with every task; a module's generator is "
-                      "copied into every worker); draw from the rng argument to run on workers")
     if "fork" not in multiprocessing.get_all_start_methods():
         return None, ("ran serially: this platform has no 'fork' start method, and spawned workers would re-import "
                       "the main script")
@@ -282,7 +276,62 @@ def auto_executor(mechanism: Any, pairs: list, workers: int, honest: bool | None
                                initializer=_worker_init)
     _own_pools().add(pool)
     _start_workers(pool)
-    return pool, None
+    if honest:
+        return pool, None
+    independent = _independent_in_workers(pool, mechanism, pairs[0][0])
+    if independent:
+        return pool, (f"the sampler ignores rng: ran on {workers} forked workers after a probe found a worker's draws "
+                      "different from this process's on a copy of the mechanism (no state travels with the tasks or "
+                      "is shared through the fork)")
+    if independent is None:  # the probe task failed or hangs: stop its worker at once
+        stop_executor(pool)
+    else:
+        pool.shutdown(wait=True)
+    why = ("a worker repeated this process's draws" if independent is False else "the probe draw on a worker failed")
+    return None, (f"ran serially: the sampler ignores rng and {why}: worker processes would repeat one another's "
+                  "draws (a generator held by the mechanism travels with every task; a module's generator is copied "
+                  "into every worker); draw from the rng argument to run on workers")
+
+
+#: Outputs drawn by each side of the independence probe of a sampler that ignores rng.
+_INDEPENDENCE_PROBE = 64
+
+
+def _probe_draw(blob: bytes, data: Any, size: int) -> Any:
+    """Worker task of :func:`_independent_in_workers`: draws from a fresh copy of the pickled mechanism."""
+    import pickle
+
+    mechanism = pickle.loads(blob)
+    return np.asarray(mechanism.sample(data, size, np.random.default_rng(20261128)))
+
+
+def _same_outputs(a: Any, b: Any) -> bool:
+    x, y = np.asarray(a), np.asarray(b)
+    if x.shape != y.shape:
+        return False
+    if x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
+        return bool(np.array_equal(x, y, equal_nan=True))
+    return bool(repr(a) == repr(b))
+
+
+def _independent_in_workers(pool: Executor, mechanism: Any, data: Any) -> bool | None:
+    """Whether a sampler that ignores rng draws independently in ``pool``'s fresh workers: one task draws
+    from a copy of the mechanism pickled here, on a worker forked a moment ago; this process draws from
+    another copy of the same pickle. State carried by the mechanism (both copies start from it) or by a
+    module (the worker was forked from this process's) gives equal outputs: False. None when the task
+    fails or takes over a minute. (64 equal outputs by chance: at most 0.6**64 ~ 6e-15 for randomised
+    response at eps = 1; a near-deterministic sampler is called dependent: serial, the safe side.)"""
+    import pickle
+    from concurrent.futures import TimeoutError as FuturesTimeout
+
+    try:
+        blob = pickle.dumps(mechanism)
+        future = pool.submit(_probe_draw, blob, data, _INDEPENDENCE_PROBE)
+        mine = _probe_draw(blob, data, _INDEPENDENCE_PROBE)
+        theirs = future.result(timeout=60)
+    except (Exception, FuturesTimeout):
+        return None
+    return not _same_outputs(mine, theirs)
 
 
 #: Total outputs (over pairs and datasets) from which an audit without an executor uses its own pool.

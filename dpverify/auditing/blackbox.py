@@ -87,7 +87,8 @@ about the implementation's bits, not the idealised real-valued mechanism.
 every batch a grandchild; batch sizes depend only on the output size, so the result depends on
 the seed alone, never on the number of workers. Without an ``executor``, runs of at least
 :data:`AUTO_POOL_MIN_OUTPUTS` outputs use a forked process pool of ``min(2, cpu count)`` workers when the
-mechanism and pairs can be pickled and the sampler honours ``rng`` (serial otherwise; a note says so:
+mechanism and pairs can be pickled and the sampler honours ``rng`` or draws independently in the workers
+(serial otherwise; a note says so:
 :func:`dpverify.auditing._runner.auto_executor`).
 """
 from __future__ import annotations

@@ -275,16 +275,59 @@ class PrivateGenerator(Laplace):
         return float(data) + self._gen.laplace(0.0, 1.0, size)
 
 
-def test_a_sampler_that_ignores_rng_runs_serially_with_a_note():
-    pool, why = _runner.auto_pool(10**6, PrivateGenerator(), [(0.0, 1.0)])
-    assert pool is None and "ignores rng" in why
-    pool, why = _runner.auto_pool(10**6, Laplace(), [(0.0, 1.0)])
+_MODULE_GEN = np.random.default_rng(5)
+
+
+class ModuleGenerator(Laplace):
+    """Ignores rng and draws from a module's generator: every forked worker starts from its state."""
+
+    def sample(self, data, size, rng):
+        return float(data) + _MODULE_GEN.laplace(0.0, 1.0, size)
+
+
+class GlobalNumpy(Laplace):
+    """Ignores rng and draws from numpy's global generator, which every pool worker reseeds."""
+
+    def sample(self, data, size, rng):
+        return float(data) + np.random.laplace(0.0, 1.0, size)
+
+
+class Counter(Laplace):
+    """Ignores rng; its randomness comes from a call counter that travels with the pickled mechanism."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def sample(self, data, size, rng):
+        self.calls += 1
+        return float(data) + np.random.default_rng(self.calls).laplace(0.0, 1.0, size)
+
+
+needs_two_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the audit's own pool needs 2 cores")
+
+
+@needs_two_cores
+@pytest.mark.parametrize("mech", [PrivateGenerator(), ModuleGenerator(), Counter()], ids=lambda m: type(m).__name__)
+def test_a_sampler_whose_state_would_repeat_in_workers_runs_serially(mech):
+    """The adversaries of the pool policy: each would give every batch (or every worker) the same draws."""
+    pool, why = _runner.auto_pool(10**6, mech, [(0.0, 1.0)])
+    assert pool is None and "ran serially" in why and "repeated" in why
+
+
+@needs_two_cores
+def test_a_sampler_that_ignores_rng_but_draws_independently_in_workers_gets_the_pool_with_a_note():
+    pool, why = _runner.auto_pool(10**6, GlobalNumpy(), [(0.0, 1.0)])
     try:
-        if (os.cpu_count() or 1) >= 2:
-            assert why is None and pool._mp_context.get_start_method() == "fork"
+        assert pool is not None and "ignores rng" in why and "forked workers" in why
+        assert pool._mp_context.get_start_method() == "fork"
     finally:
         if pool is not None:
             pool.shutdown()
+    pool, why = _runner.auto_pool(10**6, Laplace(), [(0.0, 1.0)])
+    try:
+        assert why is None and pool._mp_context.get_start_method() == "fork"
+    finally:
+        pool.shutdown()
 
 
 SLOW_MODULE = '''
