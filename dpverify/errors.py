@@ -8,6 +8,7 @@ __all__ = [
     "DPVerifyError",
     "InvalidArgument",
     "MechanismError",
+    "DeadlineExceeded",
     "NumericalError",
     "UnsupportedEvent",
 ]
@@ -26,6 +27,22 @@ class MechanismError(DPVerifyError):
 
     The message names the mechanism and the neighbouring pair that triggered it.
     """
+
+
+class DeadlineExceeded(MechanismError):
+    """An audit given ``time_budget`` did not finish by its deadline (a mechanism call that never
+    returned, or an audit that needs longer); its process and workers were stopped.
+
+    ``time_budget`` is the budget in seconds; ``seconds`` the time waited (None when not measured).
+    """
+
+    def __init__(self, message: str, time_budget: float | None = None, seconds: float | None = None):
+        super().__init__(message)
+        self.time_budget = time_budget
+        self.seconds = seconds
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.time_budget, self.seconds))
 
 
 class NumericalError(DPVerifyError, ArithmeticError):

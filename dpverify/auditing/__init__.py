@@ -1,7 +1,6 @@
 """Empirical privacy testers: :func:`audit` dispatches to the white-box or black-box tester."""
 from __future__ import annotations
 
-import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -9,11 +8,12 @@ from .._validate import open_unit
 from ..claims import PrivacyClaim
 from ..errors import InvalidArgument
 from ..mechanism import is_white_box
-from . import _runner
+from . import _deadline, _runner
 from .pairs import UNCHECKED, check_pairs
+from ._runner import SamplesPlan, plan_samples
 from .result import AuditResult, DirectionResult
 
-__all__ = ["audit", "AuditResult", "DirectionResult", "DEFAULT_SAMPLES"]
+__all__ = ["audit", "AuditResult", "DirectionResult", "DEFAULT_SAMPLES", "plan_samples", "SamplesPlan"]
 
 #: Outputs drawn per direction of each pair when ``samples`` is not given.
 DEFAULT_SAMPLES = 200_000
@@ -41,16 +41,24 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     ``executor`` an optional ``concurrent.futures.Executor`` over which batches are spread (the
     result depends only on the seed, not on the executor).
 
-    ``time_budget`` (seconds, white-box): stop drawing when it is spent and report the bounds
-    reached so far (``result.stopped_early``). ``consistency`` (white-box, default True): check
+    ``time_budget`` (seconds, white-box and black-box) bounds the whole audit, every call of the
+    mechanism included: the audit runs in a supervised child process that is killed, with its workers,
+    ``time_budget + 5`` s after the start (:class:`~dpverify.errors.DeadlineExceeded`; a call that never
+    returns cannot hang it). White-box plain draws also stop at ``time_budget``, between batches, and
+    report the bounds reached so far (``result.stopped_early``); black-box audits do not stop early.
+    With a caller's ``executor`` only the waits for its batches are bounded (a note says so); see
+    :mod:`dpverify.auditing._deadline`. ``max_samples`` (default 10**8) caps ``samples`` up front,
+    white-box and black-box, with a note (:func:`plan_samples`). ``consistency`` (white-box, default True): check
     ``log_density`` against ``sample``; an inconsistent mechanism gets the verdict
     ``inconsistent``, never a privacy verdict (:mod:`dpverify.auditing.consistency`).
 
     **Randomness.** Before sampling, the audit checks that the sampler honours ``rng`` (same
     seed, same outputs); ``result.reproducible`` says so. A sampler that ignores it is still
     audited, but never on workers that could repeat one another's draws: pools started by the
-    audit reseed every worker (and spawn fresh interpreters for such samplers), and a
-    caller's process pool is not used for them (the run is serial, and a note says why).
+    audit fork their workers (a script needs no ``if __name__ == "__main__":`` guard: nothing re-imports
+    it) and reseed each one's global generators; such samplers get them only after a probe shows the
+    workers' draws independent, and never a caller's process pool (a note says why; see
+    :func:`dpverify.auditing._runner.auto_executor`).
 
     White-box when the mechanism has ``log_density`` (see :mod:`dpverify.auditing.whitebox` for the
     estimator and the inequality behind each bound); black-box otherwise.
@@ -71,6 +79,16 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
         raise InvalidArgument(
             f"claim={_runner.describe(claim)} must be a dpverify.PrivacyClaim, e.g. PrivacyClaim(1.0, 1e-5)."
         )
+    if time_budget is not None:
+        from .._validate import positive
+
+        time_budget = positive("time_budget", time_budget, fix="Give the seconds the audit may take, e.g. time_budget=60.")
+        if _deadline.soft_deadline() is None and _deadline.hard_deadline() is None:  # not yet bounded: bound it
+            options = dict(claim=claim, samples=samples, confidence=confidence, rng=rng, executor=executor,
+                           proposal=proposal, delta_resolution=delta_resolution, max_samples=max_samples,
+                           progress=progress, precision=precision, profile=profile, time_budget=time_budget,
+                           consistency=consistency, **black_box)
+            return _bounded(mechanism, pairs, options)
     if claim.is_curve:  # zCDP / Renyi / profile claims: audited at several points (auditing/curve.py)
         from .curve import audit_curve
         return audit_curve(mechanism, pairs, claim=claim, samples=samples, confidence=confidence, rng=rng,
@@ -83,10 +101,6 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
             "follow the dpverify.Mechanism protocol."
         )
     samples = _runner.validate_samples(samples)
-    if time_budget is not None:
-        from .._validate import positive
-
-        time_budget = positive("time_budget", time_budget, fix="Give the seconds the audit may take, e.g. time_budget=60.")
     if not isinstance(consistency, bool):
         raise InvalidArgument(f"consistency={consistency!r} must be True or False.")
     confidence = open_unit("confidence", confidence, fix="Use e.g. confidence=0.95.")
@@ -136,26 +150,28 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
 
         result = audit_white_box(mechanism, pair_list, claim=claim, samples=samples,
                                  confidence=confidence, rng=rng, executor=executor, search=search,
-                                 time_budget=time_budget, consistency=consistency, **white_box)
+                                 time_budget=time_budget, consistency=consistency,
+                                 deadline=_deadline.soft_deadline() if time_budget is not None else None, **white_box)
         return _with_checks(result, checks, honest, notes)
-    if white_box or time_budget is not None or consistency is not True:
-        given = dict(white_box, **({"time_budget": time_budget} if time_budget is not None else {}),
-                     **({"consistency": consistency} if consistency is not True else {}))
+    max_samples = white_box.pop("max_samples", None)  # black-box audits take it too (the cap of samples)
+    if white_box or consistency is not True:
+        given = dict(white_box, **({"consistency": consistency} if consistency is not True else {}))
         raise InvalidArgument(
             f"{', '.join(f'{k}={v!r}' for k, v in given.items())}: these options apply to white-box "
             f"audits only, and mechanism={_runner.describe(mechanism)} has no log_density. Drop them."
         )
-    from .blackbox import AUTO_POOL_MIN_OUTPUTS, audit_black_box
+    from .blackbox import audit_black_box
 
     own = None
-    if executor is None and 2 * samples * len(pair_list) >= AUTO_POOL_MIN_OUTPUTS and (os.cpu_count() or 1) >= 2:
-        own, why = _runner.auto_executor(mechanism, pair_list, min(2, os.cpu_count() or 1), bool(honest))
+    if executor is None:
+        plan = _runner.plan_samples(samples, max_samples, streams=2 * len(pair_list))  # (refusals before any pool)
+        own, why = _runner.auto_pool(2 * plan.samples * len(pair_list), mechanism, pair_list, honest)
         executor = own
         if why:
             notes.append(why)
     try:
         result = audit_black_box(mechanism, pair_list, claim=claim, samples=samples, confidence=confidence,
-                                 rng=rng, executor=executor, search=search, **black_box)
+                                 rng=rng, executor=executor, search=search, max_samples=max_samples, **black_box)
     except KeyboardInterrupt:
         if own is not None:
             _runner.stop_executor(own)
@@ -165,6 +181,22 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
         if own is not None:
             own.shutdown()
     return _with_checks(result, checks, honest, notes)
+
+
+def _bounded(mechanism: Any, pairs: Any, options: dict) -> AuditResult:
+    """:func:`audit` with ``time_budget`` enforced from outside every call of the mechanism: in a supervised,
+    killable child process (:mod:`dpverify.auditing._deadline`), or, where that is impossible (a caller's
+    executor, no ``fork``), with bounded waits for the executor's batches and a note saying so."""
+    import dataclasses
+
+    budget = options["time_budget"]
+    ok, why = _deadline.can_supervise(options["executor"])
+    if ok:
+        return _deadline.supervise(audit, dict(options, mechanism=mechanism, pairs=pairs), time_budget=budget,
+                                   rng=options["rng"], progress=options["progress"])
+    with _deadline.bounded_wait(budget):
+        result = audit(mechanism, pairs, **options)
+    return dataclasses.replace(result, notes=tuple(result.notes) + (why,))
 
 
 def _with_checks(result: AuditResult, checks: tuple, honest: bool | None = None,

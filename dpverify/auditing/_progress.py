@@ -39,7 +39,8 @@ def run_batches(func: Callable, tasks: Sequence[tuple], executor: Any, progress:
         else:
             if not isinstance(executor, Executor):
                 return _runner.run_batches(func, tasks, executor)  # raises its InvalidArgument
-            it = executor.map(func, *zip(*tasks)) if tasks else iter(())
+            futures = [executor.submit(func, *t) for t in tasks]  # waited for in slices: Ctrl-C, hard deadline
+            it = (_runner._result_waking(f) for f in futures)
         for i, r in enumerate(it, 1):
             out.append(r)
             if bar is not None:

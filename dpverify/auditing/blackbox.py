@@ -90,8 +90,10 @@ about the implementation's bits, not the idealised real-valued mechanism.
 **Randomness and workers.** Every (pair, stage, dataset) gets a child of the root SeedSequence and
 every batch a grandchild; batch sizes depend only on the output size, so the result depends on
 the seed alone, never on the number of workers. Without an ``executor``, runs of at least
-:data:`AUTO_POOL_MIN_OUTPUTS` outputs use a process pool of ``min(2, cpu count)`` workers when the
-mechanism and pairs can be pickled (serial otherwise; a note says so).
+:data:`AUTO_POOL_MIN_OUTPUTS` outputs use a forked process pool of ``min(2, cpu count)`` workers when the
+mechanism and pairs can be pickled and the sampler honours ``rng`` or draws independently in the workers
+(serial otherwise; a note says so:
+:func:`dpverify.auditing._runner.auto_executor`).
 """
 from __future__ import annotations
 
@@ -120,7 +122,7 @@ __all__ = ["audit_black_box", "InlineExecutor", "AUTO_POOL_MIN_OUTPUTS", "SELECT
            "SELECTION_CAP"]
 
 #: Total outputs (over pairs and datasets) from which the default run uses a process pool.
-AUTO_POOL_MIN_OUTPUTS = 400_000
+AUTO_POOL_MIN_OUTPUTS = _runner.AUTO_POOL_MIN_OUTPUTS
 #: Share of the samples used to choose events (the rest certify them).
 SELECTION_FRACTION = 0.4
 #: Fewest samples per dataset a black-box audit accepts.
@@ -897,20 +899,6 @@ def _probe(mechanism, data, seed, where, float_bits):
             names), raised
 
 
-def _auto_executor(total: int, mechanism: Any, pairs: list) -> tuple[Executor | None, str | None]:
-    workers = min(2, os.cpu_count() or 1)
-    if total < AUTO_POOL_MIN_OUTPUTS or workers < 2:
-        return None, None
-    try:
-        pickle.dumps((mechanism, pairs))
-    except Exception as exc:  # lambdas, open handles...: serial, said in the notes
-        return None, f"ran serially: the mechanism or pairs cannot be pickled for worker processes ({type(exc).__name__})"
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx), None
-
-
 class _Layout:
     """What the probe draws fixed for one pair."""
 
@@ -985,11 +973,13 @@ def _eps(p1, p2, delta):
 
 def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, confidence: float, rng=None,
                     executor=None, search=None, selection_fraction: float = SELECTION_FRACTION,
-                    stop_early: bool = False, float_bits: bool = False, learned: bool = True) -> AuditResult:
+                    stop_early: bool = False, float_bits: bool = False, learned: bool = True,
+                    max_samples: int | None = None) -> AuditResult:
     """Black-box audit (see the module docstring); called by :func:`dpverify.audit`.
 
     ``samples`` outputs at most are drawn from each dataset of each pair (selection and
-    certification together; fewer when ``stop_early`` certifies a violation first). Raises
+    certification together; fewer when ``stop_early`` certifies a violation first), capped up front at
+    ``max_samples`` (default ``DEFAULT_MAX_SAMPLES``, 10**8) with a note (:func:`~dpverify.auditing._runner.plan_samples`). Raises
     MechanismError (naming the mechanism and the pair) when ``sample`` returns the wrong number of
     outputs or NaN; an exception raised by ``sample`` is an outcome (see the module docstring).
     """
@@ -999,6 +989,8 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             f"samples={samples!r} is too few for a black-box audit: it needs at least {MIN_SAMPLES} outputs per "
             "dataset (split between selecting events and certifying them); use e.g. samples=200_000."
         )
+    plan = _runner.plan_samples(samples, max_samples, streams=2 * len(pairs))
+    samples = plan.samples
     selection_fraction = open_unit("selection_fraction", selection_fraction, fix="Use e.g. 0.4.")
     for name, val in (("stop_early", stop_early), ("float_bits", float_bits), ("learned", learned)):
         if not isinstance(val, (bool, np.bool_)):
@@ -1012,10 +1004,10 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     rest = samples - n_pilot
     n_sel = min(SELECTION_CAP, rest - 1, max(1, int(round(rest * selection_fraction))))
     n_cert = rest - n_sel
-    notes: list[str] = []
+    notes: list[str] = [plan.note] if plan.capped else []
     own_pool = None
     if executor is None:
-        executor, why = _auto_executor(2 * samples * len(pairs), mechanism, pairs)
+        executor, why = _runner.auto_pool(2 * samples * len(pairs), mechanism, pairs)
         own_pool = executor
         if why:
             notes.append(why)

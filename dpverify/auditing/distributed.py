@@ -20,7 +20,9 @@ compute:
   discordant counts. At most ``2 x threads + 2`` tasks are in flight, so neither the caller nor
   the scheduler holds the whole run; with ``time_budget`` no task is submitted after the deadline
   and every submitted one is waited for (the batches kept are a prefix of the fixed order, never
-  chosen by their speed).
+  chosen by their speed), until the audit's hard deadline (``time_budget`` + 5 s): then the pending tasks
+  are cancelled and the audit raises :class:`~dpverify.errors.DeadlineExceeded` (a task blocked in a
+  worker keeps that worker's thread; workers are not killed).
 * **Sent once.** What every task of an audit (or stage) shares - the mechanism, the white-box
   evaluation epsilons, the black-box events - goes to the cluster once (:func:`share`), as the
   result of a task that the scheduler can run again if the worker holding it dies.
@@ -224,10 +226,16 @@ def map_ordered(client: Any, func: Callable, tasks: Sequence[tuple]) -> list:
     if not tasks:
         return []
     futures = client.map(func, *zip(*tasks), key=_keys(func, len(tasks)), pure=False)
+    left = _left()
     try:
+        if left is not None:  # an audit with time_budget: wait until its hard deadline at most
+            from distributed import wait
+
+            wait(futures, timeout=left)
         return client.gather(futures)
-    except BaseException:
+    except BaseException as exc:
         client.cancel(futures)
+        _raise_if_deadline(exc)
         raise
 
 
@@ -266,7 +274,8 @@ def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any]
     window = 2 * (total_threads(client) if threads is None else threads) + 2
     keys = _keys(func, len(tasks))
     owner: dict = {}
-    pending = as_completed()
+    left = _left()
+    pending = as_completed(timeout=left)  # an audit with time_budget: no wait past its hard deadline
     submitted = done = 0
     stopped = False
 
@@ -293,10 +302,28 @@ def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any]
                     stopped = True
                 else:
                     submit_next()
-    except BaseException:
+    except BaseException as exc:
         client.cancel(list(pending.futures))
+        _raise_if_deadline(exc)
         raise
     return stopped
+
+
+def _left() -> float | None:
+    """Seconds to the hard deadline of an audit with ``time_budget`` on this cluster, or None."""
+    from ._deadline import hard_deadline
+
+    hard = hard_deadline()
+    return None if hard is None else max(0.0, hard - time.monotonic())
+
+
+def _raise_if_deadline(exc: BaseException) -> None:
+    """DeadlineExceeded instead of a timeout raised because the hard deadline passed."""
+    from ._deadline import deadline_error, hard_deadline
+
+    hard = hard_deadline()
+    if hard is not None and isinstance(exc, TimeoutError) and time.monotonic() >= hard - 1.0:
+        raise deadline_error("a task on the Dask cluster") from None
 
 
 def connect(scheduler: str | None = None, workers: int | None = None):

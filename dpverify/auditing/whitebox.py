@@ -52,7 +52,7 @@ AUTO_PROPOSAL_MAX_DELTA = 1e-3
 #: Pilot draws (independent of the certification draws) for B and for ``delta_resolution``.
 PILOT_SAMPLES = 20_000
 #: Default cap on the samples per direction that ``delta_resolution`` may ask for.
-DEFAULT_MAX_SAMPLES = 100_000_000
+DEFAULT_MAX_SAMPLES = _runner.DEFAULT_MAX_SAMPLES
 
 
 def _loss_batch(mechanism: Any, data: Any, data_prime: Any, size: int, seed: np.random.SeedSequence,
@@ -523,7 +523,7 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
                     rng=None, executor=None, proposal: Any = "auto", delta_resolution: float | None = None,
                     max_samples: int = DEFAULT_MAX_SAMPLES, progress: Any = None, precision: Any = None,
                     profile: bool = False, search: dict | None = None, time_budget: float | None = None,
-                    consistency: bool = True) -> AuditResult:
+                    consistency: bool = True, deadline: float | None = None) -> AuditResult:
     """White-box audit (see the module docstring); called by :func:`dpverify.audit`.
 
     ``proposal``: ``'auto'`` (importance sampling when the mechanism offers ``proposal`` and
@@ -546,7 +546,8 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     from .precision import PrecisionPolicy
 
     start = time.perf_counter()
-    deadline = None if time_budget is None else time.monotonic() + time_budget
+    if deadline is None and time_budget is not None:  # (``deadline``: the supervised audit's, time.monotonic())
+        deadline = time.monotonic() + time_budget
     if delta_resolution is not None:
         delta_resolution = positive("delta_resolution", delta_resolution,
                                     fix="Ask for e.g. delta_resolution=claim.delta / 2.")

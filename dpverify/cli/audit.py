@@ -49,7 +49,8 @@ def register(sub):
     _common.add_fail_on(p, ("never", "violated"), "never", "violated: the verdict is violated.")
     _common.add_report(p)
     p.add_argument("--time-budget", type=float, metavar="SECONDS",
-                   help="stop drawing after SECONDS and report the bounds reached so far (white-box audits)")
+                   help="a hard deadline: the audit (every call of the mechanism included) is stopped after SECONDS + 5 "
+                        "with an error; white-box audits also stop drawing at SECONDS and report the bounds so far")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     cluster = p.add_mutually_exclusive_group()
     cluster.add_argument("--scheduler", metavar="ADDRESS",

@@ -192,7 +192,7 @@ def test_stop_executor_ends_the_manager_thread_after_a_half_written_result():
     parent's write end after the workers are gone, so the thread reads end-of-file and ends."""
     import struct
 
-    pool, _ = _runner.auto_executor(GlobalLaplace(), [(0.0, 1.0)], 2, False)
+    pool, _ = _runner.auto_executor(HonestLaplace(), [(0.0, 1.0)], 2, True)
     manager = pool._executor_manager_thread
     assert manager is not None and manager.is_alive()
     # a header announcing 1000 bytes and only 10 of them, written directly into the result pipe
