@@ -177,6 +177,9 @@ def premise_of(cal: Calibration, *, run: bool = True, announce: bool = False) ->
             _MEMO[claim_id] = {"verdict": v["verdict"], "evidence": v["evidence"], "source": where}
         if cid in _MEMO:
             return {"claim": cid, **_MEMO[cid]}
+        # a stored record holds every claim of the paper's proof file: no need to run it to learn that
+        out["source"] = f"the proof file of {paper!r} states no claim {cid!r} ({where})"
+        return out
     if not run:
         out["source"] = f"not looked up (no trustworthy stored verdict: {why}; run dpverify prove)"
         return out
@@ -431,15 +434,15 @@ def check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], s
     """(rows as JSON-ready dicts, table text) of the "calibrations" section of ``dpverify check``.
 
     Deterministic (no sampling). Each lemma-derived row carries the verdict of the claim it rests
-    on (:func:`premise_of`: from the proof run of this ``check`` or the cache; no proof file is run
-    from here, so without either the row says the verdict was not looked up). With ``stream`` the
-    table prints on stdout row by row and the text returned is None. Takes a few seconds (two
-    fresh-P projection minima) when the verdicts are known.
+    on (:func:`premise_of`: from the proof run of this ``check``, the shipped verdicts or the cache,
+    whichever :mod:`dpverify.calibrate._premises` trusts; no proof file is run from here, so without
+    any the row says the verdict was not looked up). With ``stream`` the table prints on stdout row
+    by row and the text returned is None. Takes a few seconds (two fresh-P projection minima).
     """
     from ..cli._common import StreamTable
 
     # Verdicts come from the proof table of the same `dpverify check` (it runs first and records
-    # them) or from the cache; no proof file is run from here (with --no-proofs: cached verdicts only).
+    # them), the shipped data or the cache; no proof file is run from here.
     run = False
     if not stream:
         rows = [_row(spec, run) for spec in CALIBRATION_ROWS]

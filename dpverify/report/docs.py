@@ -15,8 +15,11 @@ Regions (see :data:`REGIONS`):
   (docs/calibration.md's prose);
 * ``check-mechanisms`` and ``check-faulty`` (expensive: every audit of ``dpverify check --no-proofs
   --no-calibrations``, seed 0, default samples, neighbour search on): the two tables, without the
-  per-row seconds (timings vary between runs and machines), and a ``Timing:`` line with the CPU and
-  wall time of the run that wrote them, which ``--check`` does not compare.
+  per-row seconds (timings vary between runs and machines), the footer saying at which per-row
+  confidence the verdicts are (the main job's family-wise control, :func:`dpverify.cli.check.family_note`),
+  and a ``Timing:`` line with the CPU and wall time of the run that wrote them, which ``--check``
+  does not compare. The run's sources (the modules it imported, and their digest) go to
+  :data:`SOURCES_FILE`; :func:`sources_are_current` is the cheap test that they have not changed since.
 
 Without options every region is rewritten in place; ``--check`` rewrites nothing and exits 1
 listing the regions whose text differs from a fresh run (the test suite runs ``--check --cheap``

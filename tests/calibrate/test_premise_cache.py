@@ -237,14 +237,25 @@ def test_shipped_premise_verdicts_are_fresh():
     assert fresh, why
 
 
-def test_shipped_premise_verdicts_cover_every_derivation():
-    from dpverify.symbolic.derivations import DERIVATIONS
-
+def test_shipped_premise_verdicts_cover_every_premise_paper():
     doc = _premises.load_shipped()
     assert doc is not None
     assert sorted(doc["papers"]) == _premises.premise_papers()
-    for cid in DERIVATIONS:
-        assert cid in doc["papers"][cid.split("/", 1)[0]], cid
+    assert all(doc["papers"][p] for p in doc["papers"])
+
+
+def test_a_claim_missing_from_a_stored_record_does_not_run_the_proof_file(world, tmp_path):
+    """The shipped record of a paper holds every claim its proof file states: a calibration whose claim
+    is not among them is told so at once (the proof file is not re-run on every call)."""
+    from dpverify.calibrate import gaussian
+
+    world.runner.verdicts = {"tu-projections/lemma-1": "proved"}
+    _premises.write_shipped(_premises.compute(["tu-projections"]), tmp_path / "shipped.json")
+    _premises.SHIPPED = tmp_path / "shipped.json"
+    runs = world.runner.runs
+    _check._MEMO.clear()
+    got = _check.premise_of(gaussian(1.0, 1e-5, 1.0, method="kenthapadi"))
+    assert got["verdict"] is None and "states no claim" in got["source"] and world.runner.runs == runs
 
 
 def test_readme_calibrate_examples_answer_from_the_shipped_data(monkeypatch, tmp_path, capsys):
