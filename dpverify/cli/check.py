@@ -309,7 +309,10 @@ def run(args) -> int:
     if args.json:
         _common.print_json(doc)
     else:
-        print(f"\n{family_note(m, args.seed)}; re-run one with: dpverify check --only NAME --seed SEED")
+        import textwrap
+
+        footer = f"{family_note(m, args.seed)}; re-run one with: dpverify check --only NAME --seed SEED"
+        print("\n" + textwrap.fill(footer, min(120, _common.term_width()), break_on_hyphens=False))
         if fails:
             print(f"--fail-on {args.fail_on}: {', '.join(fails)}", file=sys.stderr)
     return _common.EXIT_FAIL_ON if fails else report_code

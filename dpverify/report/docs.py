@@ -138,7 +138,10 @@ def _check_region(section: str) -> Callable[[_Run], str]:
     def produce(run: _Run) -> str:
         doc, wall, cpu = run.check()
         rows = doc.get(section, [])
-        return ("```\n" + _table(rows) + "\n" + doc["family"]["note"] + "\n```\n\n" +
+        import textwrap
+
+        note = textwrap.fill(doc["family"]["note"], WIDTH, break_on_hyphens=False)
+        return ("```\n" + _table(rows) + "\n" + note + "\n```\n\n" +
                 f"{_TIMING} the whole `dpverify check --no-proofs --no-calibrations` run that wrote these tables "
                 f"took {wall:.0f} s wall, {cpu:.0f} s CPU ({len(doc.get('mechanisms', []))} + "
                 f"{sum(len(v) for k, v in doc.items() if isinstance(v, list) and k != 'mechanisms')} audits; "
