@@ -110,8 +110,8 @@ def _check_samples_scale(value: float) -> float:
         cpu_hours = value * 3 / 60
         raise InvalidArgument(
             f"--samples-scale={value!r} would draw {value:.3g} times the documented run's samples "
-            f"(about 3 CPU-minutes at 1), an estimated {cpu_hours:.3g} CPU-hours, and as many times its "
-            f"memory per batch of statistics; the most allowed is {MAX_SAMPLES_SCALE:g}. Use --only NAME to "
+            f"(about 3 CPU-minutes at 1), an estimated {cpu_hours:.3g} CPU-hours; the most allowed is "
+            f"{MAX_SAMPLES_SCALE:g}. Use --only NAME to "
             "audit one mechanism with more samples, or dpverify audit NAME --samples N.")
     return value
 

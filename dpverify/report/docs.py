@@ -195,6 +195,8 @@ def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT
     """Rewrite (or, with ``check``, compare) the regions; returns the names of regions that differ."""
     run = _Run()
     drift = []
+    if not cheap_only:  # the check first, so that SOURCES_FILE lists what it imported, not the other regions'
+        run.check()
     for region in REGIONS:
         if cheap_only and not region.cheap:
             continue
