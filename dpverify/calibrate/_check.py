@@ -11,7 +11,6 @@ flag. Internal: the builder is :func:`check_rows`, registered by :mod:`dpverify.
 from __future__ import annotations
 
 import enum
-import hashlib
 import json
 import os
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .._format import fmt_lower, fmt_upper
-from . import _gaussian, _laplace
+from . import _gaussian, _laplace, _premises
 from ._api import (
     _verdict,
     covariance_laplace,
@@ -54,15 +53,13 @@ REFUTED_PREMISE = Flag.REFUTED_PREMISE
 # -- the verdict of the claim a calibration rests on ----------------------------------------------
 #
 # A lemma-derived calibration is only as good as the paper claim its derivation encodes. Its verdict
-# is looked up from the proof runner (``dpverify prove``: the paper's proof file in
-# ``dpverify_proofs``), never written here. Proof files take seconds to a minute, so verdicts are
-# cached: in-process, and on disk in ``$DPVERIFY_CACHE_DIR`` (default ``$XDG_CACHE_HOME/dpverify``
-# or ``~/.cache/dpverify``), ``proof-verdicts.json``, keyed by a fingerprint of the proof file, of
-# every source file of ``dpverify`` and ``dpverify_mechanisms`` (any change re-runs the proof), and
-# of the dpverify version. ``DPVERIFY_CACHE_DIR=off`` disables the disk cache.
+# is looked up from the proof runner (``dpverify prove``), never written here: from this process's
+# proof run, the shipped data, or the disk cache, each used only when it cannot be stale or edited
+# (:mod:`dpverify.calibrate._premises` says exactly when), else by running the proof file now.
 
-#: The verdict string of a refuted claim (``dpverify.symbolic`` verdict values).
+#: The verdict string of a refuted claim (``dpverify.symbolic`` verdict values); see ``_premises.is_refuted``.
 REFUTED = "refuted"
+is_refuted = _premises.is_refuted
 
 _MEMO: dict[str, dict] = {}  # claim ID -> {"verdict", "evidence", "source"}
 
@@ -77,66 +74,26 @@ def _cache_file() -> Path | None:
     return Path(root) / "proof-verdicts.json"
 
 
-def _proof_module_name(paper: str) -> str:
-    return "dpverify_proofs." + paper.replace("-", "_")
-
-
-_SOURCES_DIGEST: str | None = None
-
-
-def _sources_digest() -> str:
-    """SHA-256 over every .py file of the installed dpverify and dpverify_mechanisms packages."""
-    global _SOURCES_DIGEST
-    if _SOURCES_DIGEST is None:
-        import importlib
-
-        h = hashlib.sha256()
-        for pkg in ("dpverify", "dpverify_mechanisms"):
-            try:
-                roots = list(importlib.import_module(pkg).__path__)
-            except ImportError:
-                continue
-            for root in roots:
-                for f in sorted(Path(root).rglob("*.py")):
-                    h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
-        _SOURCES_DIGEST = h.hexdigest()
-    return _SOURCES_DIGEST
-
-
-def _fingerprint(paper: str) -> str | None:
-    """The cache key of a paper's verdicts; None when it has no proof file."""
-    import importlib.util
-
-    from .. import __version__
-
-    spec = importlib.util.find_spec(_proof_module_name(paper)) if _has_proofs() else None
-    if spec is None or not spec.origin:
-        return None
-    h = hashlib.sha256(Path(spec.origin).read_bytes())
-    h.update(_sources_digest().encode() + __version__.encode())
-    return h.hexdigest()
-
-
-def _has_proofs() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("dpverify_proofs") is not None
-
-
 def _read_cache() -> dict:
+    """The disk cache document; anything but a JSON object is ignored (and rewritten)."""
     path = _cache_file()
     try:
-        return json.loads(path.read_text()) if path is not None and path.is_file() else {}
+        doc = json.loads(path.read_text()) if path is not None and path.is_file() else {}
     except (OSError, ValueError):  # a damaged cache is ignored (and rewritten)
         return {}
+    return doc if isinstance(doc, dict) else {}
 
 
-def _write_cache(paper: str, fingerprint: str, verdicts: dict) -> None:
+def _write_cache(paper: str, verdicts: dict, files: list[str]) -> None:
+    """Store a paper's verdicts under the key of the current sources and environment, with a checksum."""
     path = _cache_file()
-    if path is None:
+    key = _premises.cache_key(paper, files)
+    if path is None or key is None:
         return
     doc = _read_cache()
-    doc[paper] = {"fingerprint": fingerprint, "claims": verdicts}
+    entry = {"key": key, "files": list(files), "claims": verdicts}
+    entry["checksum"] = _premises.checksum(entry)
+    doc[paper] = entry
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")  # one per process: concurrent writers (pytest -n)
@@ -146,37 +103,48 @@ def _write_cache(paper: str, fingerprint: str, verdicts: dict) -> None:
         pass
 
 
-def _verdict_of(row: dict) -> tuple[str, str]:
-    """(conclusion verdict, evidence) of a claim row of ``dpverify prove --json`` (tolerant of shapes)."""
-    concl = row.get("conclusion")
-    verdict = concl.get("verdict") if isinstance(concl, dict) else concl
-    evidence = row.get("evidence") or (concl.get("evidence") if isinstance(concl, dict) else "") or ""
-    return str(verdict), str(evidence)
-
-
 def record_proof_rows(rows: list[dict], source: str = "dpverify prove (this run)") -> None:
     """Remember the verdicts of a proof run (rows of ``dpverify prove --json``) for the premise
     look-ups, in-process and in the disk cache. ``dpverify check`` calls it with its proof section."""
     by_paper: dict[str, dict] = {}
-    for row in rows:
-        cid = row.get("id")
-        if not isinstance(cid, str) or "/" not in cid:
-            continue
-        verdict, evidence = _verdict_of(row)
-        _MEMO[cid] = {"verdict": verdict, "evidence": evidence, "source": source}
-        by_paper.setdefault(cid.split("/", 1)[0], {})[cid] = {"verdict": verdict, "evidence": evidence}
+    for cid, v in _premises.claims_of_rows(rows).items():
+        _MEMO[cid] = {**v, "source": source}
+        by_paper.setdefault(cid.split("/", 1)[0], {})[cid] = v
+    files = _premises._imported_files(_premises._roots())
     for paper, verdicts in by_paper.items():
-        fp = _fingerprint(paper)
-        if fp is not None:
-            _write_cache(paper, fp, verdicts)
+        if _premises.has_proof_file(paper):
+            _write_cache(paper, verdicts, files)
 
 
 def _run_paper(paper: str) -> list[dict]:
     """The claim rows of the paper's proof file, run now (``dpverify prove`` on that one file)."""
-    import importlib
+    return _premises.run_paper(paper)
 
-    module = importlib.import_module(_proof_module_name(paper))
-    return [r.to_dict() for r in module.claims()]
+
+def _shipped(paper: str) -> tuple[dict | None, dict | None, str]:
+    """(fresh shipped claims of ``paper`` or None, any shipped claims of it (even stale) or None, where)."""
+    doc, fresh, why = _premises.shipped_status()
+    claims = (doc or {}).get("papers", {}).get(paper) if doc else None
+    if doc is not None and fresh and claims:
+        env = doc["environment"]
+        where = (f"verdicts shipped with dpverify, computed by {_premises.REGENERATE} for these sources with "
+                 f"{_premises._env_text(env)}; dpverify prove recomputes them here")
+        return claims, claims, where
+    return None, claims, why
+
+
+def _from_cache(paper: str, warnings: set[str]) -> dict | None:
+    """The paper's disk-cache claims when the entry has its shape, its checksum, the current key, and
+    calls refuted every claim in ``warnings`` (a cached verdict never removes a known warning)."""
+    entry = _read_cache().get(paper)
+    if not _premises.valid_cache_entry(paper, entry):
+        return None
+    if entry["key"] != _premises.cache_key(paper, entry["files"]):
+        return None
+    claims = entry["claims"]
+    if any(cid in claims and not is_refuted(claims[cid]["verdict"]) for cid in warnings):
+        return None
+    return claims
 
 
 def premise_of(cal: Calibration, *, run: bool = True, announce: bool = False) -> dict | None:
@@ -184,8 +152,9 @@ def premise_of(cal: Calibration, *, run: bool = True, announce: bool = False) ->
 
     Returns None for calibrations computed from an exact privacy profile (no lemma chain), else
     ``{"claim", "verdict", "evidence", "source"}``; ``verdict`` is None when no proof file states
-    the claim, or when the verdict is not cached and ``run`` is False. ``announce`` prints one line
-    on stderr before running a proof file.
+    the claim, or when no trustworthy stored verdict exists and ``run`` is False. Where a verdict
+    comes from: :mod:`dpverify.calibrate._premises`. ``announce`` prints one line on stderr before
+    running a proof file.
     """
     if cal.provenance.derivation is None:
         return None
@@ -194,24 +163,30 @@ def premise_of(cal: Calibration, *, run: bool = True, announce: bool = False) ->
     if cid in _MEMO:
         return {"claim": cid, **_MEMO[cid]}
     paper = cid.split("/", 1)[0]
-    fp = _fingerprint(paper)
-    if fp is None:
+    if not _premises.has_proof_file(paper):
         out["source"] = f"no proof file for paper {paper!r} is installed"
         return out
-    cached = _read_cache().get(paper)
-    if isinstance(cached, dict) and cached.get("fingerprint") == fp:
+    fresh, known, why = _shipped(paper)
+    stored, where = fresh, why
+    if stored is None:
+        warnings = {c for c, v in (known or {}).items() if is_refuted(v["verdict"])}
+        stored = _from_cache(paper, warnings)
         where = f"cached run of dpverify prove ({_cache_file()})"
-        for claim_id, v in cached.get("claims", {}).items():
-            _MEMO[claim_id] = {"verdict": v.get("verdict"), "evidence": v.get("evidence", ""), "source": where}
+    if stored is not None:
+        for claim_id, v in stored.items():
+            _MEMO[claim_id] = {"verdict": v["verdict"], "evidence": v["evidence"], "source": where}
         if cid in _MEMO:
             return {"claim": cid, **_MEMO[cid]}
+        # a stored record holds every claim of the paper's proof file: no need to run it to learn that
+        out["source"] = f"the proof file of {paper!r} states no claim {cid!r} ({where})"
+        return out
     if not run:
-        out["source"] = "not looked up (no cached proof run; run dpverify prove)"
+        out["source"] = f"not looked up (no trustworthy stored verdict: {why}; run dpverify prove)"
         return out
     if announce:
         print(f"checking the claim this calibration rests on, {cid}, with its proof file "
-              f"({_proof_module_name(paper)}; cached afterwards) ...", file=sys.stderr, flush=True)
-    record_proof_rows(_run_paper(paper), source=f"dpverify prove ({_proof_module_name(paper)}), run now")
+              f"({_premises.proof_module_name(paper)}; cached afterwards) ...", file=sys.stderr, flush=True)
+    record_proof_rows(_run_paper(paper), source=f"dpverify prove ({_premises.proof_module_name(paper)}), run now")
     if cid in _MEMO:
         return {"claim": cid, **_MEMO[cid]}
     out["source"] = f"the proof file of {paper!r} states no claim {cid!r}"
@@ -223,7 +198,7 @@ def premise_flag(cal: Calibration, premise: dict | None) -> Flag:
     below the exact minimum: the value meets the target, or not, whatever the lemma behind it);
     where it cannot (no exact profile, or undecided), a refuted claim makes the value UNSAFE."""
     flag = flag_of(cal.safe, cal.exact_value)
-    if premise is not None and premise.get("verdict") == REFUTED and cal.safe is None:
+    if premise is not None and is_refuted(premise.get("verdict")) and cal.safe is None:
         return REFUTED_PREMISE
     return flag
 
@@ -459,15 +434,15 @@ def check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], s
     """(rows as JSON-ready dicts, table text) of the "calibrations" section of ``dpverify check``.
 
     Deterministic (no sampling). Each lemma-derived row carries the verdict of the claim it rests
-    on (:func:`premise_of`: from the proof run of this ``check`` or the cache; no proof file is run
-    from here, so without either the row says the verdict was not looked up). With ``stream`` the
-    table prints on stdout row by row and the text returned is None. Takes a few seconds (two
-    fresh-P projection minima) when the verdicts are known.
+    on (:func:`premise_of`: from the proof run of this ``check``, the shipped verdicts or the cache,
+    whichever :mod:`dpverify.calibrate._premises` trusts; no proof file is run from here, so without
+    any the row says the verdict was not looked up). With ``stream`` the table prints on stdout row
+    by row and the text returned is None. Takes a few seconds (two fresh-P projection minima).
     """
     from ..cli._common import StreamTable
 
     # Verdicts come from the proof table of the same `dpverify check` (it runs first and records
-    # them) or from the cache; no proof file is run from here (with --no-proofs: cached verdicts only).
+    # them), the shipped data or the cache; no proof file is run from here.
     run = False
     if not stream:
         rows = [_row(spec, run) for spec in CALIBRATION_ROWS]

@@ -117,9 +117,11 @@ def calibration_from_args(args) -> Calibration:
 
 
 def render(cal: Calibration, premise: dict | None = None) -> str:
+    from ..calibrate._premises import is_refuted
+
     up = lambda x: _common.fmt_upper(x, _DIGITS)  # noqa: E731 - noise parameters and delta bounds round up
     lines = []
-    if premise is not None and premise.get("verdict") == "refuted" and cal.safe is None:
+    if premise is not None and is_refuted(premise.get("verdict")) and cal.safe is None:
         lines.append(f"UNSAFE: this value rests on {premise['claim']}, which dpverify prove REFUTES "
                      f"({premise['source']}); it does not guarantee the target.")
         evidence = " ".join(premise["evidence"].split()).split(" | ")[0]  # the conclusion's counterexample
@@ -142,7 +144,7 @@ def render(cal: Calibration, premise: dict | None = None) -> str:
     if premise is not None:
         verdict = premise.get("verdict") or "not known"
         lines.append(f"claim {premise['claim']}: {verdict}" + (f" ({premise['source']})" if premise["source"] else ""))
-        if verdict == "refuted" and cal.safe is True:
+        if is_refuted(verdict) and cal.safe is True:
             lines.append("  (refuted as stated, but the exact privacy profile certifies this value safe: see tightness)")
     if cal.exact_value is not None:
         br = ""

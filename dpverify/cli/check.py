@@ -6,12 +6,37 @@ negative controls), each a list of rows. Later stages add their own sections bes
 from __future__ import annotations
 
 import io
+import math
 import sys
 import time
 
 from .. import audit as _audit
 from ..registry import load_entries
 from . import _common
+
+#: The family-wise error rate of the main job: the probability that one run of ``dpverify check``
+#: flags any correct mechanism anywhere in its tables is at most this (Bonferroni: each row's audit
+#: runs at confidence 1 - FAMILY_ALPHA / m, m the number of registered audits, whatever ``--only``
+#: selects, so that a row re-run alone gives the same verdict).
+FAMILY_ALPHA = 0.05
+
+#: ``--samples-scale`` above this is refused up front: it would multiply the documented run (about
+#: 3 CPU-minutes, docs/mechanisms.md's Timing line) by more than 10**4, i.e. weeks of CPU.
+MAX_SAMPLES_SCALE = 1e4
+
+
+def row_confidence(m: int, family_alpha: float = FAMILY_ALPHA) -> float:
+    """The per-row confidence of a table of ``m`` audits with family-wise error ``family_alpha``."""
+    return 1.0 - family_alpha / max(1, int(m))
+
+
+def family_note(m: int, seed: int | None = None) -> str:
+    """The footer line saying at which confidence the verdicts are (``dpverify check`` and the docs)."""
+    head = "" if seed is None else f"seed {seed}; "
+    return (f"{head}each verdict at confidence 1 - {FAMILY_ALPHA:g}/{m} = {row_confidence(m):.6g} "
+            f"(Bonferroni over the {m} registered audits): a run flags any correct mechanism "
+            f"with probability at most {FAMILY_ALPHA:g}")
+
 
 #: Extra sections: (JSON key, title, callable(args) -> (rows as dicts, text)). Filled by
 #: the modules that provide them (proofs, ...), in the order they appear.
@@ -54,7 +79,8 @@ def register(sub):
                                    "tightness, safe/UNSAFE).")
     p.add_argument("--seed", type=_common.seed_arg, default=0, help="seed of every audit (default 0: the documented run)")
     p.add_argument("--samples-scale", type=float, default=1.0,
-                   help="multiply every default sample size by this factor (e.g. 0.1 for a quick look)")
+                   help="multiply every default sample size by this factor (e.g. 0.1 for a quick look; "
+                        f"at most {MAX_SAMPLES_SCALE:g})")
     p.add_argument("--only", metavar="NAME", action="append", help="audit only this mechanism (repeatable)")
     p.add_argument("--no-proofs", action="store_true",
                    help="skip the proof table (it is also skipped when --only names mechanisms)")
@@ -68,6 +94,26 @@ def register(sub):
                         "violated; unexpected: a control's verdict differs from its expected one.")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     return p
+
+
+def _check_samples_scale(value: float) -> float:
+    """``--samples-scale``: a finite factor in (0, MAX_SAMPLES_SCALE], else InvalidArgument with an estimate
+    (checked before any audit starts)."""
+    from ..errors import InvalidArgument
+
+    if math.isnan(value) or math.isinf(value):
+        raise InvalidArgument(f"--samples-scale={value!r} must be a finite number > 0, e.g. --samples-scale 0.1 "
+                              "for a quick look or 1 (the default) for the documented run.")
+    if not (value > 0):
+        raise InvalidArgument(f"--samples-scale={value!r} must be > 0, e.g. --samples-scale 0.1.")
+    if value > MAX_SAMPLES_SCALE:
+        cpu_hours = value * 3 / 60
+        raise InvalidArgument(
+            f"--samples-scale={value!r} would draw {value:.3g} times the documented run's samples "
+            f"(about 3 CPU-minutes at 1), an estimated {cpu_hours:.3g} CPU-hours; the most allowed is "
+            f"{MAX_SAMPLES_SCALE:g}. Use --only NAME to "
+            "audit one mechanism with more samples, or dpverify audit NAME --samples N.")
+    return value
 
 
 def expected_verdict(entry) -> str | None:
@@ -112,10 +158,8 @@ def _select(args):
 
             raise InvalidArgument(f"--only {unknown[0]!r} is not a registered mechanism; known: {sorted(known)}.")
         entries = [e for e in entries if e.name in args.only]
-    if not (args.samples_scale > 0):
-        from ..errors import InvalidArgument
-
-        raise InvalidArgument(f"--samples-scale={args.samples_scale!r} must be > 0.")
+    _check_samples_scale(args.samples_scale)  # also when called with a built Namespace
+    args._family_size = len(load_entries())  # the whole registry, whatever --only selects
     # grouped by section ("mechanisms" first), registration order inside a section
     order = ["mechanisms"] + [e.section for e in entries if e.section != "mechanisms"]
     rank = {sec: i for i, sec in reversed(list(enumerate(order)))}
@@ -162,7 +206,8 @@ def _mechanism_rows(args):
 
             pairs = search_for(mech, pairs)  # bounded budget per mechanism; default pairs certified too
         keep = {"profile": True} if getattr(args, "report", None) and callable(getattr(mech, "log_density", None)) else {}
-        result = _audit(mech, pairs, samples=samples, rng=args.seed, **keep)
+        confidence = row_confidence(args._family_size)
+        result = _audit(mech, pairs, samples=samples, rng=args.seed, confidence=confidence, **keep)
         seconds = time.perf_counter() - start
         claim = result.claim
         expected = expected_verdict(e)
@@ -176,6 +221,7 @@ def _mechanism_rows(args):
             "expected": expected,
             "as_expected": as_expected(expected, result.verdict.value),
             "epsilon_lower": result.epsilon_lower,
+            "confidence": result.confidence,
             "delta_lower": result.delta_lower,
             "samples": samples,
             "seconds": seconds,
@@ -227,6 +273,7 @@ def _fails(args, doc: dict) -> list[str]:
 
 def run(args) -> int:
     doc: dict = {"seed": args.seed}
+    _check_samples_scale(args.samples_scale)  # up front: before any audit or section runs
     _common.check_report_target(getattr(args, "report", None))
     args._stream = not args.json
     rows = _mechanism_rows(args)
@@ -247,6 +294,9 @@ def run(args) -> int:
         doc[key] = section_rows
         if not args.json and text:
             print(text, flush=True)
+    m = getattr(args, "_family_size", None) or len(load_entries())
+    doc["family"] = {"alpha": FAMILY_ALPHA, "audits": m, "confidence_per_row": row_confidence(m),
+                     "method": "Bonferroni", "note": family_note(m)}
     fails = _fails(args, doc)
     doc["fail_on"] = {"mode": args.fail_on, "failed": fails}
     report_code = 0
@@ -259,8 +309,10 @@ def run(args) -> int:
     if args.json:
         _common.print_json(doc)
     else:
-        print(f"\nseed {args.seed}; verdicts are at confidence 0.95 per mechanism; "
-              "re-run one with: dpverify check --only NAME --seed SEED")
+        import textwrap
+
+        footer = f"{family_note(m, args.seed)}; re-run one with: dpverify check --only NAME --seed SEED"
+        print("\n" + textwrap.fill(footer, min(120, _common.term_width()), break_on_hyphens=False))
         if fails:
             print(f"--fail-on {args.fail_on}: {', '.join(fails)}", file=sys.stderr)
     return _common.EXIT_FAIL_ON if fails else report_code

@@ -15,8 +15,11 @@ Regions (see :data:`REGIONS`):
   (docs/calibration.md's prose);
 * ``check-mechanisms`` and ``check-faulty`` (expensive: every audit of ``dpverify check --no-proofs
   --no-calibrations``, seed 0, default samples, neighbour search on): the two tables, without the
-  per-row seconds (timings vary between runs and machines), and a ``Timing:`` line with the CPU and
-  wall time of the run that wrote them, which ``--check`` does not compare.
+  per-row seconds (timings vary between runs and machines), the footer saying at which per-row
+  confidence the verdicts are (the main job's family-wise control, :func:`dpverify.cli.check.family_note`),
+  and a ``Timing:`` line with the CPU and wall time of the run that wrote them, which ``--check``
+  does not compare. The run's sources (the modules it imported, and their digest) go to
+  :data:`SOURCES_FILE`; :func:`sources_are_current` is the cheap test that they have not changed since.
 
 Without options every region is rewritten in place; ``--check`` rewrites nothing and exits 1
 listing the regions whose text differs from a fresh run (the test suite runs ``--check --cheap``
@@ -42,11 +45,46 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["REGIONS", "Region", "IMAGES", "generate", "generate_images", "main"]
+__all__ = ["REGIONS", "Region", "IMAGES", "generate", "generate_images", "main", "sources_are_current",
+           "SOURCES_FILE"]
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 120
 _TIMING = "Timing:"
+#: The sources behind the expensive (check) regions: ``{"digest", "files"}`` -- the dpverify and
+#: dpverify_mechanisms modules the generating run imported, and their SHA-256
+#: (:mod:`dpverify._sources`). A cheap test compares it with the installed sources, so that a code
+#: change that can move a number of the documented run is caught without re-running it.
+SOURCES_FILE = "docs/generated-sources.json"
+#: The command that regenerates the regions (and SOURCES_FILE).
+REGENERATE = "python -m dpverify.report.docs"
+
+
+def check_sources(files: list[str] | None = None) -> dict:
+    """``{"digest", "files"}`` of the modules imported so far (or of ``files``)."""
+    from .. import __version__
+    from .._sources import files_digest, imported_files
+
+    files = imported_files() if files is None else list(files)
+    return {"digest": files_digest(files, salt=f"dpverify {__version__}"), "files": files}
+
+
+def sources_are_current(root: Path = ROOT) -> tuple[bool, str]:
+    """(True, "") when SOURCES_FILE's digest matches the installed sources, else (False, why)."""
+    import json
+
+    try:
+        doc = json.loads((root / SOURCES_FILE).read_text())
+        files = doc["files"]
+        recorded = doc["digest"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False, f"{SOURCES_FILE} is missing or malformed; regenerate with {REGENERATE}"
+    now = check_sources(files)["digest"]
+    if now != recorded:
+        return False, (f"the sources behind the generated check tables changed since they were written "
+                       f"({SOURCES_FILE}); regenerate with {REGENERATE} (the documented dpverify check run, "
+                       "minutes of CPU) and commit the docs")
+    return True, ""
 
 
 @dataclass(frozen=True)
@@ -62,6 +100,7 @@ class _Run:
 
     def __init__(self):
         self._check = None
+        self.sources: dict | None = None  # the sources the check run imported (SOURCES_FILE)
 
     def check(self) -> tuple[dict, float, float]:
         if self._check is None:
@@ -77,6 +116,7 @@ class _Run:
             if code != 0:
                 raise RuntimeError(f"dpverify check exited {code}")
             self._check = (json.loads(buf.getvalue()), time.perf_counter() - wall, time.process_time() - cpu)
+            self.sources = check_sources()
         return self._check
 
 
@@ -98,7 +138,10 @@ def _check_region(section: str) -> Callable[[_Run], str]:
     def produce(run: _Run) -> str:
         doc, wall, cpu = run.check()
         rows = doc.get(section, [])
-        return ("```\n" + _table(rows) + "\n```\n\n" +
+        import textwrap
+
+        note = textwrap.fill(doc["family"]["note"], WIDTH, break_on_hyphens=False)
+        return ("```\n" + _table(rows) + "\n" + note + "\n```\n\n" +
                 f"{_TIMING} the whole `dpverify check --no-proofs --no-calibrations` run that wrote these tables "
                 f"took {wall:.0f} s wall, {cpu:.0f} s CPU ({len(doc.get('mechanisms', []))} + "
                 f"{sum(len(v) for k, v in doc.items() if isinstance(v, list) and k != 'mechanisms')} audits; "
@@ -152,6 +195,8 @@ def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT
     """Rewrite (or, with ``check``, compare) the regions; returns the names of regions that differ."""
     run = _Run()
     drift = []
+    if not cheap_only:  # the check first, so that SOURCES_FILE lists what it imported, not the other regions'
+        run.check()
     for region in REGIONS:
         if cheap_only and not region.cheap:
             continue
@@ -166,6 +211,10 @@ def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT
         if not check:
             text = text[:m.start(2)] + fresh + text[m.end(2):]
             path.write_text(text)
+    if not check and run.sources is not None:
+        import json
+
+        (root / SOURCES_FILE).write_text(json.dumps(run.sources, indent=1) + "\n")
     return drift
 
 

@@ -362,8 +362,9 @@ def check_report(doc: dict, *, command: str = "dpverify check") -> str:
     if isinstance(doc.get("calibrations"), list):
         sections.append(_calibrations_section(doc["calibrations"]))
     fail = doc.get("fail_on") or {}
-    header = (f"<p>Command: <code>{_e(command)}</code>; seed {_e(doc.get('seed'))}; audit verdicts at confidence "
-              f"0.95 per mechanism. --fail-on {_e(fail.get('mode', 'never'))}: "
+    family = (doc.get("family") or {}).get("note") or "audit verdicts at the confidence of each row"
+    header = (f"<p>Command: <code>{_e(command)}</code>; seed {_e(doc.get('seed'))}; {_e(family)}. "
+              f"--fail-on {_e(fail.get('mode', 'never'))}: "
               f"{_e(', '.join(fail.get('failed', [])) or 'nothing')}.</p>")
     return _page("dpverify check report", sections, header)
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from dpverify.calibrate import _check, gaussian, mi_additive_noise, wishart
+from dpverify.calibrate import _check, _premises, gaussian, mi_additive_noise, wishart
 from dpverify.cli import main
 
 
@@ -20,6 +20,7 @@ def runner(monkeypatch, tmp_path):
     """A fake proof runner: ``runner.verdicts[claim_id] = verdict``; counts its runs."""
     monkeypatch.setenv("DPVERIFY_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(_check, "_MEMO", {})
+    monkeypatch.setattr(_premises, "SHIPPED", tmp_path / "no-shipped-data.json")  # the runner decides
 
     class Runner:
         verdicts: dict = {}
@@ -52,7 +53,10 @@ def test_refuted_premise_makes_wishart_unsafe_and_a_proved_one_does_not(runner, 
 
     _check._MEMO.clear()
     runner.verdicts = {"jiang-wishart/algorithm-2": "proved"}
-    _check._write_cache("jiang-wishart", "stale", {})  # a cache of other sources is not used
+    doc = json.loads((_check._cache_file()).read_text())
+    doc["jiang-wishart"]["key"] = "stale"  # a cache of other sources is not used
+    doc["jiang-wishart"]["checksum"] = _premises.checksum(doc["jiang-wishart"])
+    _check._cache_file().write_text(json.dumps(doc))
     out = _calibrate(capsys, "wishart", "--epsilon", "1", "--n", "1000")
     assert "UNSAFE" not in out and "claim jiang-wishart/algorithm-2: proved" in out
 
@@ -82,7 +86,8 @@ def test_verdicts_are_cached_on_disk_and_rerun_when_the_sources_change(runner, m
     got = _check.premise_of(cal)
     assert runner.runs == 1 and got["verdict"] == "refuted" and "cached" in got["source"]
     _check._MEMO.clear()
-    monkeypatch.setattr(_check, "_SOURCES_DIGEST", "another version of the sources")
+    real = _premises.sources_digest
+    monkeypatch.setattr(_premises, "sources_digest", lambda files: "another version of " + str(real(files)))
     runner.verdicts = {"jiang-wishart/algorithm-2": "proved"}
     assert _check.premise_of(cal)["verdict"] == "proved" and runner.runs == 2
 
@@ -107,5 +112,6 @@ def test_real_proof_runner_refutes_the_wishart_premise(monkeypatch, tmp_path, ca
     """No fake: the shipped proof file of jiang-wishart is run (~15 s) and refutes Algorithm 2."""
     monkeypatch.setenv("DPVERIFY_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(_check, "_MEMO", {})
+    monkeypatch.setattr(_premises, "SHIPPED", tmp_path / "no-shipped-data.json")  # a real run, not the data
     out = _calibrate(capsys, "wishart", "--epsilon", "1", "--n", "1000")
     assert out.startswith("UNSAFE: this value rests on jiang-wishart/algorithm-2")

@@ -27,7 +27,59 @@ def test_drift_is_detected(tmp_path):
     assert docs.generate(check=True, cheap_only=True, root=tmp_path) == []
 
 
+def test_check_tables_were_generated_from_these_sources():
+    """Cheap guard of the expensive regions: the modules the documented run imported are unchanged
+    since the tables were written (else the documented run may no longer reproduce them)."""
+    ok, why = docs.sources_are_current()
+    assert ok, why
+
+
+def test_a_source_change_is_detected(tmp_path):
+    import json
+
+    (tmp_path / "docs").mkdir()
+    doc = json.loads((docs.ROOT / docs.SOURCES_FILE).read_text())
+    (tmp_path / docs.SOURCES_FILE).write_text(json.dumps(dict(doc, digest="0" * 64)))
+    ok, why = docs.sources_are_current(tmp_path)
+    assert not ok and "python -m dpverify.report.docs" in why
+    (tmp_path / docs.SOURCES_FILE).write_text(json.dumps(dict(doc, files=doc["files"] + ["dpverify/gone.py"])))
+    assert not docs.sources_are_current(tmp_path)[0]
+    (tmp_path / docs.SOURCES_FILE).write_text("[]")
+    assert not docs.sources_are_current(tmp_path)[0]
+
+
+def test_check_tables_carry_the_family_wise_confidence():
+    """Each generated check table ends with the footer saying at which per-row confidence its
+    verdicts are (the main job's family-wise control)."""
+    from dpverify.cli.check import family_note
+    from dpverify.registry import load_entries
+
+    text = (docs.ROOT / "docs/mechanisms.md").read_text()
+    note = family_note(len(load_entries()))
+    for name in ("check-mechanisms", "check-faulty"):
+        region = docs._pattern(name).search(text).group(2)
+        assert note in " ".join(region.split()), name
+
+
 @pytest.mark.slow
 def test_check_tables_match_a_fresh_seed_0_run():
-    """Re-runs every audit of ``dpverify check`` (minutes); timings are not compared."""
+    """Re-runs every audit of ``dpverify check`` (minutes) and compares every row of both tables;
+    timings are not compared."""
+    run = docs._Run()
+    text = (docs.ROOT / "docs/mechanisms.md").read_text()
+    for region in docs.REGIONS:
+        if region.name.startswith("check-"):
+            stored = docs._comparable(docs._pattern(region.name).search(text).group(2)).splitlines()
+            fresh = docs._comparable(region.produce(run)).splitlines()
+            assert fresh == stored, region.name
     assert docs.generate(check=True) == []
+
+
+def test_documented_run_catches_every_control_at_the_strict_confidence():
+    """The generated faulty table (verdicts at confidence 1 - 0.05/m per row) has every control as
+    expected: the faulty ones caught, the correct ones left alone."""
+    from dpverify.registry import load_entries
+
+    n = sum(1 for e in load_entries() if e.section == "faulty")
+    region = docs._pattern("check-faulty").search((docs.ROOT / "docs/mechanisms.md").read_text()).group(2)
+    assert f"\n{n}/{n} as expected\n" in region
