@@ -542,7 +542,8 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     memory does not grow with ``samples``. The other paths keep the losses in memory and are
     refused, with the estimate, when they would not fit.
     """
-    from .consistency import CONSISTENCY_ALPHA, describe_failure, pair_consistency, thresholds_for
+    from .consistency import (CONSISTENCY_ALPHA, confirm_violations, describe_failure, pair_consistency,
+                              thresholds_for)
     from .precision import PrecisionPolicy
 
     start = time.perf_counter()
@@ -649,7 +650,7 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         else:
             stream_stats_c = stream_stats
         tests = max(1, 2 * thresholds.size * len(pairs))
-        alpha_each = CONSISTENCY_ALPHA / (4 * tests)
+        alpha_each = CONSISTENCY_ALPHA / (8 * tests)  # half of CONSISTENCY_ALPHA; the rest for confirm_violations
         checks = []
         for k in range(len(pairs)):
             f, c = pair_consistency(stream_stats_c[2 * k], stream_stats_c[2 * k + 1], thresholds, alpha_each, k)
@@ -660,10 +661,20 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             "thresholds": thresholds, "draws_per_direction": [st.n for st in stream_stats_c],
             "identity": "E_D[1{L > t} exp(-L)] = P_D'(L > t), L = log p_D - log p_D'",
             "failures": failures, "checks": len(checks)}
+    violating = [(r.pair_index, j % 2) for j, r in enumerate(results)
+                 if r.delta_lower > claim.delta or r.epsilon_lower > claim.epsilon]
+    confirmation = None
+    if consistency and violating and not failures:  # the violating event, on fresh draws (consistency.py)
+        confirmation = confirm_violations(mechanism, pairs, violating, claim, root, max(used), executor,
+                                          precision, pilots, deadline)
+        failures.extend(confirmation["failures"])
+        consistency_report.update(consistent=not failures, violating_event=confirmation)
     if failures:
         verdict = Verdict.INCONSISTENT
-    elif any(r.delta_lower > claim.delta or r.epsilon_lower > claim.epsilon for r in results):
+    elif violating and (confirmation is None or confirmation["confirmed"]):
         verdict = Verdict.VIOLATED
+    elif violating:
+        verdict = Verdict.INCONCLUSIVE
     elif any(r.delta_estimate > claim.delta for r in results) or (stopped and min(used) == 0):
         verdict = Verdict.INCONCLUSIVE
     else:
@@ -677,6 +688,8 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         notes.append("log_density does not describe sample (no privacy verdict; the bounds below rest on the "
                      "density and are not evidence): " + describe_failure(failures[0])
                      + (f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""))
+    if confirmation is not None and confirmation["note"]:
+        notes.append(confirmation["note"])
     if stopped:
         notes.append(f"stopped by time_budget={time_budget:g} s after {min(used)}..{max(used)} draws per "
                      "direction (of the requested samples); the bounds are those reached so far")
