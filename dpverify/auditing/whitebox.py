@@ -79,8 +79,8 @@ def _loss_batch_parts(mechanism: Any, data: Any, data_prime: Any, size: int, see
     where = f"data={_runner.describe(data)}, data_prime={_runner.describe(data_prime)}"
     outputs = _runner.call_sampler(mechanism, lambda: mechanism.sample(data, size, rng), where)
     outputs = _runner.check_outputs(mechanism, outputs, size, where)
-    a = np.asarray(mechanism.log_density(outputs, data), dtype=float)
-    b = np.asarray(mechanism.log_density(outputs, data_prime), dtype=float)
+    a = _call_log_density(mechanism, outputs, data, "data", where)
+    b = _call_log_density(mechanism, outputs, data_prime, "data_prime", where)
     for name, arr in (("data", a), ("data_prime", b)):
         if arr.shape != (size,):
             raise MechanismError(
@@ -109,6 +109,25 @@ def _loss_batch_parts(mechanism: Any, data: Any, data_prime: Any, size: int, see
     loss -= err
     loss, recomputed, imprecise = refine_losses(mechanism, outputs, data, data_prime, a, b, loss, err, precision)
     return loss, recomputed + under, imprecise, a, b, outputs
+
+
+def _call_log_density(mechanism: Any, outputs: np.ndarray, data: Any, name: str, where: str) -> np.ndarray:
+    """``log_density(outputs, data)`` as a float array; MechanismError (naming the pair and the dataset)
+    when it raises or returns something that is not numbers."""
+    try:
+        value = mechanism.log_density(outputs, data)
+    except MechanismError:
+        raise
+    except Exception as exc:
+        raise MechanismError(f"{_runner.describe(mechanism)}.log_density(outputs, {name}) raised "
+                             f"{type(exc).__name__}: {exc}; {where}.") from exc
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise MechanismError(f"{_runner.describe(mechanism)}.log_density(outputs, {name}) returned "
+                             f"{_runner.describe(value)}, which is not an array of numbers ({exc}); it must return "
+                             f"one log density (a float, -inf outside the support) per output; {where}.") from None
+    return arr
 
 
 def _raise_bad_density(mechanism, outputs, a, b, where) -> None:

@@ -53,7 +53,7 @@ def register(sub):
                                    "at the registry's parameters: as printed, lemma-derived, exact minimum, "
                                    "tightness, safe/UNSAFE).")
     p.add_argument("--seed", type=_common.seed_arg, default=0, help="seed of every audit (default 0: the documented run)")
-    p.add_argument("--samples-scale", type=float, default=1.0,
+    p.add_argument("--samples-scale", type=_common.positive_arg, default=1.0,
                    help="multiply every default sample size by this factor (e.g. 0.1 for a quick look)")
     p.add_argument("--only", metavar="NAME", action="append", help="audit only this mechanism (repeatable)")
     p.add_argument("--no-proofs", action="store_true",
