@@ -17,6 +17,7 @@ import pytest
 import dpverify
 from dpverify import InvalidArgument, MechanismError, PrivacyClaim
 from dpverify.accounting import Accountant, events as ev
+from dpverify.auditing.neighbours import search_for
 from dpverify.cli import main
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
@@ -49,6 +50,16 @@ def _acc(method="pld"):
 
 
 IA, ME = InvalidArgument, MechanismError
+
+
+class _RaisingScalar(ScalarLaplace):
+    def log_density(self, outputs, data):
+        raise ZeroDivisionError("boom")
+
+
+class _StringScalar(ScalarLaplace):
+    def log_density(self, outputs, data):
+        return ["x"] * len(outputs)
 
 API = [
     # -- audit: pairs ------------------------------------------------------------------------
@@ -120,6 +131,12 @@ API = [
     ("audit-log-density-none", _audit(mech=bm.NoneDensity()), ME, "log_density"),
     ("audit-log-density-objects", _audit(mech=bm.ObjectDensity()), ME, "log_density"),
     ("audit-log-density-scalar", _audit(mech=bm.ScalarDensity()), ME, "log_density"),
+    ("audit-search-log-density-raises",
+     lambda: dpverify.audit(_RaisingScalar(1.0), search_for(_RaisingScalar(1.0), (0.0, 1.0)), samples=200, rng=0),
+     ME, "raised ZeroDivisionError"),
+    ("audit-search-log-density-strings",
+     lambda: dpverify.audit(_StringScalar(1.0), search_for(_StringScalar(1.0), (0.0, 1.0)), samples=200, rng=0),
+     ME, "not an array of numbers"),
     # -- PrivacyClaim ------------------------------------------------------------------------
     ("claim-epsilon-nan", lambda: PrivacyClaim(NAN), IA, "epsilon"),
     ("claim-epsilon-inf", lambda: PrivacyClaim(INF), IA, "epsilon"),
