@@ -270,7 +270,8 @@ def check_report_target(path: str | None) -> None:
 
 
 #: Picture formats ``--plot`` accepts (matplotlib's savefig formats, chosen by the file name's extension).
-PLOT_FORMATS = frozenset({"png", "pdf", "svg", "svgz", "jpg", "jpeg", "eps", "ps", "tif", "tiff", "webp", "pgf"})
+PLOT_FORMATS = frozenset({"png", "pdf", "svg", "svgz", "jpg", "jpeg", "eps", "ps", "tif", "tiff", "webp", "pgf", "gif",
+                          "avif", "raw", "rgba"})
 
 
 def check_plot_target(path: str) -> None:
