@@ -45,6 +45,11 @@ __all__ = [
 ]
 
 
+def _short(x: Any, width: int = 40) -> str:
+    text = repr(x)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 class Unit(enum.Enum):
     """What one record is: the whole (query-answer) vector, one row, one column or one entry."""
 
@@ -123,8 +128,13 @@ class NeighbourSpace:
 
     def check(self, d: Any, d_prime: Any, where: str = "pair") -> None:
         """Raise InvalidArgument unless (d, d_prime) are neighbours in this space."""
-        a = np.asarray(d, dtype=float)
-        b = np.asarray(d_prime, dtype=float)
+        try:
+            a = np.asarray(d, dtype=float)
+            b = np.asarray(d_prime, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise InvalidArgument(f"{where}: the datasets ({_short(d)}, {_short(d_prime)}) are not numbers or arrays "
+                                  f"of numbers ({exc}); a neighbour space compares numbers: give numeric "
+                                  "datasets.") from None
         if a.shape != b.shape:
             raise InvalidArgument(f"{where}: datasets of shapes {a.shape} and {b.shape} are not neighbours "
                                   "(neighbouring datasets have one shape).")

@@ -35,7 +35,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..claims import NeighbourRelation
-from ..errors import InvalidArgument
+from ..errors import DPVerifyError, InvalidArgument
 
 __all__ = ["normalise_pairs", "check_pair", "check_pairs", "records", "UNCHECKED"]
 
@@ -288,7 +288,14 @@ def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, whe
                                                                         "")) from None
             labels.append(f"neighbour space: {space.describe()}")
     if callable(check):
-        check(d, dp)  # raises InvalidArgument for non-neighbours (the mechanism's own rule)
+        try:
+            check(d, dp)  # raises InvalidArgument for non-neighbours (the mechanism's own rule)
+        except DPVerifyError:
+            raise
+        except Exception as exc:  # its rule could not read the pair: the pair is the bad input
+            raise InvalidArgument(f"{where}: the mechanism's check_neighbours could not read the pair "
+                                  f"({_describe(d, 30)}, {_describe(dp, 30)}): {type(exc).__name__}: {exc}. Give "
+                                  "datasets of the kind the mechanism takes.") from None
         labels.append("mechanism's check_neighbours")
     if space is None and not labels:
         sens = getattr(mechanism, "sensitivity", None)

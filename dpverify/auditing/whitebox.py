@@ -79,8 +79,8 @@ def _loss_batch_parts(mechanism: Any, data: Any, data_prime: Any, size: int, see
     where = f"data={_runner.describe(data)}, data_prime={_runner.describe(data_prime)}"
     outputs = _runner.call_sampler(mechanism, lambda: mechanism.sample(data, size, rng), where)
     outputs = _runner.check_outputs(mechanism, outputs, size, where)
-    a = np.asarray(mechanism.log_density(outputs, data), dtype=float)
-    b = np.asarray(mechanism.log_density(outputs, data_prime), dtype=float)
+    a = _call_log_density(mechanism, outputs, data, "data", where)
+    b = _call_log_density(mechanism, outputs, data_prime, "data_prime", where)
     for name, arr in (("data", a), ("data_prime", b)):
         if arr.shape != (size,):
             raise MechanismError(
@@ -109,6 +109,25 @@ def _loss_batch_parts(mechanism: Any, data: Any, data_prime: Any, size: int, see
     loss -= err
     loss, recomputed, imprecise = refine_losses(mechanism, outputs, data, data_prime, a, b, loss, err, precision)
     return loss, recomputed + under, imprecise, a, b, outputs
+
+
+def _call_log_density(mechanism: Any, outputs: np.ndarray, data: Any, name: str, where: str) -> np.ndarray:
+    """``log_density(outputs, data)`` as a float array; MechanismError (naming the pair and the dataset)
+    when it raises or returns something that is not numbers."""
+    try:
+        value = mechanism.log_density(outputs, data)
+    except MechanismError:
+        raise
+    except Exception as exc:
+        raise MechanismError(f"{_runner.describe(mechanism)}.log_density(outputs, {name}) raised "
+                             f"{type(exc).__name__}: {exc}; {where}.") from exc
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise MechanismError(f"{_runner.describe(mechanism)}.log_density(outputs, {name}) returned "
+                             f"{_runner.describe(value)}, which is not an array of numbers ({exc}); it must return "
+                             f"one log density (a float, -inf outside the support) per output; {where}.") from None
+    return arr
 
 
 def _raise_bad_density(mechanism, outputs, a, b, where) -> None:
@@ -542,7 +561,8 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     memory does not grow with ``samples``. The other paths keep the losses in memory and are
     refused, with the estimate, when they would not fit.
     """
-    from .consistency import CONSISTENCY_ALPHA, describe_failure, pair_consistency, thresholds_for
+    from .consistency import (CONSISTENCY_ALPHA, confirm_violations, describe_failure, pair_consistency,
+                              thresholds_for)
     from .precision import PrecisionPolicy
 
     start = time.perf_counter()
@@ -650,7 +670,7 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         else:
             stream_stats_c = stream_stats
         tests = max(1, 2 * thresholds.size * len(pairs))
-        alpha_each = CONSISTENCY_ALPHA / (4 * tests)
+        alpha_each = CONSISTENCY_ALPHA / (8 * tests)  # half of CONSISTENCY_ALPHA; the rest for confirm_violations
         checks = []
         for k in range(len(pairs)):
             f, c = pair_consistency(stream_stats_c[2 * k], stream_stats_c[2 * k + 1], thresholds, alpha_each, k)
@@ -661,10 +681,20 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
             "thresholds": thresholds, "draws_per_direction": [st.n for st in stream_stats_c],
             "identity": "E_D[1{L > t} exp(-L)] = P_D'(L > t), L = log p_D - log p_D'",
             "failures": failures, "checks": len(checks)}
+    violating = [(r.pair_index, j % 2) for j, r in enumerate(results)
+                 if r.delta_lower > claim.delta or r.epsilon_lower > claim.epsilon]
+    confirmation = None
+    if consistency and violating and not failures:  # the violating event, on fresh draws (consistency.py)
+        confirmation = confirm_violations(mechanism, pairs, violating, claim, root, max(used), executor,
+                                          precision, pilots, deadline)
+        failures.extend(confirmation["failures"])
+        consistency_report.update(consistent=not failures, violating_event=confirmation)
     if failures:
         verdict = Verdict.INCONSISTENT
-    elif any(r.delta_lower > claim.delta or r.epsilon_lower > claim.epsilon for r in results):
+    elif violating and (confirmation is None or confirmation["confirmed"]):
         verdict = Verdict.VIOLATED
+    elif violating:
+        verdict = Verdict.INCONCLUSIVE
     elif any(r.delta_estimate > claim.delta for r in results) or (stopped and min(used) == 0):
         verdict = Verdict.INCONCLUSIVE
     else:
@@ -678,6 +708,8 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         notes.append("log_density does not describe sample (no privacy verdict; the bounds below rest on the "
                      "density and are not evidence): " + describe_failure(failures[0])
                      + (f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""))
+    if confirmation is not None and confirmation["note"]:
+        notes.append(confirmation["note"])
     if stopped:
         notes.append(f"stopped by time_budget={time_budget:g} s after {min(used)}..{max(used)} draws per "
                      "direction (of the requested samples); the bounds are those reached so far")

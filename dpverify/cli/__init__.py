@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from ..errors import DPVerifyError, InvalidArgument
@@ -45,8 +46,22 @@ def build_parser() -> argparse.ArgumentParser:
     for name in SUBCOMMANDS:
         module = importlib.import_module(f"{__name__}.{name}")
         p = module.register(sub)
-        p.set_defaults(_run=module.run)
+        p.set_defaults(_run=module.run, _options=frozenset(p._option_string_actions))
     return parser
+
+
+_API_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
+
+
+def _as_typed(message: str, options: frozenset) -> str:
+    """An error about an API argument (``time_budget=nan must ...``) raised for a command-line option:
+    name the option as the user typed it (``argument --time-budget: time_budget=nan must ...``)."""
+    m = _API_NAME.match(message)
+    if m:
+        for flag in (f"--{m.group(1).replace('_', '-')}", f"--{m.group(1)}"):
+            if flag in options:
+                return f"argument {flag}: {message}"
+    return message
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,14 +77,37 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return 0
     except InvalidArgument as exc:
-        print(f"dpverify {args.command}: error: {exc}", file=sys.stderr)
+        print(f"dpverify {args.command}: error: {_as_typed(str(exc), getattr(args, '_options', frozenset()))}",
+              file=sys.stderr)
         return 2
     except DPVerifyError as exc:
         print(f"dpverify {args.command}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C in any command: one line, no traceback (audit pools stop their workers)
         print(f"dpverify {args.command}: interrupted (Ctrl-C); no result.", file=sys.stderr)
+        _close_dask_quietly()
         return 130
+
+
+def _close_dask_quietly() -> None:
+    """After Ctrl-C: close the local Dask clusters still open (e.g. interrupted while starting) now,
+    with Dask's logging silenced, so that no log lines or atexit traceback follow the one line."""
+    spec = sys.modules.get("distributed.deploy.spec")
+    if spec is None:
+        return
+    import atexit
+    import logging
+
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    for cluster in list(getattr(spec.SpecCluster, "_instances", ())):
+        try:
+            cluster.close(timeout=10)
+        except BaseException:  # noqa: BLE001 -- a half-started cluster may fail to close; we are exiting
+            pass
+    try:
+        atexit.unregister(spec.close_clusters)
+    except AttributeError:  # pragma: no cover - another Dask version
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,6 +10,7 @@ bound are printed beside it.
 """
 from __future__ import annotations
 
+import math
 import time
 
 from ..accounting import Accountant, Method, events as ev
@@ -41,11 +42,17 @@ def parse_event(spec: str, relation: NeighbourRelation) -> tuple[ev.DpEvent, int
     cls, allowed = _KINDS[kind]
     kwargs: dict = {}
     count = 1
+    seen: set = set()
     for item in parts[1:]:
         if "=" not in item:
             raise InvalidArgument(f"--event {spec!r}: {item!r} must be key=value (e.g. sigma=10).")
         key, _, raw = item.partition("=")
         key = key.strip()
+        if not key:
+            raise InvalidArgument(f"--event {spec!r}: {item!r} has no key; write key=value (e.g. sigma=10).")
+        if key in seen:
+            raise InvalidArgument(f"--event {spec!r}: duplicate key {key!r}; give each key once.")
+        seen.add(key)
         conv = int if key == "count" else allowed.get(key)
         if conv is None:
             raise InvalidArgument(f"--event {spec!r}: unknown key {key!r} for {kind}; "
@@ -54,10 +61,24 @@ def parse_event(spec: str, relation: NeighbourRelation) -> tuple[ev.DpEvent, int
             value = conv(raw)
         except ValueError:
             raise InvalidArgument(f"--event {spec!r}: {key}={raw!r} is not a valid {conv.__name__}.") from None
+        if conv is float and not math.isfinite(value):
+            raise InvalidArgument(f"--event {spec!r}: {key}={raw!r} must be a finite number (NaN and infinity are "
+                                  "refused).")
         if key == "count":
+            if value < 1:
+                raise InvalidArgument(f"--event {spec!r}: count={raw!r} must be a whole number >= 1.")
             count = value
         else:
             kwargs[key] = value
+    try:
+        return _build_event(spec, kind, cls, kwargs, relation), count
+    except InvalidArgument as exc:
+        if str(exc).startswith("--event"):
+            raise
+        raise InvalidArgument(f"--event {spec!r}: {exc}") from None
+
+
+def _build_event(spec: str, kind: str, cls, kwargs: dict, relation: NeighbourRelation):
     rate = kwargs.pop("rate", None)
     if kind == "dpsgd":
         missing = [k for k in ("q", "sigma", "steps") if k not in kwargs]
@@ -66,17 +87,16 @@ def parse_event(spec: str, relation: NeighbourRelation) -> tuple[ev.DpEvent, int
                                   f"(missing {', '.join(missing)}).")
         from ..accounting.curves import dpsgd
 
-        return dpsgd(kwargs["q"], kwargs["sigma"], kwargs["steps"]), count
+        return dpsgd(kwargs["q"], kwargs["sigma"], kwargs["steps"])
     if kind.startswith("subsampled-"):
         if rate is None:
             raise InvalidArgument(f"--event {spec!r}: {kind} needs rate=Q (the Poisson sampling rate).")
-        event = ev.PoissonSubsampled(cls(**kwargs, relation=NeighbourRelation.ADD_REMOVE_ONE), rate)
-    else:
-        try:
-            event = cls(**kwargs, relation=relation)
-        except TypeError as exc:
-            raise InvalidArgument(f"--event {spec!r}: {exc}.") from None
-    return event, count
+    try:
+        if kind.startswith("subsampled-"):
+            return ev.PoissonSubsampled(cls(**kwargs, relation=NeighbourRelation.ADD_REMOVE_ONE), rate)
+        return cls(**kwargs, relation=relation)
+    except TypeError as exc:  # a required key is missing (e.g. gaussian without sigma)
+        raise InvalidArgument(f"--event {spec!r}: {exc}; give every key the kind needs.") from None
 
 
 def register(sub):
@@ -121,7 +141,7 @@ def run(args) -> int:
 
     deltas = _deltas(args.delta)
     _common.check_report_target(args.report)
-    if args.plot:
+    if args.plot is not None:
         _common.check_plot_target(args.plot)
     if args.relation is not None:
         relation = NeighbourRelation(args.relation)

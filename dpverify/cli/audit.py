@@ -32,13 +32,13 @@ def register(sub):
     )
     p.add_argument("mechanism", metavar="MECHANISM", help="MODULE:ATTR or a registered mechanism's name")
     p.add_argument("--pairs", metavar="MODULE:ATTR", help="required unless MECHANISM is a registered name")
-    p.add_argument("--epsilon", type=float, help="claimed epsilon (default: the mechanism's claim)")
-    p.add_argument("--delta", type=float, help="claimed delta (default: the mechanism's claim, or 0 with --epsilon)")
+    p.add_argument("--epsilon", type=_common.nonnegative_arg, help="claimed epsilon (default: the mechanism's claim)")
+    p.add_argument("--delta", type=_common.delta_arg, help="claimed delta (default: the mechanism's claim, or 0 with --epsilon)")
     p.add_argument("--samples", type=_common.count_arg, default=DEFAULT_SAMPLES,
                    help="outputs per direction of each pair (e.g. 200000 or 2e5)")
     p.add_argument("--seed", type=_common.seed_arg, help="seed >= 0 (default: a fresh one, printed so the run can be repeated)")
-    p.add_argument("--confidence", type=float, default=0.95)
-    p.add_argument("--delta-resolution", type=float, metavar="R",
+    p.add_argument("--confidence", type=_common.open_unit_arg, default=0.95)
+    p.add_argument("--delta-resolution", type=_common.positive_arg, metavar="R",
                    help="choose the samples per direction so the delta lower bound is within about R of the estimate")
     p.add_argument("--plot", metavar="FILE",
                    help="save a plot (needs extra `plot`): white-box, the loss distribution and delta(eps); black-box, "
@@ -48,15 +48,15 @@ def register(sub):
                         "the elapsed time every 5 s)")
     _common.add_fail_on(p, ("never", "violated"), "never", "violated: the verdict is violated.")
     _common.add_report(p)
-    p.add_argument("--time-budget", type=float, metavar="SECONDS",
+    p.add_argument("--time-budget", type=_common.positive_arg, metavar="SECONDS",
                    help="a hard deadline: the audit (every call of the mechanism included) is stopped after SECONDS + 5 "
                         "with an error; white-box audits also stop drawing at SECONDS and report the bounds so far")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     cluster = p.add_mutually_exclusive_group()
-    cluster.add_argument("--scheduler", metavar="ADDRESS",
+    cluster.add_argument("--scheduler", metavar="ADDRESS", type=_common.scheduler_arg,
                          help="run the batches on the Dask cluster whose scheduler is at ADDRESS (e.g. "
                               "tcp://10.0.0.5:8786; needs extra `dask`); same result as a local run")
-    cluster.add_argument("--workers", type=_common.count_arg, metavar="N",
+    cluster.add_argument("--workers", type=_common.workers_arg, metavar="N",
                          help="run the batches on a local Dask cluster of N one-thread worker processes "
                               "(needs extra `dask`)")
     return p
@@ -68,7 +68,7 @@ def run(args) -> int:
         mech = entry.factory()
         pairs = entry.pairs() if args.pairs is None else None
     else:
-        mech = _common.load_object(args.mechanism, "mechanism",
+        mech = _common.load_object(args.mechanism, "MECHANISM",
                                    call=lambda o: not hasattr(o, "sample") and callable(o))
         if args.pairs is None:
             raise InvalidArgument(f"--pairs is required when MECHANISM={args.mechanism!r} is MODULE:ATTR "
@@ -87,7 +87,7 @@ def run(args) -> int:
         claim = PrivacyClaim(eps, delta)
     seed = args.seed if args.seed is not None else _common.new_seed()
     white_box = callable(getattr(mech, "log_density", None))
-    if args.plot:
+    if args.plot is not None:
         _common.check_plot_target(args.plot)
     _common.check_report_target(args.report)
     extra = {}
@@ -104,12 +104,21 @@ def run(args) -> int:
     if args.time_budget is not None:
         extra["time_budget"] = args.time_budget
     client = cluster = None
-    if getattr(args, "scheduler", None) or getattr(args, "workers", None):
-        from ..auditing.distributed import connect
-
-        client, cluster = connect(args.scheduler, args.workers)
-        extra["executor"] = client
     try:
+        if getattr(args, "scheduler", None) or getattr(args, "workers", None):
+            from ..auditing.distributed import connect
+
+            if args.workers:  # a local cluster's workers log to this terminal: errors only (Ctrl-C stays one line)
+                import logging
+                import os
+
+                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+                logging.getLogger("distributed").setLevel(logging.ERROR)
+            try:
+                client, cluster = connect(args.scheduler, args.workers)
+            except (ValueError, TypeError) as exc:  # an address Dask cannot parse (the form was checked up front)
+                raise InvalidArgument(f"--scheduler {args.scheduler!r}: {exc}") from None
+            extra["executor"] = client
         if heartbeat is not None:
             with heartbeat:
                 result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence,
@@ -119,6 +128,18 @@ def run(args) -> int:
                             **extra)
     except KeyboardInterrupt:  # Ctrl-C: the workers are already stopped (dpverify.auditing._runner)
         print(f"dpverify audit: interrupted (Ctrl-C); no result. Repeat with --seed {seed}.", file=sys.stderr)
+        from . import _close_dask_quietly
+
+        import logging
+
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        if client is not None:
+            try:
+                client.close()
+            except BaseException:  # noqa: BLE001 -- exiting after Ctrl-C
+                pass
+        client = cluster = None
+        _close_dask_quietly()  # the local cluster, also when Ctrl-C came while it was starting
         return 130
     finally:
         if client is not None:  # a cluster started here stops with the audit; a remote one keeps running
@@ -180,5 +201,6 @@ def _report_now(result, args, claim, seed) -> int:
         print(f"reproduce with: dpverify audit {args.mechanism}{pairs_opt} "
               f"{size} --seed {seed}"
               + (f" --epsilon {claim.epsilon} --delta {claim.delta}" if claim is not None else "")
-              + (f" --confidence {args.confidence!r}" if args.confidence != 0.95 else ""))
+              + (f" --confidence {args.confidence!r}" if args.confidence != 0.95 else "")
+              + (f" --time-budget {args.time_budget!r}" if args.time_budget is not None else ""))
     return 0
