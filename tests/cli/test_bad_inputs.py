@@ -310,8 +310,6 @@ CLI = [
     ("audit-fail-on-bogus", A + ["--fail-on", "bogus"], 2, "--fail-on"),
     ("audit-unknown-option", A + ["--bogus"], 2, "--bogus"),
     ("audit-option-missing-value", A + ["--epsilon"], 2, "--epsilon"),
-    ("audit-time-budget-black-box", ["audit", "svt-alg1-lyu", "--samples", "100", "--time-budget", "5"], 2,
-     "time"),
     # -- check -------------------------------------------------------------------------------
     *[(f"check-samples-scale-{k}", CHK + ["--samples-scale", v], 2, "--samples-scale")
       for k, v in [("inf", "inf"), ("nan", "nan"), ("negative", "-1"), ("zero", "0"), ("word", "abc"),
