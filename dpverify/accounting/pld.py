@@ -627,13 +627,16 @@ class PLDComposition(CompositionMethod):
     bounds. ``value_discretisation`` is the loss grid step h (None: chosen from the events,
     ``min(1e-4, scale/200)`` where ``scale`` is the smallest loss spread among the leaves);
     ``tail_mass`` the mass sent to +inf (or lumped up) at each truncation;
-    ``merge_gaussians`` the exact fast path for Gaussian leaves."""
+    ``merge_gaussians`` (on by default) replaces all Gaussian leaves by the one Gaussian they
+    compose to exactly (``mu = sqrt(sum k_i mu_i^2)``, i.e. ``1/sigma^2 = sum k_i/sigma_i^2`` at
+    sensitivity 1): exact, and one discretisation instead of one per leaf."""
 
     value_discretisation: float | None = None
     tail_mass: float = 1e-15
     discretisation: Discretisation = Discretisation.CONNECT_DOTS
-    merge_gaussians: bool = False
+    merge_gaussians: bool = True
     name: str = "pld"
+    per_leaf = True  # class attribute, not a dataclass field
 
     def __post_init__(self) -> None:
         if self.value_discretisation is not None:
@@ -659,7 +662,8 @@ class PLDComposition(CompositionMethod):
             if len(gs) > 1 or (gs and gs[0][1] > 1):
                 mu = math.sqrt(sum(c * l.mu ** 2 for l, c in gs))
                 merged = Gaussian(1.0 / mu, 1.0, relation=event.relation)
-                groups = [(merged, 1)] + [(l, c) for l, c in groups if not isinstance(l, Gaussian)]
+                # last, so that a ledger that grows by other events keeps its composed prefix
+                groups = [(l, c) for l, c in groups if not isinstance(l, Gaussian)] + [(merged, 1)]
         return tuple(groups)
 
     def grid_step(self, plan) -> float:
@@ -787,14 +791,27 @@ def _budget(delta: float) -> float:
     return 10.0 ** math.floor(math.log10(b))
 
 
+#: The last composition per (method, mode, budget, h, directions): (plan, [composed PMF per
+#: direction]). A plan that extends it (same entries first, then new ones) starts from it, so a
+#: ledger that grows by new events is composed incrementally (the result is identical to a fresh
+#: run: the same convolutions in the same order).
+_LAST: dict = {}
+_LAST_MAX = 8
+
+
 @lru_cache(maxsize=8)
 def _cached_pmfs(method: "PLDComposition", plan, mode, budget: float = 1e-12) -> list:
     h = method.grid_step(plan)
     both = not all(_symmetric(l) for l, _ in plan)
+    key = (method, mode, budget, h, both)
+    start, accs = 0, None
+    last = _LAST.get(key)
+    if last is not None and len(last[0]) <= len(plan) and plan[:len(last[0])] == last[0]:
+        start, accs = len(last[0]), last[1]
     out = []
-    for direction in ((0, 1) if both else (0,)):
-        acc = None
-        for leaf, count in plan:
+    for i, direction in enumerate((0, 1) if both else (0,)):
+        acc = accs[i] if accs is not None else None
+        for leaf, count in plan[start:]:
             # a leaf's tail goes to +inf in each of its `count` copies: keep count x leaf tail
             # within the budget (the Gaussian grids then reach a few more standard deviations)
             leaf_tail = min(method.tail_mass, max(budget / count, 1e-300))
@@ -803,6 +820,9 @@ def _cached_pmfs(method: "PLDComposition", plan, mode, budget: float = 1e-12) ->
             pmf = pmf.self_compose(count, tail, budget)
             acc = pmf if acc is None else acc.convolve(pmf, tail)
         out.append(acc)
+    if len(_LAST) >= _LAST_MAX and key not in _LAST:
+        _LAST.pop(next(iter(_LAST)))
+    _LAST[key] = (plan, out)
     return out
 
 

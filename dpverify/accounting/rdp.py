@@ -123,6 +123,7 @@ class RDPComposition(CompositionMethod):
 
     orders: tuple = DEFAULT_ORDERS
     name: str = "rdp"
+    per_leaf = True  # class attribute, not a dataclass field
 
     def __post_init__(self) -> None:
         try:
