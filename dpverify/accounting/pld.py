@@ -202,10 +202,12 @@ def _mix_cdf(y, comps, scale):
 
 
 def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_hi: float,
-                 L_of_y, y_of_t, comps_p, comps_q, scale: float) -> None:
+                 L_of_y, y_of_t, comps_p, comps_q, scale: float, loc_err=None) -> None:
     """Discretise a loss L(y), increasing in y, where y has the P-density ``comps_p`` and the
     Q-density ``comps_q`` (Gaussian mixtures of common ``scale``), restricted to
-    ``(y_lo, y_hi]``; P(y <= y_lo) is lumped up, P(y > y_hi) goes to +inf."""
+    ``(y_lo, y_hi]``; P(y <= y_lo) is lumped up, P(y > y_hi) goes to +inf. ``loc_err(t_max)``,
+    when given, bounds the absolute error of the computed ``L`` at the nodes (``t_max`` the largest
+    ``|L|`` on the range); otherwise ``4 u (t_max + 1)``."""
     t_lo, t_hi = float(L_of_y(np.array([y_lo]))[0]), float(L_of_y(np.array([y_hi]))[0])
     j_lo = math.floor(t_lo / h)
     j_hi = math.ceil(t_hi / h)
@@ -244,7 +246,9 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
         merge_P = np.zeros(j.size)
         merge_E = np.zeros(j.size)
         merge_D = np.full(j.size, np.inf)
-    eta = 4 * U * (max(abs(t_lo), abs(t_hi), abs(j_lo * h), abs(j_hi * h)) + 1)
+    t_max = max(abs(t_lo), abs(t_hi), abs(j_lo * h), abs(j_hi * h))
+    # location error of the computed losses and of the grid points a = j h (u |a| each)
+    eta = 4 * U * (t_max + 1) if loc_err is None else loc_err(t_max) + 4 * U * t_max
     eta_h = eta / -math.expm1(-h)
     for s in np.unique(sub[sub > 0]):
         sel = np.nonzero(sub == s)[0]
@@ -528,8 +532,20 @@ def _mixture_pmf(inner: DpEvent, q: float, direction: int, h: float, tail: float
         comps_q = [(1 - q, 0.0), (q, -mu)]
         y_lo, y_hi = -mu - z, z
     bins = _Bins()
+    # error of the computed L = +-log1p(z), z = q expm1(x), x = +-mu y - mu^2/2 (|dL/dx| <= 1):
+    # x to 3u (|mu y| + mu^2/2); expm1, the product and log1p a few ulps relative, and a relative
+    # error e of z moves log1p(z) by <= e |z| / (1 + z) <= e |L| / (1 - q) (z > -q). Hence
+    # |L~ - L| <= (2 + 3 / (1 - q)) u |L| + 3 u (mu |y| + mu^2/2), bounded generously by
+    # 8 u (|L| / (1 - q) + mu max|y| + mu^2). Without it the absolute floor 4u of the generic bound,
+    # divided by h in the split slack, inflated every bin by ~4u / h: at sigma = 5000 (losses ~1e-5,
+    # h ~ 2e-8) that was ~1e-7 per bin per step, 1e-3 over 10^4 steps (issue 32).
+    y_abs = max(abs(y_lo), abs(y_hi))
+
+    def loc_err(t_max: float) -> float:
+        return 8 * U * (t_max / (1 - q) + mu * y_abs + mu * mu)
+
     _ctd_mixture(bins, h, mode, y_lo=y_lo, y_hi=y_hi, L_of_y=L_of_y, y_of_t=y_of_t,
-                 comps_p=comps_p, comps_q=comps_q, scale=1.0)
+                 comps_p=comps_p, comps_q=comps_q, scale=1.0, loc_err=loc_err)
     return bins.pmf(h)
 
 
@@ -668,9 +684,11 @@ class PLDComposition(CompositionMethod):
 
     def grid_step(self, plan) -> float:
         """The loss grid step h. Default rule: ``min(1e-4, scale/200)`` over the leaves (``scale``
-        the loss spread of a Gaussian or Laplace leaf; for a subsampled leaf the step is at least
-        ``5e-5``, which keeps the connect-the-dots bias below 1e-4 relative on the DP-SGD grid of
-        ``benchmarks/bench_accounting.py``), then coarsened if needed so that the composed loss
+        the loss spread of a Gaussian or Laplace leaf); for a subsampled leaf (``scale = q
+        sensitivity / sigma``) ``min(max(5e-5, scale/200), scale/100)``: the connect-the-dots bias
+        is second order in ``h / scale`` whatever the size of the loss (issue 32: a fixed floor
+        5e-5 left q = 0.01, sigma = 5000 with a lower bound of 0 and an upper bound 5.5x too
+        large), then coarsened if needed so that the composed loss
         (mean + 16 standard deviations, from :func:`_loss_moments`) spans at most 2^20 bins
         (large total losses: the relative bias of a coarser step is still far below 1e-4)."""
         if self.value_discretisation is not None:
@@ -689,7 +707,10 @@ class PLDComposition(CompositionMethod):
                     scale = leaf.rate * inner.sensitivity / getattr(inner, "sigma", getattr(inner, "scale", 1.0))
                 else:
                     scale = leaf.rate * max(inner.epsilon, 1e-3)
-                h = min(h, max(5e-5, scale / 200))
+                # the connect-the-dots bias of a subsampled leaf is second order in h / scale (about
+                # 0.3 (h / scale)^2 relative in epsilon, measured): scale / 100 keeps it near 3e-5;
+                # the older floor max(5e-5, scale / 200) is kept where it is finer (never looser)
+                h = min(h, max(5e-5, scale / 200), scale / 100)
             m1, v1 = _loss_moments(leaf)
             mean += count * m1
             var += count * v1

@@ -161,3 +161,26 @@ def test_event_and_method_dicts():
     assert event_from_dict(json.loads(json.dumps(event_to_dict(single)))) == single
     m = PLDComposition(value_discretisation=1e-3)
     assert method_from_dict(method_to_dict(m)) == m
+
+
+# ---------------------------------------------------------------------------- part 2: small losses
+def test_small_per_step_loss_default_grid_is_tight():
+    """q = 0.01, sigma = 5000, 10^4 steps, delta = 1e-6: the default upper bound is within 1e-4
+    relative of the certified lower bound (the fixed grid floor 5e-5 gave 0.0024 with lower 0)."""
+    from dpverify.accounting import dpsgd
+
+    b = PLDComposition().bounds(dpsgd(0.01, 5000.0, 10**4), [1e-6])
+    assert b.lower[0] > 0
+    assert (b.upper[0] - b.lower[0]) / b.upper[0] <= 1e-4
+    assert b.upper[0] < 4.4e-4  # not the 2.4e-3 of the old floor
+
+
+def test_dpsgd_sigma_for_tiny_epsilon_is_within_one_percent_of_the_smallest_safe_sigma():
+    """The calibrated sigma is safe (certified upper bound <= target) and sigma / 1.01 is
+    certainly unsafe (its certified *lower* bound exceeds the target), so sigma is within 1 % of
+    the smallest safe sigma."""
+    from dpverify.accounting import dpsgd, dpsgd_sigma
+
+    c = dpsgd_sigma(0.01, 10**4, 0.001, 1e-6)
+    assert PLDComposition().epsilon(dpsgd(0.01, c.parameter, 10**4), 1e-6) <= 0.001
+    assert PLDComposition().bounds(dpsgd(0.01, c.parameter / 1.01, 10**4), [1e-6]).lower[0] > 0.001
