@@ -87,6 +87,7 @@ from ..errors import NumericalError
 
 U = 2.0 ** -53  # unit round-off of float64
 _DIRECT_LIMIT = 20_000  # len(x) * len(y) below which the direct convolution is used
+_DIRECT_SHORT = 32  # ... and the length of the shorter one at or below which it is used too
 _TWIDDLE_ERROR = U
 _SAFETY = 2.0
 _EXT = np.longdouble  # extended precision where the platform has it (x86: 64-bit mantissa)
@@ -126,7 +127,7 @@ class LossPMF:
             raise NumericalError(f"cannot compose PMFs on grids h={self.h} and h={other.h}")
         x, y = self.probs, other.probs
         m_out = x.size + y.size - 1
-        if x.size * y.size <= _DIRECT_LIMIT:
+        if x.size * y.size <= _DIRECT_LIMIT or min(x.size, y.size) <= _DIRECT_SHORT:
             z = np.convolve(x, y)
             # each output is a sum of <= min(n, m) non-negative products
             fft_err = (min(x.size, y.size) + 2) * U * float(np.sum(x)) * float(np.sum(y)) * 1.01

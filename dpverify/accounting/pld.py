@@ -263,8 +263,8 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
         lw = _GL_W[None, None, :] * (w[:, None, None] / 2.0)
         P_I = np.sum(np.sum(p * lw, axis=2), axis=1)
         zg = 0.0
-        for _, m in comps_p:
-            zg = max(zg, float(np.max(np.abs((y - m) / scale))))
+        for _, m in comps_p:  # the nodes lie inside [ya, yb]: the endpoints bound |y - m|
+            zg = max(zg, float(np.max(np.maximum(np.abs(ya_s - m), np.abs(yb_s - m)))) / scale)
         zmax = max(zmax, zg)
         # arithmetic error of the masses, relative to each interval's own mass: the bins are
         # inflated by it (H increases with every mass) rather than charged to delta absolutely
@@ -303,18 +303,27 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
             bins.add(j[sel], (P_up - pb_lo) * (1 + 2 * U))
         total_p += float(np.sum(P_I))
         # quadrature remainder per piece: |phi^(16)(z)| <= min(Cramer, Hermite) bound, taken
-        # at the point of the piece closest to each mean (log space: e^a q may be e^{+500} e^{-500})
-        logs = []
+        # at the point of the piece closest to each mean (log space: e^a q may be e^{+500} e^{-500}).
+        # The Cramer bound alone is a valid (looser) bound and cheap: when its total is negligible
+        # (<= 1e-24, far below any delta asked for) it is used as it is, else the minimum of both
         coefs = [(math.log(abs(c_)), m, None) for c_, m in comps_p if c_ != 0] + [
             (math.log(abs(c_)), m, aa) for c_, m in comps_q if c_ != 0]
-        for lc, m, extra in coefs:
-            near = np.maximum(0.0, np.maximum(ya_s - m, m - yb_s)) / scale
-            far = np.maximum(np.abs(ya_s - m), np.abs(yb_s - m)) / scale
-            lb = np.minimum(_LOG_CRAMER16 - near * near / 4, _log_hermite16(far) - near * near / 2)
-            logs.append(lc + lb + (extra if extra is not None else 0.0))
-        log_env = np.logaddexp.reduce(np.stack(logs), axis=0)
-        with np.errstate(over="ignore", divide="ignore"):
-            rem = float(np.sum(np.exp(math.log(s) + (2 * _NODES + 1) * np.log(w / scale) + _LOG_GL16 + log_env)))
+        log_w = math.log(s) + (2 * _NODES + 1) * np.log(w / scale) + _LOG_GL16
+        rem = math.inf
+        for hermite in (False, True):
+            logs = []
+            for lc, m, extra in coefs:
+                near = np.maximum(0.0, np.maximum(ya_s - m, m - yb_s)) / scale
+                lb = _LOG_CRAMER16 - near * near / 4
+                if hermite:
+                    far = np.maximum(np.abs(ya_s - m), np.abs(yb_s - m)) / scale
+                    lb = np.minimum(lb, _log_hermite16(far) - near * near / 2)
+                logs.append(lc + lb + (extra if extra is not None else 0.0))
+            log_env = logs[0] if len(logs) == 1 else np.logaddexp.reduce(np.stack(logs), axis=0)
+            with np.errstate(over="ignore", divide="ignore"):
+                rem = min(rem, float(np.sum(np.exp(log_w + log_env))))
+            if rem <= 1e-24:
+                break
         bins.error += rem * (1 + 1e-6)
     del zmax, total_p
     if mode is _ROUND_DOWN:
@@ -701,6 +710,9 @@ class PLDComposition(CompositionMethod):
                 h = min(h, leaf.mu / 200)
             elif isinstance(leaf, (Laplace, DiscreteLaplace)):
                 h = min(h, leaf.epsilon / 200)
+            elif isinstance(leaf, (RandomizedResponse, PureDP, ApproxDP)) and leaf.epsilon > 0:
+                # atoms at +-eps split between grid points: the same relative rule (issue 32)
+                h = min(h, leaf.epsilon / 200)
             elif isinstance(leaf, (PoissonSubsampled, SampledWithoutReplacement)):
                 inner = leaf.event
                 if isinstance(inner, (Gaussian, Laplace, DiscreteLaplace)):
@@ -830,16 +842,31 @@ def _cached_pmfs(method: "PLDComposition", plan, mode, budget: float = 1e-12) ->
     if last is not None and len(last[0]) <= len(plan) and plan[:len(last[0])] == last[0]:
         start, accs = len(last[0]), last[1]
     out = []
+    tail = min(method.tail_mass, budget)
     for i, direction in enumerate((0, 1) if both else (0,)):
         acc = accs[i] if accs is not None else None
+        # the new entries are composed as a balanced binary tree (a binary counter of partial
+        # products, O(log n) of them alive): n small PMFs then cost about n log n times their size
+        # instead of n times the size of the whole composition; every convolution carries its own
+        # error bound and truncation, whatever the order
+        stack: list[tuple[int, LossPMF]] = []
         for leaf, count in plan[start:]:
             # a leaf's tail goes to +inf in each of its `count` copies: keep count x leaf tail
             # within the budget (the Gaussian grids then reach a few more standard deviations)
             leaf_tail = min(method.tail_mass, max(budget / count, 1e-300))
-            tail = min(method.tail_mass, budget)
             pmf = _cached_leaf(leaf, direction if not _symmetric(leaf) else 0, h, leaf_tail, mode)
             pmf = pmf.self_compose(count, tail, budget)
-            acc = pmf if acc is None else acc.convolve(pmf, tail)
+            level = 0
+            while stack and stack[-1][0] == level:
+                pmf = stack.pop()[1].convolve(pmf, tail)
+                level += 1
+            stack.append((level, pmf))
+        while len(stack) > 1:
+            top = stack.pop()[1]
+            lvl, below = stack.pop()
+            stack.append((lvl, below.convolve(top, tail)))
+        if stack:
+            acc = stack[0][1] if acc is None else acc.convolve(stack[0][1], tail)
         out.append(acc)
     if len(_LAST) >= _LAST_MAX and key not in _LAST:
         _LAST.pop(next(iter(_LAST)))
