@@ -313,12 +313,28 @@ class LossPMF:
             lo_eps = min(max(lo_eps, float(l[idx - 1]), 0.0), float(l[idx]))
         eps = lo_eps + loss_shift
         step = 1e-12 * max(1.0, abs(eps))
+        bad = None
         for _ in range(200):
             if self.delta(eps, certified) <= delta:
-                return eps
+                break
+            bad = eps
             eps += step
             step *= 2.0
-        raise NumericalError(f"could not certify an epsilon for delta={delta!r}")  # pragma: no cover
+        else:
+            raise NumericalError(f"could not certify an epsilon for delta={delta!r}")  # pragma: no cover
+        if bad is not None:
+            # the doubling steps may overshoot (far past the solution when the suffix-sum
+            # approximation was poor, e.g. losses of 10^4 and more): bisect back between the last
+            # failing and the first passing point; the value returned always passes the check
+            for _ in range(100):
+                if eps - bad <= 1e-12 * max(1.0, abs(eps)):
+                    break
+                mid = 0.5 * (bad + eps)
+                if self.delta(mid, certified) <= delta:
+                    eps = mid
+                else:
+                    bad = mid
+        return eps
 
 
     def delta_lower(self, epsilon: float, moved: float, deflate: float) -> float:
