@@ -243,3 +243,44 @@ def test_epsilon_search_does_not_overshoot():
     (pmf,) = m.composed_pmfs(ev)
     e = m.epsilon(ev, 1e-10)
     assert pmf.delta(e) <= 1e-10 < pmf.delta(e * (1 - 1e-9))
+
+
+def test_accountant_answers_with_the_tightest_method_and_says_which():
+    """10^12 DP-SGD steps: PLD's bound is 6.3e11, RDP's 1.7e8; the accountant returns the RDP value
+    and names it. With fallback=False the PLD value stands alone."""
+    from dpverify.accounting import dpsgd
+
+    ev = dpsgd(0.01, 1.0, 10**12)
+    acc = Accountant().compose(ev)
+    ans = acc.epsilon_answer(1e-6)
+    assert ans.method == "rdp" and ans.primary == "pld"
+    assert ans.value == ans.values["rdp"] < ans.values["pld"] / 1000
+    assert ans.values["kov"] is None  # unsupported, listed as such
+    assert "rdp" in ans.note and "pld" in ans.note
+    assert Accountant(fallback=False).compose(ev).epsilon(1e-6) == ans.values["pld"]
+
+
+def test_fallback_keeps_the_answer_finite_where_the_pld_budget_cannot_be_met():
+    """10-fold Laplace at delta = 1e-14: the PLD's round-off bound exceeds delta (inf); KOV's
+    value is certified and within 1e-4 of the PLD lower bound."""
+    acc = Accountant().compose(Laplace(1.0), 10)
+    ans = acc.epsilon_answer(1e-14)
+    assert ans.values["pld"] == math.inf and math.isfinite(ans.value) and ans.method != "pld"
+    lower = PLDComposition().bounds(SelfComposed(Laplace(1.0), 10), [1e-14]).lower[0]
+    assert lower <= ans.value <= lower * (1 + 1e-4)
+
+
+def test_fallback_never_loosens_and_is_a_minimum_of_certified_values():
+    acc = Accountant().compose(Gaussian(2.0), 5).compose(Laplace(3.0))
+    ans = acc.epsilon_answer(1e-5)
+    finite = [x for x in ans.values.values() if x is not None]
+    assert ans.value == min(finite) <= ans.values["pld"]
+    d = acc.delta_answer(ans.value)
+    assert d.value <= 1e-5 * (1 + 1e-9)
+
+
+def test_bad_fallback_is_refused():
+    with pytest.raises(InvalidArgument, match="fallback"):
+        Accountant(fallback="rdp")
+    with pytest.raises(InvalidArgument, match=r"fallback\[0\]"):
+        Accountant(fallback=("rdp",))
