@@ -99,8 +99,9 @@ def run_ours(specs, delta=DELTA, query_every_step=False, lower=True):
     if not lower:
         return up, math.nan, t_up, math.nan
     t = time.process_time()
-    b = acc.method.bounds(acc.ledger, [delta])  # the upper is cached; this adds the lower bound
-    assert float(b.upper[0]) == up
+    b = acc.method.bounds(acc.ledger, [delta])  # the PLD upper is cached; this adds the lower bound
+    if not float(b.upper[0]) >= up:  # the accountant's answer is the tightest of its methods
+        raise AssertionError("the accountant answered above its PLD bound")
     return up, float(b.lower[0]), t_up, time.process_time() - t
 
 
