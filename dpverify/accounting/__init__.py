@@ -9,7 +9,7 @@ Every number returned here is a certified **upper bound** on the privacy paramet
 from __future__ import annotations
 
 from ._method import CompositionMethod, Method
-from .accountant import Accountant
+from .accountant import Accountant, Answer
 from .advanced import AdvancedComposition
 from .basic import BasicComposition
 from .events import (
@@ -76,6 +76,7 @@ __all__ = [
     "zcdp_epsilon",
     "zcdp_epsilon_bs",
     "Accountant",
+    "Answer",
     "AdvancedComposition",
     "ApproxDP",
     "BasicComposition",
