@@ -22,9 +22,11 @@ from .events import (
     Laplace,
     PoissonSubsampled,
     PureDP,
+    RandomAllocation,
     RandomizedResponse,
     SampledWithoutReplacement,
     SelfComposed,
+    Shuffled,
     ZCDP,
 )
 from .calibration import (
@@ -96,6 +98,8 @@ __all__ = [
     "PureDP",
     "RDPComposition",
     "RandomizedResponse",
+    "RandomAllocation",
+    "Shuffled",
     "SampledWithoutReplacement",
     "SelfComposed",
     "ZCDP",
