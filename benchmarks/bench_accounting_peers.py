@@ -71,14 +71,14 @@ def theirs(kind, params, delta, how="count"):
         eps0, k = params
         ev = dpa.RandomizedResponseDpEvent(noise_parameter=2 / (1 + math.exp(eps0)), num_buckets=2)
         rel = NR.REPLACE_ONE
-    elif kind == "laplace":
-        b, k = params
+    elif kind == "laplace":  # dp-accounting states additive noise under add/remove (sensitivity 1 there;
+        b, k = params        # under its REPLACE_ONE a Gaussian's sensitivity is doubled)
         ev = dpa.LaplaceDpEvent(b)
-        rel = NR.REPLACE_ONE
+        rel = NR.ADD_OR_REMOVE_ONE
     elif kind == "gaussian":
         s, k = params
         ev = dpa.GaussianDpEvent(s)
-        rel = NR.REPLACE_ONE
+        rel = NR.ADD_OR_REMOVE_ONE
     else:
         q, s, k = params
         ev = dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(s))
