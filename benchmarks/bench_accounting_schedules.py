@@ -28,8 +28,12 @@ from dpverify.accounting import pld as _pld
 AR = NeighbourRelation.ADD_REMOVE_ONE
 DELTA = 1e-6
 CPU_FACTOR = 2.0  # dp-accounting is stopped after this multiple of dpverify's CPU time
-START = "<!-- bench_accounting_schedules: generated, do not edit -->"
-END = "<!-- end bench_accounting_schedules -->"
+HEADING = "## Accounting: schedules and heterogeneous compositions (`benchmarks/bench_accounting_schedules.py`)"
+
+
+def _markers(section: str) -> tuple[str, str]:
+    return (f"<!-- bench_accounting_schedules {section}: generated, do not edit -->",
+            f"<!-- end bench_accounting_schedules {section} -->")
 DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "performance.md")
 
 
@@ -214,20 +218,28 @@ def main(argv=None) -> None:
         print(s, flush=True)
         lines.append(s)
 
-    header(out)
-    if args.only in (None, "head"):
-        head_to_head(out)
-    if args.only in (None, "scaling"):
-        scaling(out)
-    if args.write:
-        text = open(DOC).read()
-        block = START + "\n" + "\n".join(lines).rstrip() + "\n" + END
-        if START in text:
-            text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-        else:
-            text = text.rstrip() + "\n\n## Accounting: schedules and heterogeneous compositions " \
-                "(`benchmarks/bench_accounting_schedules.py`)\n\n" + block + "\n"
-        open(DOC, "w").write(text)
+    sections = [("head", head_to_head), ("scaling", scaling)]
+    for section, run in sections:
+        if args.only not in (None, section):
+            continue
+        lines.clear()
+        header(out)
+        run(out)
+        if args.write:
+            _write(section, lines)
+
+
+def _write(section: str, lines: list[str]) -> None:
+    start, end = _markers(section)
+    text = open(DOC).read()
+    block = start + "\n" + "\n".join(lines).rstrip() + "\n" + end
+    if start in text:
+        text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+    else:
+        if HEADING not in text:
+            text = text.rstrip() + "\n\n" + HEADING + "\n"
+        text = text.rstrip() + "\n\n" + block + "\n"
+    open(DOC, "w").write(text)
 
 
 if __name__ == "__main__":
