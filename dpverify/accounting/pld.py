@@ -207,9 +207,10 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
                  L_of_y, y_of_t, comps_p, comps_q, scale: float, loc_err=None) -> None:
     """Discretise a loss L(y), increasing in y, where y has the P-density ``comps_p`` and the
     Q-density ``comps_q`` (Gaussian mixtures of common ``scale``), restricted to
-    ``(y_lo, y_hi]``; P(y <= y_lo) is lumped up, P(y > y_hi) goes to +inf. ``loc_err(t_max)``,
-    when given, bounds the absolute error of the computed ``L`` at the nodes (``t_max`` the largest
-    ``|L|`` on the range); otherwise ``4 u (t_max + 1)``."""
+    ``(y_lo, y_hi]``; P(y <= y_lo) is lumped up, P(y > y_hi) goes to +inf. ``loc_err(t, y)``,
+    when given, bounds the absolute error of the computed ``L`` at the nodes of each interval
+    (arrays: ``t`` the largest ``|L|`` and ``y`` the largest ``|y|`` on the interval); otherwise
+    ``4 u (t_max + 1)`` with ``t_max`` the largest ``|L|`` on the range."""
     t_lo, t_hi = float(L_of_y(np.array([y_lo]))[0]), float(L_of_y(np.array([y_hi]))[0])
     j_lo = math.floor(t_lo / h)
     j_hi = math.ceil(t_hi / h)
@@ -250,12 +251,17 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
         merge_D = np.full(j.size, np.inf)
     t_max = max(abs(t_lo), abs(t_hi), abs(j_lo * h), abs(j_hi * h))
     # location error of the computed losses and of the grid points a = j h (u |a| each)
-    eta = 4 * U * (t_max + 1) if loc_err is None else loc_err(t_max) + 4 * U * t_max
-    eta_h = eta / -math.expm1(-h)
+    if loc_err is None:
+        eta = np.full(j.size, 4 * U * (t_max + 1))
+    else:  # per interval: the losses lie in [a, a + h] (up to the error itself), y in [ya, yb]
+        t_abs = np.maximum(np.abs(a), np.abs(a + h))
+        eta = loc_err(t_abs, np.maximum(np.abs(ya), np.abs(yb))) + 4 * U * t_abs
+    eta_hs = eta / -math.expm1(-h)
     for s in np.unique(sub[sub > 0]):
         sel = np.nonzero(sub == s)[0]
         s = int(s)
         aa, ya_s, yb_s = a[sel], ya[sel], yb[sel]
+        eta_h = eta_hs[sel]
         w = (yb_s - ya_s) / s
         # nodes: (len(sel), s, NODES)
         k = np.arange(s)[None, :, None]
@@ -543,17 +549,17 @@ def _mixture_pmf(inner: DpEvent, q: float, direction: int, h: float, tail: float
         comps_q = [(1 - q, 0.0), (q, -mu)]
         y_lo, y_hi = -mu - z, z
     bins = _Bins()
-    # error of the computed L = +-log1p(z), z = q expm1(x), x = +-mu y - mu^2/2 (|dL/dx| <= 1):
-    # x to 3u (|mu y| + mu^2/2); expm1, the product and log1p a few ulps relative, and a relative
+    # error of the computed L = +-log1p(z), z = q expm1(x), x = +-mu y - mu^2/2, per interval:
+    # x is computed to 3u (mu |y| + mu^2/2), and |dL/dx| = |1 - (1-q) e^{-+L}| <= q/(1-q) + |L|
+    # (and <= 1); expm1, the product and log1p are accurate to a few ulps relative, and a relative
     # error e of z moves log1p(z) by <= e |z| / (1 + z) <= e |L| / (1 - q) (z > -q). Hence
-    # |L~ - L| <= (2 + 3 / (1 - q)) u |L| + 3 u (mu |y| + mu^2/2), bounded generously by
-    # 8 u (|L| / (1 - q) + mu max|y| + mu^2). Without it the absolute floor 4u of the generic bound,
-    # divided by h in the split slack, inflated every bin by ~4u / h: at sigma = 5000 (losses ~1e-5,
-    # h ~ 2e-8) that was ~1e-7 per bin per step, 1e-3 over 10^4 steps (issue 32).
-    y_abs = max(abs(y_lo), abs(y_hi))
-
-    def loc_err(t_max: float) -> float:
-        return 8 * U * (t_max / (1 - q) + mu * y_abs + mu * mu)
+    # |L~ - L| <= (2 + 3/(1-q)) u |L| + 3u (mu |y| + mu^2/2) min(1, q/(1-q) + |L|), bounded
+    # generously by 8u (|L|/(1-q) + (mu |y| + mu^2) min(1, q/(1-q) + |L|)). Without it the absolute
+    # floor 4u of the generic bound, divided by h in the split slack, inflated every bin by ~4u/h:
+    # at sigma = 5000 (losses ~1e-5, h ~ 2e-8) ~1e-7 per bin per step, 1e-3 over 10^4 steps
+    # (issue 32); where the mass is (|L| small) it is now far below 4u.
+    def loc_err(t, y):
+        return 8 * U * (t / (1 - q) + (mu * y + mu * mu) * np.minimum(1.0, q / (1 - q) + t))
 
     _ctd_mixture(bins, h, mode, y_lo=y_lo, y_hi=y_hi, L_of_y=L_of_y, y_of_t=y_of_t,
                  comps_p=comps_p, comps_q=comps_q, scale=1.0, loc_err=loc_err)
