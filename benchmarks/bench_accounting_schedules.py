@@ -27,7 +27,7 @@ from dpverify.accounting import pld as _pld
 
 AR = NeighbourRelation.ADD_REMOVE_ONE
 DELTA = 1e-6
-CPU_FACTOR = 2.0  # dp-accounting is stopped after this multiple of dpverify's CPU time
+CPU_FACTOR = 1.25  # dp-accounting is stopped after this multiple of dpverify's CPU time
 HEADING = "## Accounting: schedules and heterogeneous compositions (`benchmarks/bench_accounting_schedules.py`)"
 
 
