@@ -9,7 +9,7 @@ Every number returned here is a certified **upper bound** on the privacy paramet
 from __future__ import annotations
 
 from ._method import CompositionMethod, Method
-from .accountant import Accountant
+from .accountant import Accountant, Answer
 from .advanced import AdvancedComposition
 from .basic import BasicComposition
 from .events import (
@@ -22,9 +22,11 @@ from .events import (
     Laplace,
     PoissonSubsampled,
     PureDP,
+    RandomAllocation,
     RandomizedResponse,
     SampledWithoutReplacement,
     SelfComposed,
+    Shuffled,
     ZCDP,
 )
 from .calibration import (
@@ -76,6 +78,7 @@ __all__ = [
     "zcdp_epsilon",
     "zcdp_epsilon_bs",
     "Accountant",
+    "Answer",
     "AdvancedComposition",
     "ApproxDP",
     "BasicComposition",
@@ -95,6 +98,8 @@ __all__ = [
     "PureDP",
     "RDPComposition",
     "RandomizedResponse",
+    "RandomAllocation",
+    "Shuffled",
     "SampledWithoutReplacement",
     "SelfComposed",
     "ZCDP",

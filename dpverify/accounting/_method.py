@@ -51,6 +51,9 @@ class CompositionMethod:
     ``_epsilon(plan, delta)`` and ``_delta(plan, epsilon)``."""
 
     name: str = "?"
+    #: True when ``plan`` of a composition succeeds exactly when ``plan`` of each of its leaves
+    #: does (the accountant then checks a new event alone; see :mod:`.accountant`).
+    per_leaf: bool = False
 
     def plan(self, event: DpEvent):  # pragma: no cover - abstract
         raise NotImplementedError

@@ -87,6 +87,7 @@ from ..errors import NumericalError
 
 U = 2.0 ** -53  # unit round-off of float64
 _DIRECT_LIMIT = 20_000  # len(x) * len(y) below which the direct convolution is used
+_DIRECT_SHORT = 32  # ... and the length of the shorter one at or below which it is used too
 _TWIDDLE_ERROR = U
 _SAFETY = 2.0
 _EXT = np.longdouble  # extended precision where the platform has it (x86: 64-bit mantissa)
@@ -126,7 +127,7 @@ class LossPMF:
             raise NumericalError(f"cannot compose PMFs on grids h={self.h} and h={other.h}")
         x, y = self.probs, other.probs
         m_out = x.size + y.size - 1
-        if x.size * y.size <= _DIRECT_LIMIT:
+        if x.size * y.size <= _DIRECT_LIMIT or min(x.size, y.size) <= _DIRECT_SHORT:
             z = np.convolve(x, y)
             # each output is a sum of <= min(n, m) non-negative products
             fft_err = (min(x.size, y.size) + 2) * U * float(np.sum(x)) * float(np.sum(y)) * 1.01
@@ -312,12 +313,28 @@ class LossPMF:
             lo_eps = min(max(lo_eps, float(l[idx - 1]), 0.0), float(l[idx]))
         eps = lo_eps + loss_shift
         step = 1e-12 * max(1.0, abs(eps))
+        bad = None
         for _ in range(200):
             if self.delta(eps, certified) <= delta:
-                return eps
+                break
+            bad = eps
             eps += step
             step *= 2.0
-        raise NumericalError(f"could not certify an epsilon for delta={delta!r}")  # pragma: no cover
+        else:
+            raise NumericalError(f"could not certify an epsilon for delta={delta!r}")  # pragma: no cover
+        if bad is not None:
+            # the doubling steps may overshoot (far past the solution when the suffix-sum
+            # approximation was poor, e.g. losses of 10^4 and more): bisect back between the last
+            # failing and the first passing point; the value returned always passes the check
+            for _ in range(100):
+                if eps - bad <= 1e-12 * max(1.0, abs(eps)):
+                    break
+                mid = 0.5 * (bad + eps)
+                if self.delta(mid, certified) <= delta:
+                    eps = mid
+                else:
+                    bad = mid
+        return eps
 
 
     def delta_lower(self, epsilon: float, moved: float, deflate: float) -> float:

@@ -34,6 +34,7 @@ class AdvancedComposition(CompositionMethod):
     """DRV advanced composition (module docstring); a certified upper bound."""
 
     name: str = "advanced"
+    per_leaf = True  # class attribute, not a dataclass field
 
     def plan(self, event: DpEvent):
         return dp_guarantees(self, event)

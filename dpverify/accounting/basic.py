@@ -32,6 +32,7 @@ class BasicComposition(CompositionMethod):
     """(sum eps_i, sum delta_i): an upper bound for any adaptive composition."""
 
     name: str = "basic"
+    per_leaf = True  # class attribute, not a dataclass field
 
     def plan(self, event: DpEvent):
         return dp_guarantees(self, event)

@@ -54,6 +54,8 @@ __all__ = [
     "ZCDP",
     "SelfComposed",
     "Composed",
+    "Shuffled",
+    "RandomAllocation",
     "leaves",
 ]
 
@@ -375,6 +377,66 @@ class Composed(DpEvent):
         self._set("relation", events[0].relation)
 
 
+@dataclass(frozen=True, repr=False)
+class Shuffled(DpEvent):
+    """``event`` run on each batch of ``epochs`` shuffled epochs (each epoch a uniformly random
+    permutation of the records cut into ``batches_per_epoch`` batches), so each record is in
+    exactly one batch per epoch. The relation is that of ``event`` (its sensitivity is that of
+    the query on a batch).
+
+    **Accounted as** ``epochs`` runs of ``event`` (``SelfComposed(event, epochs)``): a certified
+    upper bound (the record is used once per epoch; the other batches do not see it), with no
+    amplification claimed, because no published certified amplification bound for shuffling is
+    implemented here. The gap to what Poisson accounting would claim is real: shuffled DP-SGD can
+    be far less private than Poisson accounting says (Chua et al. 2024; Annamalai et al. 2024);
+    :func:`dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower` gives a certified
+    *lower* bound for one epoch of the Gaussian case, which can exceed the Poisson upper bound."""
+
+    event: DpEvent
+    batches_per_epoch: int
+    epochs: int = 1
+    relation: NeighbourRelation = field(default=_REPLACE, init=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.event, DpEvent) or isinstance(self.event, (Composed, SelfComposed)):
+            raise InvalidArgument(f"event={self.event!r} must be one DpEvent run per batch (e.g. Gaussian(1.0)).")
+        self._set("batches_per_epoch", v.integer("batches_per_epoch", self.batches_per_epoch, minimum=1,
+                                                 fix="Give the number of batches in an epoch (>= 1)."))
+        self._set("epochs", v.integer("epochs", self.epochs, minimum=1, fix="Give the number of epochs (>= 1)."))
+        self._set("relation", self.event.relation)
+
+
+@dataclass(frozen=True, repr=False)
+class RandomAllocation(DpEvent):
+    """``event`` run at each of ``steps`` steps, each record taking part in exactly
+    ``participations`` of them chosen uniformly at random ("balls in bins", k-out-of-t; Feldman
+    and Shenfeld's random allocation). The relation is that of ``event``.
+
+    **Accounted as** ``participations`` runs of ``event``: a certified upper bound (a record is
+    used that many times) without the amplification that random allocation enjoys; the
+    amplification theorems (Feldman--Shenfeld) are not implemented, so this is loose for small
+    ``participations / steps``. For ``participations = 1`` the worst-case pair of the Gaussian
+    case is the one of one shuffled epoch, so
+    :func:`dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower` bounds it from below."""
+
+    event: DpEvent
+    steps: int
+    participations: int = 1
+    relation: NeighbourRelation = field(default=_REPLACE, init=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.event, DpEvent) or isinstance(self.event, (Composed, SelfComposed)):
+            raise InvalidArgument(f"event={self.event!r} must be one DpEvent run per step (e.g. Gaussian(1.0)).")
+        t = v.integer("steps", self.steps, minimum=1, fix="Give the number of steps (>= 1).")
+        k = v.integer("participations", self.participations, minimum=1,
+                      fix="Give how many steps each record takes part in (>= 1).")
+        if k > t:
+            raise InvalidArgument(f"participations={k} exceeds steps={t}; a record takes part in at most every step.")
+        self._set("steps", t)
+        self._set("participations", k)
+        self._set("relation", self.event.relation)
+
+
 def leaves(event: DpEvent, count: int = 1) -> Iterator[tuple[DpEvent, int]]:
     """Yield ``(leaf, count)`` for each non-composite event inside ``event``, in order.
 
@@ -385,6 +447,10 @@ def leaves(event: DpEvent, count: int = 1) -> Iterator[tuple[DpEvent, int]]:
             yield from leaves(e, count)
     elif isinstance(event, SelfComposed):
         yield from leaves(event.event, count * event.count)
+    elif isinstance(event, Shuffled):  # accounted as epochs runs of the event (class docstring)
+        yield from leaves(event.event, count * event.epochs)
+    elif isinstance(event, RandomAllocation):  # participations runs (class docstring)
+        yield from leaves(event.event, count * event.participations)
     elif isinstance(event, DpEvent):
         yield event, count
     else:

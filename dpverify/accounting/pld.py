@@ -156,8 +156,10 @@ def _split_atoms(bins: _Bins, losses, masses, h: float, mode: Discretisation) ->
     p_b = masses * (np.expm1(-r) / math.expm1(-h))
     bins.add(j + 1, p_b)
     bins.add(j, masses - p_b)
-    # the split fraction carries a relative error ~4u: transport by at most h
-    bins.error += 8 * U * h * float(np.sum(masses))
+    # the split fraction carries a relative error ~4u: transport by at most h (an atom on a grid
+    # point, r = 0 or r = h, is not split: its fraction is exactly 0 or 1)
+    split = (r > 0) & (r < h)
+    bins.error += 8 * U * h * float(np.sum(masses[split]))
 
 
 # ---------------------------------------------------------------------------- Gaussian mixtures
@@ -202,10 +204,13 @@ def _mix_cdf(y, comps, scale):
 
 
 def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_hi: float,
-                 L_of_y, y_of_t, comps_p, comps_q, scale: float) -> None:
+                 L_of_y, y_of_t, comps_p, comps_q, scale: float, loc_err=None) -> None:
     """Discretise a loss L(y), increasing in y, where y has the P-density ``comps_p`` and the
     Q-density ``comps_q`` (Gaussian mixtures of common ``scale``), restricted to
-    ``(y_lo, y_hi]``; P(y <= y_lo) is lumped up, P(y > y_hi) goes to +inf."""
+    ``(y_lo, y_hi]``; P(y <= y_lo) is lumped up, P(y > y_hi) goes to +inf. ``loc_err(t, y)``,
+    when given, bounds the absolute error of the computed ``L`` at the nodes of each interval
+    (arrays: ``t`` the largest ``|L|`` and ``y`` the largest ``|y|`` on the interval); otherwise
+    ``4 u (t_max + 1)`` with ``t_max`` the largest ``|L|`` on the range."""
     t_lo, t_hi = float(L_of_y(np.array([y_lo]))[0]), float(L_of_y(np.array([y_hi]))[0])
     j_lo = math.floor(t_lo / h)
     j_hi = math.ceil(t_hi / h)
@@ -244,12 +249,19 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
         merge_P = np.zeros(j.size)
         merge_E = np.zeros(j.size)
         merge_D = np.full(j.size, np.inf)
-    eta = 4 * U * (max(abs(t_lo), abs(t_hi), abs(j_lo * h), abs(j_hi * h)) + 1)
-    eta_h = eta / -math.expm1(-h)
+    t_max = max(abs(t_lo), abs(t_hi), abs(j_lo * h), abs(j_hi * h))
+    # location error of the computed losses and of the grid points a = j h (u |a| each)
+    if loc_err is None:
+        eta = np.full(j.size, 4 * U * (t_max + 1))
+    else:  # per interval: the losses lie in [a, a + h] (up to the error itself), y in [ya, yb]
+        t_abs = np.maximum(np.abs(a), np.abs(a + h))
+        eta = loc_err(t_abs, np.maximum(np.abs(ya), np.abs(yb))) + 4 * U * t_abs
+    eta_hs = eta / -math.expm1(-h)
     for s in np.unique(sub[sub > 0]):
         sel = np.nonzero(sub == s)[0]
         s = int(s)
         aa, ya_s, yb_s = a[sel], ya[sel], yb[sel]
+        eta_h = eta_hs[sel]
         w = (yb_s - ya_s) / s
         # nodes: (len(sel), s, NODES)
         k = np.arange(s)[None, :, None]
@@ -259,8 +271,8 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
         lw = _GL_W[None, None, :] * (w[:, None, None] / 2.0)
         P_I = np.sum(np.sum(p * lw, axis=2), axis=1)
         zg = 0.0
-        for _, m in comps_p:
-            zg = max(zg, float(np.max(np.abs((y - m) / scale))))
+        for _, m in comps_p:  # the nodes lie inside [ya, yb]: the endpoints bound |y - m|
+            zg = max(zg, float(np.max(np.maximum(np.abs(ya_s - m), np.abs(yb_s - m)))) / scale)
         zmax = max(zmax, zg)
         # arithmetic error of the masses, relative to each interval's own mass: the bins are
         # inflated by it (H increases with every mass) rather than charged to delta absolutely
@@ -299,18 +311,27 @@ def _ctd_mixture(bins: _Bins, h: float, mode: Discretisation, *, y_lo: float, y_
             bins.add(j[sel], (P_up - pb_lo) * (1 + 2 * U))
         total_p += float(np.sum(P_I))
         # quadrature remainder per piece: |phi^(16)(z)| <= min(Cramer, Hermite) bound, taken
-        # at the point of the piece closest to each mean (log space: e^a q may be e^{+500} e^{-500})
-        logs = []
+        # at the point of the piece closest to each mean (log space: e^a q may be e^{+500} e^{-500}).
+        # The Cramer bound alone is a valid (looser) bound and cheap: when its total is negligible
+        # (<= 1e-24, far below any delta asked for) it is used as it is, else the minimum of both
         coefs = [(math.log(abs(c_)), m, None) for c_, m in comps_p if c_ != 0] + [
             (math.log(abs(c_)), m, aa) for c_, m in comps_q if c_ != 0]
-        for lc, m, extra in coefs:
-            near = np.maximum(0.0, np.maximum(ya_s - m, m - yb_s)) / scale
-            far = np.maximum(np.abs(ya_s - m), np.abs(yb_s - m)) / scale
-            lb = np.minimum(_LOG_CRAMER16 - near * near / 4, _log_hermite16(far) - near * near / 2)
-            logs.append(lc + lb + (extra if extra is not None else 0.0))
-        log_env = np.logaddexp.reduce(np.stack(logs), axis=0)
-        with np.errstate(over="ignore", divide="ignore"):
-            rem = float(np.sum(np.exp(math.log(s) + (2 * _NODES + 1) * np.log(w / scale) + _LOG_GL16 + log_env)))
+        log_w = math.log(s) + (2 * _NODES + 1) * np.log(w / scale) + _LOG_GL16
+        rem = math.inf
+        for hermite in (False, True):
+            logs = []
+            for lc, m, extra in coefs:
+                near = np.maximum(0.0, np.maximum(ya_s - m, m - yb_s)) / scale
+                lb = _LOG_CRAMER16 - near * near / 4
+                if hermite:
+                    far = np.maximum(np.abs(ya_s - m), np.abs(yb_s - m)) / scale
+                    lb = np.minimum(lb, _log_hermite16(far) - near * near / 2)
+                logs.append(lc + lb + (extra if extra is not None else 0.0))
+            log_env = logs[0] if len(logs) == 1 else np.logaddexp.reduce(np.stack(logs), axis=0)
+            with np.errstate(over="ignore", divide="ignore"):
+                rem = min(rem, float(np.sum(np.exp(log_w + log_env))))
+            if rem <= 1e-24:
+                break
         bins.error += rem * (1 + 1e-6)
     del zmax, total_p
     if mode is _ROUND_DOWN:
@@ -528,8 +549,20 @@ def _mixture_pmf(inner: DpEvent, q: float, direction: int, h: float, tail: float
         comps_q = [(1 - q, 0.0), (q, -mu)]
         y_lo, y_hi = -mu - z, z
     bins = _Bins()
+    # error of the computed L = +-log1p(z), z = q expm1(x), x = +-mu y - mu^2/2, per interval:
+    # x is computed to 3u (mu |y| + mu^2/2), and |dL/dx| = |1 - (1-q) e^{-+L}| <= q/(1-q) + |L|
+    # (and <= 1); expm1, the product and log1p are accurate to a few ulps relative, and a relative
+    # error e of z moves log1p(z) by <= e |z| / (1 + z) <= e |L| / (1 - q) (z > -q). Hence
+    # |L~ - L| <= (2 + 3/(1-q)) u |L| + 3u (mu |y| + mu^2/2) min(1, q/(1-q) + |L|), bounded
+    # generously by 8u (|L|/(1-q) + (mu |y| + mu^2) min(1, q/(1-q) + |L|)). Without it the absolute
+    # floor 4u of the generic bound, divided by h in the split slack, inflated every bin by ~4u/h:
+    # at sigma = 5000 (losses ~1e-5, h ~ 2e-8) ~1e-7 per bin per step, 1e-3 over 10^4 steps
+    # (issue 32); where the mass is (|L| small) it is now far below 4u.
+    def loc_err(t, y):
+        return 8 * U * (t / (1 - q) + (mu * y + mu * mu) * np.minimum(1.0, q / (1 - q) + t))
+
     _ctd_mixture(bins, h, mode, y_lo=y_lo, y_hi=y_hi, L_of_y=L_of_y, y_of_t=y_of_t,
-                 comps_p=comps_p, comps_q=comps_q, scale=1.0)
+                 comps_p=comps_p, comps_q=comps_q, scale=1.0, loc_err=loc_err)
     return bins.pmf(h)
 
 
@@ -627,13 +660,16 @@ class PLDComposition(CompositionMethod):
     bounds. ``value_discretisation`` is the loss grid step h (None: chosen from the events,
     ``min(1e-4, scale/200)`` where ``scale`` is the smallest loss spread among the leaves);
     ``tail_mass`` the mass sent to +inf (or lumped up) at each truncation;
-    ``merge_gaussians`` the exact fast path for Gaussian leaves."""
+    ``merge_gaussians`` (on by default) replaces all Gaussian leaves by the one Gaussian they
+    compose to exactly (``mu = sqrt(sum k_i mu_i^2)``, i.e. ``1/sigma^2 = sum k_i/sigma_i^2`` at
+    sensitivity 1): exact, and one discretisation instead of one per leaf."""
 
     value_discretisation: float | None = None
     tail_mass: float = 1e-15
     discretisation: Discretisation = Discretisation.CONNECT_DOTS
-    merge_gaussians: bool = False
+    merge_gaussians: bool = True
     name: str = "pld"
+    per_leaf = True  # class attribute, not a dataclass field
 
     def __post_init__(self) -> None:
         if self.value_discretisation is not None:
@@ -659,16 +695,21 @@ class PLDComposition(CompositionMethod):
             if len(gs) > 1 or (gs and gs[0][1] > 1):
                 mu = math.sqrt(sum(c * l.mu ** 2 for l, c in gs))
                 merged = Gaussian(1.0 / mu, 1.0, relation=event.relation)
-                groups = [(merged, 1)] + [(l, c) for l, c in groups if not isinstance(l, Gaussian)]
+                # last, so that a ledger that grows by other events keeps its composed prefix
+                groups = [(l, c) for l, c in groups if not isinstance(l, Gaussian)] + [(merged, 1)]
         return tuple(groups)
 
     def grid_step(self, plan) -> float:
         """The loss grid step h. Default rule: ``min(1e-4, scale/200)`` over the leaves (``scale``
-        the loss spread of a Gaussian or Laplace leaf; for a subsampled leaf the step is at least
-        ``5e-5``, which keeps the connect-the-dots bias below 1e-4 relative on the DP-SGD grid of
-        ``benchmarks/bench_accounting.py``), then coarsened if needed so that the composed loss
+        the loss spread of a Gaussian or Laplace leaf); for a subsampled leaf (``scale = q
+        sensitivity / sigma``) ``min(max(5e-5, scale/200), scale/100)``: the connect-the-dots bias
+        is second order in ``h / scale`` whatever the size of the loss (issue 32: a fixed floor
+        5e-5 left q = 0.01, sigma = 5000 with a lower bound of 0 and an upper bound 5.5x too
+        large), then coarsened if needed so that the composed loss
         (mean + 16 standard deviations, from :func:`_loss_moments`) spans at most 2^20 bins
-        (large total losses: the relative bias of a coarser step is still far below 1e-4)."""
+        (large total losses: the relative bias of a coarser step is still far below 1e-4); finally,
+        when the atom-valued leaves share one epsilon, the step is made to divide it (or be a
+        multiple of it) so that their atoms sit on the grid."""
         if self.value_discretisation is not None:
             return self.value_discretisation
         h = 1e-4
@@ -679,18 +720,38 @@ class PLDComposition(CompositionMethod):
                 h = min(h, leaf.mu / 200)
             elif isinstance(leaf, (Laplace, DiscreteLaplace)):
                 h = min(h, leaf.epsilon / 200)
+            elif isinstance(leaf, (RandomizedResponse, PureDP, ApproxDP)) and leaf.epsilon > 0:
+                # atoms at +-eps split between grid points: the same relative rule (issue 32)
+                h = min(h, leaf.epsilon / 200)
             elif isinstance(leaf, (PoissonSubsampled, SampledWithoutReplacement)):
                 inner = leaf.event
                 if isinstance(inner, (Gaussian, Laplace, DiscreteLaplace)):
                     scale = leaf.rate * inner.sensitivity / getattr(inner, "sigma", getattr(inner, "scale", 1.0))
                 else:
                     scale = leaf.rate * max(inner.epsilon, 1e-3)
-                h = min(h, max(5e-5, scale / 200))
+                # the connect-the-dots bias of a subsampled leaf is second order in h / scale (about
+                # 0.3 (h / scale)^2 relative in epsilon, measured): scale / 100 keeps it near 3e-5;
+                # the older floor max(5e-5, scale / 200) is kept where it is finer (never looser)
+                h = min(h, max(5e-5, scale / 200), scale / 100)
             m1, v1 = _loss_moments(leaf)
             mean += count * m1
             var += count * v1
         span = mean + 16 * math.sqrt(var)
-        return max(h, span / 2 ** 20)
+        h = max(h, span / 2 ** 20)
+        # atom-valued leaves (randomized response, pure / approximate DP black boxes) with one
+        # common epsilon have every loss on the lattice eps0 Z: a step that divides eps0 (or a
+        # multiple of it, when the size cap asks for a coarser step) puts every atom on a grid
+        # point, so they are not split at all (issue 32: 10^5-fold RR was 6 % above exact)
+        atoms = {leaf.epsilon for leaf, _ in plan
+                 if isinstance(leaf, (RandomizedResponse, PureDP, ApproxDP)) and leaf.epsilon > 0}
+        if len(atoms) == 1:
+            (eps0,) = atoms
+            only_atoms = all(isinstance(leaf, (RandomizedResponse, PureDP, ApproxDP)) for leaf, _ in plan)
+            if only_atoms:  # nothing needs a finer grid than the lattice itself
+                h = eps0 * max(1, math.ceil(span / 2 ** 20 / eps0))
+            else:
+                h = eps0 / math.ceil(eps0 / h) if h <= eps0 else eps0 * math.ceil(h / eps0)
+        return h
 
     def composed_pmfs(self, event: DpEvent) -> list[LossPMF]:
         """The composed PMF for each direction that needs one (one for symmetric events)."""
@@ -751,7 +812,9 @@ class PLDComposition(CompositionMethod):
             lower = np.zeros_like(upper)
         else:
             copies = sum(c for _, c in plan)
-            moved = 4 * self.tail_mass * len(plan)
+            # each truncation lumps at most `tail` up; the pipeline truncates at
+            # tail = min(tail_mass, budget) (the budget follows the smallest delta asked for)
+            moved = 4 * min(self.tail_mass, _budget(float(np.min(ds)))) * len(plan)
             defl = math.exp(-copies * (_MAX_REL_INFLATION + 256 * U))
             lower = np.array([max(p.epsilon_lower(float(d), moved, defl) for p in opt) for d in ds.ravel()])
         lower = np.minimum(lower, upper)
@@ -787,22 +850,62 @@ def _budget(delta: float) -> float:
     return 10.0 ** math.floor(math.log10(b))
 
 
+#: PMFs with more bins than this are composed one after the other, smaller ones as a tree
+_TREE_MAX = 2048
+
+#: The last composition per (method, mode, budget, h, directions): (plan, [composed PMF per
+#: direction]). A plan that extends it (same entries first, then new ones) starts from it, so a
+#: ledger that grows by new events is composed incrementally (the result is identical to a fresh
+#: run: the same convolutions in the same order).
+_LAST: dict = {}
+_LAST_MAX = 8
+
+
 @lru_cache(maxsize=8)
 def _cached_pmfs(method: "PLDComposition", plan, mode, budget: float = 1e-12) -> list:
     h = method.grid_step(plan)
     both = not all(_symmetric(l) for l, _ in plan)
+    key = (method, mode, budget, h, both)
+    start, accs = 0, None
+    last = _LAST.get(key)
+    if last is not None and len(last[0]) <= len(plan) and plan[:len(last[0])] == last[0]:
+        start, accs = len(last[0]), last[1]
     out = []
-    for direction in ((0, 1) if both else (0,)):
-        acc = None
-        for leaf, count in plan:
+    tail = min(method.tail_mass, budget)
+    for i, direction in enumerate((0, 1) if both else (0,)):
+        acc = accs[i] if accs is not None else None
+        # the new entries are composed as a balanced binary tree (a binary counter of partial
+        # products, O(log n) of them alive): n small PMFs then cost about n log n times their size
+        # instead of n times the size of the whole composition; every convolution carries its own
+        # error bound and truncation, whatever the order
+        stack: list[tuple[int, LossPMF]] = []
+        for leaf, count in plan[start:]:
             # a leaf's tail goes to +inf in each of its `count` copies: keep count x leaf tail
             # within the budget (the Gaussian grids then reach a few more standard deviations)
             leaf_tail = min(method.tail_mass, max(budget / count, 1e-300))
-            tail = min(method.tail_mass, budget)
             pmf = _cached_leaf(leaf, direction if not _symmetric(leaf) else 0, h, leaf_tail, mode)
             pmf = pmf.self_compose(count, tail, budget)
-            acc = pmf if acc is None else acc.convolve(pmf, tail)
+            if pmf.probs.size > _TREE_MAX:
+                # a large PMF goes straight into the running composition: convolving two large
+                # spread-out PMFs (as the tree would) costs more certified FFT round-off (measured:
+                # 50 subsampled steps, upper +2.5e-6) and saves nothing
+                acc = pmf if acc is None else acc.convolve(pmf, tail)
+                continue
+            level = 0
+            while stack and stack[-1][0] == level:
+                pmf = stack.pop()[1].convolve(pmf, tail)
+                level += 1
+            stack.append((level, pmf))
+        while len(stack) > 1:
+            top = stack.pop()[1]
+            lvl, below = stack.pop()
+            stack.append((lvl, below.convolve(top, tail)))
+        if stack:
+            acc = stack[0][1] if acc is None else acc.convolve(stack[0][1], tail)
         out.append(acc)
+    if len(_LAST) >= _LAST_MAX and key not in _LAST:
+        _LAST.pop(next(iter(_LAST)))
+    _LAST[key] = (plan, out)
     return out
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy.special import gammaln
@@ -83,6 +84,15 @@ def _subsampled_gaussian_rdp(q: float, mu: float, alpha: float) -> float:
     return (c + math.log(float(np.sum(np.exp(z - c))))) / (alpha - 1)
 
 
+@lru_cache(maxsize=4096)
+def _cached_curve(method: "RDPComposition", leaf: DpEvent) -> np.ndarray:
+    """``rdp_curve`` at the method's orders, cached per leaf (an accountant asked after every
+    step then pays for each distinct leaf once); the array is never written."""
+    out = rdp_curve(method, leaf, np.asarray(method.orders))
+    out.setflags(write=False)
+    return out
+
+
 def rdp_curve(method: "RDPComposition", leaf: DpEvent, alphas) -> np.ndarray:
     """Upper bounds on the RDP of ``leaf`` at ``alphas`` (both directions), or UnsupportedEvent."""
     from .pld import _discrete_laplace_atoms, _rr_atoms
@@ -123,6 +133,7 @@ class RDPComposition(CompositionMethod):
 
     orders: tuple = DEFAULT_ORDERS
     name: str = "rdp"
+    per_leaf = True  # class attribute, not a dataclass field
 
     def __post_init__(self) -> None:
         try:
@@ -137,7 +148,7 @@ class RDPComposition(CompositionMethod):
         al = np.asarray(self.orders)
         total = np.zeros_like(al)
         for leaf, count in grouped(event):
-            total = total + count * rdp_curve(self, leaf, al)
+            total = total + count * _cached_curve(self, leaf)
         return total * (1 + 1e-12)
 
     def _epsilon(self, plan, delta: float) -> float:

@@ -166,6 +166,11 @@ def run(args) -> int:
                             "numerical_slack": [float(x) for x in b.numerical_slack], "grid_step": b.h})
             else:
                 eps = [float(x) for x in epsilon_curve(acc.ledger, deltas, acc.method)]
+            if args.method != "all":
+                # the other certified methods too (issue 32): when one is tighter, say which
+                answers = [acc.epsilon_answer(d) for d in deltas]
+                if any(a.method != m.value for a in answers):
+                    row["tightest"] = [a.to_dict() for a in answers]
             row.update({"epsilon": eps[0], "epsilons": eps, "seconds": time.perf_counter() - t0})
             results.append(row)
         except UnsupportedEvent as exc:
@@ -220,6 +225,10 @@ def _print(args, deltas, results) -> int:
             continue
         rows.append([r["method"]] + [_common.fmt_upper(e, 10) for e in r["epsilons"]]
                     + [f"{r['seconds']:.3f}", "certified upper bound"])
+        if "tightest" in r:
+            rows.append(["tightest"] + [_common.fmt_upper(a["value"], 10) for a in r["tightest"]]
+                        + ["", "certified upper bound from " + ", ".join(
+                            sorted({a["method"] for a in r["tightest"]})) + f" (tighter than {r['method']})"])
         if "lower" in r:
             rows.append([r["method"] + " lower"] + [_common.fmt_lower(x, 10) for x in r["lower"]]
                         + ["", "true epsilon is at least this (optimistic PLD)"])

@@ -82,3 +82,15 @@ def test_dpsgd_bad_specs_exit_2(spec, capsys):
 def test_bad_delta_list_exit_2(capsys):
     assert main(["account", "--event", "gaussian:sigma=1", "--delta", "1e-5,abc"]) == 2
     assert main(["account", "--event", "gaussian:sigma=1", "--delta", "1e-5,0"]) == 2
+
+
+def test_tighter_method_is_named(capsys):
+    """10-fold Laplace at delta = 1e-14: the PLD cannot certify a finite epsilon (its round-off
+    bound exceeds delta); the CLI adds the tightest certified value and names its method."""
+    assert main(["account", "--event", "laplace:scale=1:count=10", "--delta", "1e-14", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["results"][0]
+    assert row["method"] == "pld" and float(row["epsilon"]) == float("inf")  # JSON writes "inf"
+    (t,) = row["tightest"]
+    assert t["method"] in {"kov", "basic", "rdp", "advanced"} and 9.9999 < t["value"] <= 10.0 * (1 + 1e-12)
+    assert main(["account", "--event", "laplace:scale=1:count=10", "--delta", "1e-14"]) == 0
+    assert "tighter than pld" in capsys.readouterr().out
