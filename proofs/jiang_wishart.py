@@ -30,7 +30,7 @@ from dpverify.symbolic import Lemma, Range, Strategy
 from dpverify.symbolic.dp_statements import l1_product_loss_sup, laplace_log_density
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown, weakest
+from dpverify.symbolic.proof import chain, merge_domains, proved, refuted, rests_on, search_refute, stated, tested, unknown, weakest
 from dpverify.symbolic.verdicts import CheckResult, ProofVerdict
 
 PAPER = "jiang-wishart"
@@ -271,7 +271,7 @@ def theorem_2() -> list[ClaimReport]:
         steps=unknown(CITED + " (Dwork et al. 2006)"),
         conclusion=CheckResult(classical.verdict, "the exact profile decreases in sigma and in c, so the boundary "
                                "sigma = sqrt(2 ln(1.25/delta)) s2/eps is the worst case: " + classical.evidence,
-                               counterexample=classical.counterexample),
+                               counterexample=classical.counterexample, premises=classical.premises, domain=classical.domain),
         reason="no proof in the paper to check")
     return [printed, restricted]
 
@@ -533,7 +533,7 @@ def theorem_4_and_algorithm_2() -> list[ClaimReport]:
     vn = check_lemma("std/von-neumann-trace")
     nuc = check_lemma("std/rank-two-nuclear-norm")
     nuc3 = CheckResult(nuc.verdict, "n ||Delta||_* = sqrt((|v|^2+|v_hat|^2)^2 - 4 (v.v_hat)^2) <= 2 <= 3: the paper's "
-                       "bound 3 holds (loose; 2 is tight): " + nuc.evidence)
+                       "bound 3 holds (loose; 2 is tight): " + nuc.evidence, premises=nuc.premises, domain=nuc.domain)
     n_, e_ = sp.symbols("n epsilon", positive=True)
     arith = sp.simplify(sp.Rational(1, 2) * (2 * n_ * e_ / 3) * (3 / n_) - e_) == 0
     steps = chain([("density ratio p(W0)/p(W0 + Delta) = exp(tr(C^-1 Delta)/2)", ratio_step),
@@ -545,7 +545,7 @@ def theorem_4_and_algorithm_2() -> list[ClaimReport]:
     extra = wishart_indefinite_counterexample()
     audit_line = audit_wishart()
     concl = CheckResult(concl.verdict, concl.evidence, counterexample=concl.counterexample,
-                        details=(extra.evidence, audit_line))
+                        details=(extra.evidence, audit_line), premises=concl.premises, domain=concl.domain)
     t4 = ClaimReport(_id("theorem-4"), "Algorithm 2 (A + W, W ~ W_d(d+1, C), C = 3/(2 n eps) I) is (eps, 0)-DP",
                      steps=steps, conclusion=concl,
                      notes=("where both densities are positive the log-ratio is tr(Delta)/(2c) <= eps/3, but the "
@@ -636,7 +636,7 @@ def lemma_1() -> ClaimReport:
     v = _weakest(d1, box, mc) if box.verdict is ProofVerdict.REFUTED else _weakest(d1, mc)
     concl = CheckResult(v, f"{d1.evidence} (cross-check: {box.verdict.value} on a box by std/wishart-tail-zhu); "
                            f"d = 2, 3: {mc.evidence}; d >= 2 in general (the matrix Chernoff argument of Zhu 2012) is "
-                           "not machine-checked")
+                           "not machine-checked", premises=d1.premises + mc.premises, domain=merge_domains(d1, mc))
     return ClaimReport(_id("lemma-1"), "W ~ W_d(m, C): P(lambda1(W) >= (m + sqrt(2 m theta (r+2)) + 2 theta r) lambda1(C)) "
                        "<= d e^-theta, r = tr(C)/||C||_2", steps=unknown(CITED + " (Zhu 2012)"), conclusion=concl,
                        reason="no proof in the paper to check; the conclusion is proved for d = 1 only (every m, theta) "
@@ -1028,7 +1028,9 @@ def theorem_5(threshold=None) -> ClaimReport:
     return ClaimReport(_id("theorem-5"), "Wishart works better iff max||Delta||_1,1 / max||Delta||_* = omega(sqrt(d) log d)",
                        steps=steps, conclusion=unknown("'works better' compares O(.) rates without constants"),
                        reason="the statement compares asymptotic noise magnitudes without constants and has no "
-                              "checkable finite form; moreover the Wishart mechanism is not private (theorem-4 refuted)")
+                              "checkable finite form; moreover the Wishart mechanism is not private (theorem-4 refuted)",
+                       undecidable="an informal comparison ('works better') of O(.) noise rates without constants: no finite "
+                                   "instance decides it")
 
 
 def theorem_8() -> ClaimReport:
@@ -1036,7 +1038,9 @@ def theorem_8() -> ClaimReport:
                        steps=unknown(CITED + " (Chaudhuri, Sarwate, Sinha 2012)"),
                        conclusion=unknown("a property of another algorithm (a Gibbs-sampled Bingham distribution), "
                                           "not implemented here"),
-                       reason="a cited result about another paper's algorithm, which this project does not implement")
+                       reason="a cited result about another paper's algorithm, which this project does not implement",
+                       undecidable="a sample-complexity statement (with unspecified constants) about another paper's "
+                                   "algorithm (Chaudhuri, Sarwate, Sinha 2012)")
 
 
 def theorem_10() -> ClaimReport:
@@ -1057,13 +1061,16 @@ def theorem_10() -> ClaimReport:
                        steps=steps,
                        conclusion=unknown("a lower bound over all eps-DP mechanisms (printed with '<=', which makes it vacuous)"),
                        reason="a minimax lower bound over all eps-DP mechanisms cannot be evaluated by computation; as "
-                              "printed ('<= ... + Omega(.)') it asserts nothing; its last step needs k <= (1 - c') d")
+                              "printed ('<= ... + Omega(.)') it asserts nothing; its last step needs k <= (1 - c') d",
+                       undecidable="a minimax lower bound over all eps-DP mechanisms with an unspecified Omega(d/eps) "
+                                   "constant (printed with '<=')")
 
 
 def lemma_5() -> ClaimReport:
     return ClaimReport(_id("lemma-5"), "packing of G_k,d with N = 2^Omega(k(d-k) log 1/delta) disjoint spectral balls",
                        steps=unknown(CITED + " (Kapralov & Talwar 2013)"),
                        conclusion=unknown("an existence statement with an unspecified Omega constant"),
+                       undecidable="an existence statement with an unspecified Omega constant in the exponent",
                        reason="cited without proof; the Omega constant is unspecified, so no finite instance decides it, and "
                               "exhibiting one needs a packing (volume) argument on the Grassmannian that no check here has",
                        notes=("the Omega can only hold for delta below a threshold: for k = 1 the line bisecting two lines "

@@ -92,7 +92,7 @@ def chi_square_step() -> CheckResult:
     steps = chain([("<z, P_j> ~ N(0, ||z||^2 sigma_p^2)", form), ("independent over j", cols),
                    ("sum of k squared independent N(0, 1) ~ chi2_k", chi)])
     return CheckResult(steps.verdict, f"||zP||^2/(||z||^2 sigma_p^2) ~ chi2_k by MGFs: {steps.evidence}",
-                       counterexample=steps.counterexample, details=steps.details)
+                       counterexample=steps.counterexample, details=steps.details, premises=steps.premises, domain=steps.domain)
 
 
 def lemma_1() -> ClaimReport:
@@ -322,7 +322,7 @@ class ProjectedProfileLemma(Lemma):
             return super().check()
         if flint_or_none() is None:
             res = super().check()
-            return CheckResult(res.verdict, f"{res.evidence}; {NOT_INSTALLED}", counterexample=res.counterexample)
+            return CheckResult(res.verdict, f"{res.evidence}; {NOT_INSTALLED}", counterexample=res.counterexample, premises=res.premises, domain=res.domain)
         return self._certify()
 
     def _split(self, names, cell):
@@ -443,7 +443,8 @@ class ProjectedProfileLemma(Lemma):
                              f"(B = sigma_p = 1 by scaling) by branch and bound with Arb balls ({CERT_PREC}-bit "
                              f"python-flint): on each of {certified_cells} cells ({checked} visited) an Arb upper bound "
                              f"of the chi2_k mixture of Gaussian profiles ({QUAD_CELLS}-cell monotone quadrature) at the "
-                             "cell's smallest eps and smallest sigma lies below the cell's smallest delta")
+                             "cell's smallest eps and smallest sigma lies below the cell's smallest delta",
+                             domain=self._certified_domain())
         return unknown(failure or f"{self.id}: no cell certified")
 
 
@@ -560,7 +561,7 @@ def _direct(grid: CheckResult, derivation: CheckResult) -> CheckResult:
     """The conclusion by its direct check (the exact profile at the grid points); the derivation's verdict,
     weaker than TESTED since it rests on steps stated without a machine check, is quoted, not combined."""
     return CheckResult(grid.verdict, f"{grid.evidence}; the derivation from the lemmas is {derivation.verdict.value}",
-                       counterexample=grid.counterexample)
+                       counterexample=grid.counterexample, premises=grid.premises, domain=grid.domain)
 
 
 def union_step() -> CheckResult:

@@ -32,7 +32,7 @@ from dpverify.symbolic import ClaimReport, Lemma, Range, Strategy
 from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import (chain, proved, ratio_at_most_one, refuted, rests_on, search_refute, stated, tested,
+from dpverify.symbolic.proof import (fact, given, chain, proved, ratio_at_most_one, refuted, rests_on, search_refute, stated, tested,
                                      unknown, weakest)
 from dpverify.symbolic.verdicts import CheckResult, ProofVerdict
 
@@ -267,7 +267,7 @@ def inverse_difference_step() -> CheckResult:
     if route.verdict is ProofVerdict.REFUTED:
         return route
     return CheckResult(route.verdict, f"{RAYLEIGH}: {route.evidence}", counterexample=route.counterexample,
-                       details=route.details)
+                       details=route.details, premises=route.premises, domain=route.domain)
 
 # ------------------------------------------------------------------ Lemma 3.3, Proposition 3.4 (sampled)
 def lemma_3_3_sampled() -> CheckResult:
@@ -302,7 +302,7 @@ def lemma_3_3() -> ClaimReport:
     else:
         concl = CheckResult(route.verdict, f"{RAYLEIGH}: l_1 - d is a Rayleigh lower bound of Sigma_j, so "
                             f"lambda_min(Sigma_j) >= lambda_min(Sigma_1) - ||Delta||_2 for every p: {route.evidence}; "
-                            f"cross-check: {mc.evidence}", counterexample=route.counterexample, details=route.details)
+                            f"cross-check: {mc.evidence}", counterexample=route.counterexample, details=route.details, premises=route.premises, domain=route.domain)
     return ClaimReport(_id("lemma-3.3"), "||Delta||_2 < l_min(Sigma_1) => l_min(Sigma_j) >= l_min(Sigma_1) - ||Delta||_2",
                        steps=unknown("'a standard result' (Weyl's inequality), no proof given"), conclusion=concl,
                        reason="the paper gives no proof (standard result)",
@@ -424,7 +424,7 @@ def renormalisation_difference(scale=1) -> CheckResult:
     res = lem.check()
     if mono.is_positive is True and res.verdict is ProofVerdict.PROVED:
         return CheckResult(res.verdict, f"d/da -ln(1 - a) = {mono} > 0 on [0, 1) (sympy, a = x/(1+x)), so A = -ln(1 - P_1[E]) "
-                                        f"and B = -ln(1 - P_2[E]) lie in [0, -ln(1 - 1/n^2)]; {res.evidence}")
+                                        f"and B = -ln(1 - P_2[E]) lie in [0, -ln(1 - 1/n^2)]; {res.evidence}", premises=res.premises, domain=res.domain)
     return res if res.verdict is ProofVerdict.REFUTED else unknown(f"not shown: derivative {mono}; {res.evidence}")
 
 
@@ -517,7 +517,7 @@ def remark_4_7(second_factor=1) -> ClaimReport:
                "renormalised densities); the triangle inequality bounds |.| by two terms of (15)") \
         if ident and sym else unknown(f"sympy did not reduce the decomposition (sum: {ident}, symmetry: {sym})")
     tri = check_lemma("std/triangle-inequality-reals")  # a = ln(f_k/f_1), b = ln(f_1/f_j)
-    premise = kernel_premise(theorem_4_6())
+    premise = kernel_premise(theorem_4_6(), context=[lemma_4_4()])
     st = remark_4_7_statement().check()
     steps = chain([("decomposition ln(f_k/f_j) = ln(f_k/f_1) + ln(f_1/f_j)", r), ("triangle inequality", tri),
                    ("|a| <= B_1, |b| <= B_2 => |a + b| <= B_1 + B_2 (encoded statement)", st),
@@ -848,7 +848,7 @@ def chernoff_pointwise() -> CheckResult:
     res = lem.check()
     if res.verdict is ProofVerdict.PROVED and sp.exp(lam * sp.Symbol("q", real=True)).is_positive is True:
         return CheckResult(res.verdict, f"{res.evidence}; exp > 0 (sympy): the indicator of {{x >= t}} is below "
-                                        "exp(lam (x - t)) pointwise")
+                                        "exp(lam (x - t)) pointwise", premises=res.premises, domain=res.domain)
     return res if res.verdict is ProofVerdict.REFUTED else unknown(f"pointwise Chernoff bound not shown: {res.evidence}")
 
 
@@ -867,14 +867,14 @@ def lemma_4_4_chernoff() -> CheckResult:
     if route.verdict is ProofVerdict.REFUTED:
         return route
     return CheckResult(route.verdict, f"Chernoff route (not the paper's Lemma B.1): {route.evidence}; {MEASURE_BRIDGE}",
-                       details=route.details)
+                       details=route.details, premises=route.premises, domain=route.domain)
 
 
 @functools.lru_cache(maxsize=None)
 def lemma_4_4() -> ClaimReport:
     tri = check_lemma("std/triangle-inequality-reals")
     tri = CheckResult(tri.verdict, f"entrywise a = S - Sigma_i, b = Sigma_i - Sigma_1 with |b| <= Delta_max (definition "
-                      f"(6)): {tri.evidence}", counterexample=tri.counterexample)
+                      f"(6)): {tri.evidence}", counterexample=tri.counterexample, premises=tri.premises, domain=tri.domain)
     steps = chain([("triangle inequality |S - Sigma_1| <= |S - Sigma_i| + Delta_max", tri),
                    ("Lemma B.1 for unit columns x = X_j/sqrt(n), at the proof's tau", lemma_4_4_b1_step()),
                    ("tau <= 1, exponent and union bound", lemma_4_4_algebra())])
@@ -885,7 +885,7 @@ def lemma_4_4() -> ClaimReport:
         concl = unknown(f"the Monte Carlo cross-check contradicts the route: {mc.evidence}; route: {route.evidence}")
     else:
         concl = CheckResult(route.verdict, f"{route.evidence}; Monte Carlo cross-check: {mc.evidence}",
-                            counterexample=route.counterexample, details=route.details)
+                            counterexample=route.counterexample, details=route.details, premises=route.premises, domain=route.domain)
     return ClaimReport(_id("lemma-4.4"), "m >= 2(C1 + C2) ln 2np => P_Sigma_i[E] <= 1/n^2", steps=steps, conclusion=concl,
                        notes=("the last display prints p(p+1)/2 exp(.) < 1/n^2 without the factor 2 of B.1; with it the "
                               "bound is (p+1)/(4pn^2), still <= 1/n^2",
@@ -1381,7 +1381,7 @@ def theorem_3_2(decay=1) -> list[ClaimReport]:
     from dpverify.symbolic.coq import kernel_premise
 
     p, m, L, g, lam, nrm, C, n = sp.symbols("p m L g lambda norm C n", positive=True)
-    premise = kernel_premise(theorem_4_6())
+    premise = kernel_premise(theorem_4_6(), context=[lemma_4_4()])
     opfrob = opnorm_frobenius_step()
     renorm = sp.limit(sp.Rational(4, 3) / n**2, n, sp.oo)
     out = []
@@ -1443,6 +1443,8 @@ def theorem_5_1(rate=None, var_constant=1) -> list[ClaimReport]:
                    "(used as axioms of probability, not machine-checked: the variance of a mean of m independent rows, "
                    "E[Y | E^c] <= E[Y]/P(E^c) for Y >= 0, and Markov's inequality)") \
         if iss and lim == 0 else unknown(f"Isserlis variance {var} or limit {lim} not as required")
+    concl = given(concl, fact("Var of a mean of m independent rows is Var/m"),
+                  fact("E[Y | E^c] <= E[Y]/P(E^c) for Y >= 0"), fact("Markov's inequality (convergence in probability)"))
     # the truncation factor 1/(1 - P[E]) <= 1/(1 - 1/n^2) uses Lemma 4.4 (its Chernoff route)
     concl = rests_on(concl, ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion),
                      ("p^2 (1 + rho^2)/m <= 2 p^2/m for rho in [-1, 1] (encoded statement)", second_moment_statement().check()))
@@ -1556,7 +1558,7 @@ def theorem_d_2(d1: CheckResult) -> ClaimReport:
     dmax_step = proved(f"enumeration: x_j x_k - y_j y_k over all sign patterns takes the values {sorted(signs)}") \
         if max(abs(v) for v in signs) == 2 else unknown(f"sign products {sorted(signs)}")
     frob = binary_frobenius_step()
-    premise = kernel_premise(theorem_4_6())
+    premise = kernel_premise(theorem_4_6(), context=[lemma_4_4()])
     route = chain([("Delta_max <= 2/n (entries of x x^T - y y^T are 0 or +-2)", dmax_step),
                    ("||Delta||_F <= sqrt(2) p/n (the corrected Proposition D.1)", frob),
                    ("(15) increasing in ||Delta||_F and Delta_max", mono), ("(15) there <= the printed D.2 bound", cmp_),
@@ -1602,11 +1604,13 @@ def asymptotic_claims(p_exponent=sp.Rational(1, 4)) -> list[ClaimReport]:
     why = "an asymptotic statement with unspecified o(1)/O(1) constants and an O_P input (Lemma 4.5); no finite instance decides it"
     return [
         ClaimReport(_id("theorem-3.5"), "Delta_max = O(sqrt(log p/n)), m = Theta(p^2 ln 2np), p = o(n^(1/6)/ln 2np): PCA on the "
-                    "compressed data is effective and S_n is private", steps=steps35, conclusion=unknown(why), reason=why),
+                    "compressed data is effective and S_n is private", steps=steps35, conclusion=unknown(why), reason=why,
+                    undecidable=why),
         ClaimReport(_id("corollary-3.7"), "binary example: p = o((n/log n)^(1/4)) suffices for PCA and alpha = o(1)",
-                    steps=steps37, conclusion=unknown(why), reason=why),
+                    steps=steps37, conclusion=unknown(why), reason=why, undecidable=why),
         ClaimReport(_id("lemma-4.5"), "Gaussian rows: Delta_max(S_n) = O_P(sqrt(log p/n))", steps=unknown(CITED + " ([19])"),
-                    conclusion=unknown("an O_P rate with unspecified constant"), reason="cited; an O_P statement"),
+                    conclusion=unknown("an O_P rate with unspecified constant"), reason="cited; an O_P statement",
+                    undecidable="an O_P rate with an unspecified constant: no finite instance decides it"),
     ]
 
 

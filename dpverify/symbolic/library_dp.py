@@ -423,7 +423,7 @@ class OptimalCompositionLemma(Lemma):
             res = sub.check()
             consts = ", ".join(f"{k} = {v}" for k, v in self.constants.items())
             return CheckResult(res.verdict, f"{res.evidence} [statement constants: {consts}]",
-                               counterexample=res.counterexample, details=res.details)
+                               counterexample=res.counterexample, details=res.details, premises=res.premises, domain=res.domain)
         counter = self._search()
         if counter is not None:
             return counter
@@ -483,7 +483,7 @@ class OptimalCompositionLemma(Lemma):
                            f"{self.id}: certified on {self._box_text()} by branch and bound ({checked_cells} cells; k "
                            f"enumerated): delta_opt (KOV) is nonincreasing in the total eps and nondecreasing in the "
                            f"per-step eps, the total eps' directions by sympy, each cell's corner margin an Arb ball > 0 "
-                           f"({PREC_BITS}-bit python-flint)")
+                           f"({PREC_BITS}-bit python-flint)", domain=self._certified_domain())
 
 
 def advanced_composition_statement(k_max: int = 60, max_cells: int = 200000) -> OptimalCompositionLemma:
