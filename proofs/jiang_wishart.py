@@ -23,6 +23,7 @@ import numpy as np
 import sympy as sp
 from scipy import optimize
 
+from dpverify.symbolic import coq
 from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import ClaimReport, get_derivation
 from dpverify.symbolic.derivations import compare
@@ -1080,6 +1081,54 @@ def lemma_5() -> ClaimReport:
 
 
 # ------------------------------------------------------------------ entry point
+
+
+# ---------------------------------------------------------------- Coq theorems of this paper's claims
+#: The Coq theorems that settle (``CLAIM``) or check a step of (``STEP``) this paper's claims, declared at the claims
+#: they serve; ``dpverify.symbolic.coq.MANIFEST`` gathers them from every proof file. ``checks``: the claim's formal
+#: statement, compared with the theorem's type as coqc prints it; ``premises``: what the theorem takes as hypotheses
+#: beyond the claim's own.
+COQ = (
+    coq.CoqEntry("jiang-wishart/theorem-1", "Laplace.v", "laplace_loss_jiang",
+             "for all eps > 0, s1 > 0, lam > s1/eps and M(D), M(D') with l1 distance <= s1: the log ratio of the "
+             "per-coordinate Laplace(lam) densities is <= eps " + coq.LAPLACE_BRIDGE, coq.Coverage.CLAIM,
+             checks="forall (K : nat) (eps s1 lam : R) (mu mu' x : nat -> R), 0 < eps -> 0 < s1 -> lam > s1 / eps -> sumn (fun i : nat => Rabs (mu i - mu' i)) K <= s1 -> ln (lap_vec_density K lam mu x) - ln (lap_vec_density K lam mu' x) <= eps",
+             premises=(coq.INTEGRATION,)),
+    coq.CoqEntry("jiang-wishart/lemma-4", "JiangWeyl.v", "jiang_weyl",
+             "for every dimension d and index i, M = H + P: nu_i + rho_d <= mu_i <= nu_i + rho_1, where nu, mu are the "
+             "eigenvalues (nonincreasing) of orthonormal eigendecompositions H = Q diag(nu) Q^T, M = Q' diag(mu) Q'^T "
+             "(Q Q^T = I; the spectral theorem, that every symmetric matrix has one, is not in Coq) and rho_1, rho_d "
+             "bound x^T P x / |x|^2 (the Rayleigh definitions of P's extreme eigenvalues); finite sums, the "
+             "intersection argument by elimination (d - 1 equations in d unknowns)", coq.Coverage.CLAIM,
+             checks='forall (d i : nat) (H P M VH VM : nat -> nat -> R) (nu mu : nat -> R) (rho1 rhod : R), (i < d)%nat -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> M a b = H a b + P a b) -> spectral d H VH nu -> spectral d M VM mu -> (forall x : nat -> R, quad d P x <= rho1 * dot d x x) -> (forall x : nat -> R, rhod * dot d x x <= quad d P x) -> nu i + rhod <= mu i <= nu i + rho1',
+             premises=(coq.SPECTRAL, coq.RAYLEIGH)),
+    coq.CoqEntry("jiang-wishart/lemma-3", "JiangDavisKahan.v", "jiang_davis_kahan",
+             "for every dimension d and 1 <= k < d, A = V diag(l) V^T, A_hat = U diag(m) U^T orthonormal "
+             "eigendecompositions (V, U orthogonal, l, m nonincreasing; the spectral theorem, that every symmetric matrix "
+             "has one, is not in Coq), P_k = sum_(j<k) v_j v_j^T, P_hat_k = sum_(j<k) u_j u_j^T: if lambda_k(A) > "
+             "lambda_k+1(A_hat) then ||P_k - P_hat_k||_2 <= ||A - A_hat||_2 / (lambda_k(A) - lambda_k+1(A_hat)), with ||M||_2 "
+             "under its variational definition (the least b with |M x| <= b |x| for all x); operator norm, not Frobenius: "
+             "a Sylvester bound through a discrete Cayley identity and the completeness of R, and ||U_k^T V_perp|| = "
+             "||U_perp^T V_k|| for equal ranks (a square matrix bounded below is onto); finite sums", coq.Coverage.CLAIM,
+             checks='forall (d k : nat) (A Ahat V U : nat -> nat -> R) (l m : nat -> R) (e pn : R), (0 < k)%nat -> (k < d)%nat -> orth_eig d A V l -> orth_eig d Ahat U m -> m k < l (k - 1)%nat -> is_norm2 d (fun a b : nat => A a b - Ahat a b) e -> is_norm2 d (fun a b : nat => proj d k V a b - proj d k U a b) pn -> pn <= e / (l (k - 1)%nat - m k)',
+             premises=(coq.SPECTRAL,)),
+    coq.CoqEntry("jiang-wishart/theorem-6", "JiangDavisKahan.v", "jiang_theorem_6",
+             "for every dimension d and 1 <= k < d, A_hat = A + W with W positive semidefinite (x^T W x >= 0 for all x; "
+             "every Wishart draw is), orthonormal eigendecompositions of A (eigenvalues sigma_i: A = X X^T/n is PSD) and A_hat, "
+             "sigma_k > sigma_k+1: ||V_k V_k^T - V_hat_k V_hat_k^T||_F <= 2 sqrt(k) ||W||_2/(sigma_k - sigma_k+1), ||W||_2 the "
+             "least b with |W x| <= b |x|; not the paper's route (its step ||.||_F <= sqrt(k)||.||_2 is false): Davis-Kahan "
+             "with A and A + W exchanged, whose gap is >= sigma_k - sigma_k+1 by Weyl since W is PSD, gives sqrt(2k) <= "
+             "2 sqrt(k); the hypothesis sigma_k - sigma_k+1 >= 2||W||_2 is not needed; finite sums", coq.Coverage.CLAIM,
+             checks='forall (d k : nat) (A W Ahat V U : nat -> nat -> R) (l m : nat -> R) (w : R), (0 < k)%nat -> (k < d)%nat -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> Ahat a b = A a b + W a b) -> (forall x : nat -> R, 0 <= JiangWeyl.quad d W x) -> is_norm2 d W w -> orth_eig d A V l -> orth_eig d Ahat U m -> l k < l (k - 1)%nat -> sqrt (frob2 d (fun a b : nat => proj d k V a b - proj d k U a b)) <= 2 * sqrt (INR k) * w / (l (k - 1)%nat - l k)',
+             premises=(coq.SPECTRAL,)),
+    coq.CoqEntry("jiang-wishart/theorem-9", "JiangDavisKahan.v", "jiang_theorem_9_step",
+             "the deterministic step, for every dimension d and k < d: A_hat = A + W positive semidefinite (x^T A_hat x >= 0 "
+             "for all x), orthonormal eigendecompositions of A and A_hat, A_hat_k its rank-k truncation: ||A - A_hat_k||_2 <= "
+             "lambda_k+1(A) + 2 ||W||_2, ||.||_2 the least b with |M x| <= b |x| (Weyl and the triangle inequality); the "
+             "tail ||W||_2 = O(d log d/eps) rests on Lemma 1 (Zhu) for general d, not in Coq", coq.Coverage.STEP),
+)
+
+
 def claims() -> list[ClaimReport]:
     d1, d2 = definition_1(), definition_2()  # each is both the steps and the conclusion: computed once
     out = [

@@ -13,6 +13,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from dpverify.symbolic import coq
 from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import CheckResult, ClaimReport, ProofVerdict, Lemma, Range, Strategy, get_derivation
 from dpverify.symbolic.library import check_lemma
@@ -898,6 +899,41 @@ def remark_1() -> ClaimReport:
     lem = remark_1_statement().check()
     return ClaimReport(f"{PAPER}/remark-1", "the non-coherent bound (16) gives no improvement over the coherent one",
                        steps=lem, conclusion=lem)
+
+
+# ---------------------------------------------------------------- Coq theorems of this paper's claims
+#: The Coq theorems that settle (``CLAIM``) or check a step of (``STEP``) this paper's claims, declared at the claims
+#: they serve; ``dpverify.symbolic.coq.MANIFEST`` gathers them from every proof file. ``checks``: the claim's formal
+#: statement, compared with the theorem's type as coqc prints it; ``premises``: what the theorem takes as hypotheses
+#: beyond the claim's own.
+COQ = (
+    coq.CoqEntry("showkatbakhsh-regression/proposition-1/some-delta", "ApproxToTV.v", "approx_dp_to_zero_eps",
+             "for any events with complements and P(E^c) = 1 - P(E): (eps, delta)-DP implies (0, delta'')-DP, "
+             "delta'' = (e^eps - 1 + 2 delta)/(e^eps + 1) (and zero_eps_to_approx_dp: (0, delta) implies (eps, delta))",
+             coq.Coverage.CLAIM,
+             checks='forall (Event : Type) (compl : Event -> Event) (P Q : Event -> R), (forall E : Event, P (compl E) = 1 - P E) -> (forall E : Event, Q (compl E) = 1 - Q E) -> forall eps delta : R, approx_dp Event P Q eps delta -> approx_dp Event P Q 0 (delta2 eps delta)'),
+    coq.CoqEntry("showkatbakhsh-regression/remark-1", "ShowkatRemark1.v", "remark1_noncoherent_not_smaller",
+             "for every natural n' and every s > 0: (1/2) log2(1 + n'/s) <= (n'/2) log2(1 + 1/s) (Bernoulli's "
+             "inequality (1 + x)^n >= 1 + n x by induction, then ln increasing)", coq.Coverage.CLAIM,
+             checks='forall (n : nat) (s : R), 0 < s -> ln (1 + INR n / s) / (2 * ln 2) <= INR n * ln (1 + 1 / s) / (2 * ln 2)'),
+    coq.CoqEntry("showkatbakhsh-regression/lemma-4", "ShowkatbakhshRidge.v", "ridge_relative_error",
+             "for every n, d, n x d matrix X, y, least-squares theta* (X^T (X theta* - y) = 0), ridge theta_RR "
+             "(X^T (X theta_RR - y) + lambda theta_RR = 0), lambda > 0 and every s >= 0 with |X x|^2 >= s |x|^2 for all x "
+             "(sigma_min^2 under its Rayleigh definition): ||X theta_RR - y|| / ||X theta* - y|| <= 1 + lambda/(s + lambda) "
+             "||X theta*|| / ||X theta* - y|| when X theta* != y (finite sums; no spectral theorem or SVD)",
+             coq.Coverage.CLAIM,
+             checks='forall (n d : nat) (X : nat -> nat -> R) (y th_ls th_rr : nat -> R) (s lam : R), 0 <= s -> 0 < lam -> (forall x : nat -> R, s * dot d x x <= dot n (mv n d X x) (mv n d X x)) -> (forall j : nat, (j < d)%nat -> tmv n d X (fun i : nat => mv n d X th_ls i - y i) j = 0) -> (forall j : nat, (j < d)%nat -> tmv n d X (fun i : nat => mv n d X th_rr i - y i) j + lam * th_rr j = 0) -> 0 < sqrt (dot n (fun i : nat => mv n d X th_ls i - y i) (fun i : nat => mv n d X th_ls i - y i)) -> sqrt (dot n (fun i : nat => mv n d X th_rr i - y i) (fun i : nat => mv n d X th_rr i - y i)) / sqrt (dot n (fun i : nat => mv n d X th_ls i - y i) (fun i : nat => mv n d X th_ls i - y i)) <= 1 + lam / (s + lam) * (sqrt (dot n (mv n d X th_ls) (mv n d X th_ls)) / sqrt (dot n (fun i : nat => mv n d X th_ls i - y i) (fun i : nat => mv n d X th_ls i - y i)))',
+             premises=(coq.RAYLEIGH,)),
+    coq.CoqEntry("showkatbakhsh-regression/lemma-3", "ShowkatbakhshWedin.v", "wedin_relative_error",
+             "for every n, d >= 1, n x d matrices X, E = sigma_AN N, y, theta_AN with (X + E)^T ((X + E) theta_AN - y) = 0 "
+             "(any least-squares solution of the noisy problem), every theta* (in particular the least-squares one), and "
+             "every s > 0, S, e >= 0 with s |x| <= |X x| <= S |x| and |E x| <= e |x| for all x (sigma_min, sigma_max = "
+             "||X||_2 and ||E||_2 under their Rayleigh definitions) and kappa Delta = (S/s)(e/S) < 1: ||X theta_AN - y|| / "
+             "||X theta* - y|| <= 1 + kappa Delta/(1 - kappa Delta) (kappa + r(y)) when X theta* != y (finite sums; no SVD; "
+             "via wedin_error_bound: (s - e) ||X theta_AN - y|| <= s ||X theta* - y|| + e ||X theta*||)", coq.Coverage.CLAIM,
+             checks='forall (n d : nat) (X E : nat -> nat -> R) (y th th_an : nat -> R) (s S0 e : R), (1 <= d)%nat -> 0 < s -> 0 < S0 -> 0 <= e -> (forall x : nat -> R, s * s * ShowkatbakhshRidge.dot d x x <= ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X x) (ShowkatbakhshRidge.mv n d X x)) -> (forall x : nat -> R, ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X x) (ShowkatbakhshRidge.mv n d X x) <= S0 * S0 * ShowkatbakhshRidge.dot d x x) -> (forall x : nat -> R, ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d E x) (ShowkatbakhshRidge.mv n d E x) <= e * e * ShowkatbakhshRidge.dot d x x) -> S0 / s * (e / S0) < 1 -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d (fun a b : nat => X a b + E a b) (fun i : nat => ShowkatbakhshRidge.mv n d (fun a b : nat => X a b + E a b) th_an i - y i) j = 0) -> 0 < nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) -> nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th_an i - y i) / nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) <= 1 + S0 / s * (e / S0) / (1 - S0 / s * (e / S0)) * (S0 / s + nrm n (ShowkatbakhshRidge.mv n d X th) / nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i))',
+             premises=(coq.RAYLEIGH,)),
+)
 
 
 def claims() -> list[ClaimReport]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
+from dpverify.symbolic import coq
 from dpverify.symbolic import CheckResult, ClaimReport, Lemma, ProofVerdict, Range, Strategy, get_derivation
 from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.arb import NOT_INSTALLED, ArbUnsupported, arb_eval, ball, flint_or_none
@@ -830,6 +831,30 @@ def certified_conclusion(did: str, reading: str) -> CheckResult:
     if res.verdict is ProofVerdict.REFUTED:
         return res
     return rests_on(res, ("B = sigma_p = 1 by scaling", scaling_step(did, reading)), *profile_premises())
+
+
+# ---------------------------------------------------------------- Coq theorems of this paper's claims
+#: The Coq theorems that settle (``CLAIM``) or check a step of (``STEP``) this paper's claims, declared at the claims
+#: they serve; ``dpverify.symbolic.coq.MANIFEST`` gathers them from every proof file. ``checks``: the claim's formal
+#: statement, compared with the theorem's type as coqc prints it; ``premises``: what the theorem takes as hypotheses
+#: beyond the claim's own.
+COQ = (
+    coq.CoqEntry("tu-projections/lemma-2/one-over-two-delta", "Kenthapadi.v", "kenthapadi_tail_level",
+             "sigma = Delta sqrt(2(L + eps))/eps, L = ln(1/(2 delta)), t = eps sigma/Delta - Delta/(2 sigma): "
+             "t^2 - (2L + eps) = eps^2/(8(L + eps)) (kenthapadi_identity), the loss is <= eps for noise z <= sigma t "
+             "(kenthapadi_loss_below_threshold), (1/2) e^(-t^2/2) <= delta; the Gaussian tail "
+             "P(N(0,1) > t) <= (1/2) e^(-t^2/2) is not in Coq", coq.Coverage.STEP),
+    coq.CoqEntry("tu-projections/lemma-1", "LaurentMassart.v", "laurent_massart_scalar",
+             "for every k > 0 and 0 <= t < 1/2: -(k/2) ln(1 - 2t) - k t <= k t^2/(1 - 2t) (the Chernoff step of "
+             "the chi-square tail; the MGF and the optimisation over t are not in Coq)", coq.Coverage.STEP),
+    coq.CoqEntry("tu-projections/theorem-2", "TuTheorem2.v", "tu_theorem2_budget",
+             "for 0 < eps < 1, 0 < delta < 1/2, k >= 1: eps_1 = (sqrt(2k ln(2/delta) + 8k eps) - sqrt(2k ln(2/delta)))/(4k) "
+             "is in (0, 1) and sqrt(2k ln(2/delta)) eps_1 + k eps_1 (e^eps_1 - 1) <= eps (uses e^x <= 1 + 2x on "
+             "[0, 5/4], ExpLinear.exp_le_1_plus_2x)", coq.Coverage.STEP),
+    coq.CoqEntry("tu-projections/theorem-2/derived", "ExpLinear.v", "exp_le_1_plus_2x",
+             "e^x <= 1 + 2x for 0 <= x <= 5/4 (the step exp(eps_1) <= 1 + 2 eps_1)", coq.Coverage.STEP),
+)
+
 
 def claims() -> list[ClaimReport]:
     return [lemma_1(), *lemma_2(), lemma_3(), lemma_4(), *theorem_1(), *theorem_2()]

@@ -1,6 +1,7 @@
 """Kernel-checked proofs: the Coq theorems under ``proofs/coq/`` and the claims they settle.
 
-* :data:`MANIFEST` -- one :class:`CoqEntry` per (claim id, Coq theorem): the ``.v`` file, the theorem,
+* :data:`MANIFEST` -- one :class:`CoqEntry` per (claim id, Coq theorem), gathered from the ``COQ`` declarations of the
+  proof files (``proofs/<paper>.py``: each theorem declared at the claim it serves): the ``.v`` file, the theorem,
   a one-line statement in the claim's own parameters, and its :class:`Coverage` (``CLAIM``: the
   theorem is the claim's conclusion; ``STEP``: it is one step of the claim's proof, or the claim on a
   restricted domain, so the claim keeps its own verdict and the report names the step).
@@ -57,7 +58,7 @@ __all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWE
            "disallowed_axioms", "entries_for", "apply_kernel_checks", "kernel_premise",
            "kernel_premises", "kernel_step", "WITNESS_SUFFIX", "WitnessStatus", "WitnessCheck", "witness_files", "witness_for",
            "witness_check_source", "run_witness_checks", "check_witnesses", "theorem_types", "normalise_type",
-           "SPECTRAL", "RAYLEIGH", "DET_LAWS", "INTEGRATION"]
+           "SPECTRAL", "RAYLEIGH", "DET_LAWS", "INTEGRATION", "LAPLACE_BRIDGE"]
 
 #: The logical name under which ``proofs/coq/`` is loaded (``coqc -Q <dir> DPVerify``).
 LOGICAL = "DPVerify"
@@ -137,205 +138,49 @@ DET_LAWS = fact("laws of the determinant: det(AB) = det A det B, det(diag f) = p
 INTEGRATION = fact("a pointwise bound on the log density ratio integrates to P(M(S) in E) <= e^eps P(M(S') in E) for every "
                    "measurable E (monotonicity of the integral; its finite-space form is FiniteDP.dp_of_pointwise)")
 
-_LAPLACE_BRIDGE = ("at every output; integrating the pointwise bound over an event gives the DP inequality "
+LAPLACE_BRIDGE = ("at every output; integrating the pointwise bound over an event gives the DP inequality "
                    "(that measure-theoretic step is not in Coq; its finite-space form is FiniteDP.dp_of_pointwise)")
 
-MANIFEST: tuple[CoqEntry, ...] = (
-    CoqEntry("lecture21-dp/lemma-1", "Laplace.v", "laplace_loss_scalar",
-             "for all eps > 0, M > 0, |f(S) - f(S')| <= M: ln p(x; f(S), M/eps) - ln p(x; f(S'), M/eps) <= eps, "
-             "p the Laplace density exp(-|x - mu|/b)/(2b), " + _LAPLACE_BRIDGE, Coverage.CLAIM,
-             checks="forall eps M mu mu' x : R, 0 < eps -> 0 < M -> Rabs (mu - mu') <= M -> ln (lap_density (M / eps) mu x) - ln (lap_density (M / eps) mu' x) <= eps",
-             premises=(INTEGRATION,)),
-    CoqEntry("lecture21-dp/lemma-2", "Laplace.v", "laplace_loss_vector",
-             "for all K, eps > 0, B > 0 and F(S), F(S') in R^K with ||F(S) - F(S')||_1 <= B: the log ratio of the "
-             "product Laplace densities with scale B/eps is <= eps " + _LAPLACE_BRIDGE, Coverage.CLAIM,
-             checks="forall (K : nat) (eps B : R) (mu mu' x : nat -> R), 0 < eps -> 0 < B -> sumn (fun i : nat => Rabs (mu i - mu' i)) K <= B -> ln (lap_vec_density K (B / eps) mu x) - ln (lap_vec_density K (B / eps) mu' x) <= eps",
-             premises=(INTEGRATION,)),
-    CoqEntry("jiang-wishart/theorem-1", "Laplace.v", "laplace_loss_jiang",
-             "for all eps > 0, s1 > 0, lam > s1/eps and M(D), M(D') with l1 distance <= s1: the log ratio of the "
-             "per-coordinate Laplace(lam) densities is <= eps " + _LAPLACE_BRIDGE, Coverage.CLAIM,
-             checks="forall (K : nat) (eps s1 lam : R) (mu mu' x : nat -> R), 0 < eps -> 0 < s1 -> lam > s1 / eps -> sumn (fun i : nat => Rabs (mu i - mu' i)) K <= s1 -> ln (lap_vec_density K lam mu x) - ln (lap_vec_density K lam mu' x) <= eps",
-             premises=(INTEGRATION,)),
-    CoqEntry("showkatbakhsh-regression/proposition-1/some-delta", "ApproxToTV.v", "approx_dp_to_zero_eps",
-             "for any events with complements and P(E^c) = 1 - P(E): (eps, delta)-DP implies (0, delta'')-DP, "
-             "delta'' = (e^eps - 1 + 2 delta)/(e^eps + 1) (and zero_eps_to_approx_dp: (0, delta) implies (eps, delta))",
-             Coverage.CLAIM,
-             checks='forall (Event : Type) (compl : Event -> Event) (P Q : Event -> R), (forall E : Event, P (compl E) = 1 - P E) -> (forall E : Event, Q (compl E) = 1 - Q E) -> forall eps delta : R, approx_dp Event P Q eps delta -> approx_dp Event P Q 0 (delta2 eps delta)'),
-    CoqEntry("tu-projections/lemma-2/one-over-two-delta", "Kenthapadi.v", "kenthapadi_tail_level",
-             "sigma = Delta sqrt(2(L + eps))/eps, L = ln(1/(2 delta)), t = eps sigma/Delta - Delta/(2 sigma): "
-             "t^2 - (2L + eps) = eps^2/(8(L + eps)) (kenthapadi_identity), the loss is <= eps for noise z <= sigma t "
-             "(kenthapadi_loss_below_threshold), (1/2) e^(-t^2/2) <= delta; the Gaussian tail "
-             "P(N(0,1) > t) <= (1/2) e^(-t^2/2) is not in Coq", Coverage.STEP),
-    CoqEntry("tu-projections/lemma-1", "LaurentMassart.v", "laurent_massart_scalar",
-             "for every k > 0 and 0 <= t < 1/2: -(k/2) ln(1 - 2t) - k t <= k t^2/(1 - 2t) (the Chernoff step of "
-             "the chi-square tail; the MGF and the optimisation over t are not in Coq)", Coverage.STEP),
-    CoqEntry("tu-projections/theorem-2", "TuTheorem2.v", "tu_theorem2_budget",
-             "for 0 < eps < 1, 0 < delta < 1/2, k >= 1: eps_1 = (sqrt(2k ln(2/delta) + 8k eps) - sqrt(2k ln(2/delta)))/(4k) "
-             "is in (0, 1) and sqrt(2k ln(2/delta)) eps_1 + k eps_1 (e^eps_1 - 1) <= eps (uses e^x <= 1 + 2x on "
-             "[0, 5/4], ExpLinear.exp_le_1_plus_2x)", Coverage.STEP),
-    CoqEntry("tu-projections/theorem-2/derived", "ExpLinear.v", "exp_le_1_plus_2x",
-             "e^x <= 1 + 2x for 0 <= x <= 5/4 (the step exp(eps_1) <= 1 + 2 eps_1)", Coverage.STEP),
-    CoqEntry("lecture21-dp/lemma-5/independent", "FiniteDP.v", "basic_composition_independent",
-             "on finite output spaces (mass functions on lists): eps1-DP and eps2-DP with independent randomness give "
-             "(eps1 + eps2)-DP for every event of the pair (also adaptive: basic_composition); general output "
-             "spaces are not in Coq", Coverage.STEP),
-    CoqEntry("lecture21-dp/lemma-4", "FiniteDP.v", "post_processing",
-             "on finite output spaces, for pure DP (delta = 0) only: a randomized post-processing (nonnegative kernel) "
-             "of an eps-DP output is eps-DP; the claim's delta > 0 case is not in Coq", Coverage.STEP),
-    CoqEntry("showkatbakhsh-regression/remark-1", "ShowkatRemark1.v", "remark1_noncoherent_not_smaller",
-             "for every natural n' and every s > 0: (1/2) log2(1 + n'/s) <= (n'/2) log2(1 + 1/s) (Bernoulli's "
-             "inequality (1 + x)^n >= 1 + n x by induction, then ln increasing)", Coverage.CLAIM,
-             checks='forall (n : nat) (s : R), 0 < s -> ln (1 + INR n / s) / (2 * ln 2) <= INR n * ln (1 + 1 / s) / (2 * ln 2)'),
-    CoqEntry("showkatbakhsh-regression/lemma-4", "ShowkatbakhshRidge.v", "ridge_relative_error",
-             "for every n, d, n x d matrix X, y, least-squares theta* (X^T (X theta* - y) = 0), ridge theta_RR "
-             "(X^T (X theta_RR - y) + lambda theta_RR = 0), lambda > 0 and every s >= 0 with |X x|^2 >= s |x|^2 for all x "
-             "(sigma_min^2 under its Rayleigh definition): ||X theta_RR - y|| / ||X theta* - y|| <= 1 + lambda/(s + lambda) "
-             "||X theta*|| / ||X theta* - y|| when X theta* != y (finite sums; no spectral theorem or SVD)",
-             Coverage.CLAIM,
-             checks='forall (n d : nat) (X : nat -> nat -> R) (y th_ls th_rr : nat -> R) (s lam : R), 0 <= s -> 0 < lam -> (forall x : nat -> R, s * dot d x x <= dot n (mv n d X x) (mv n d X x)) -> (forall j : nat, (j < d)%nat -> tmv n d X (fun i : nat => mv n d X th_ls i - y i) j = 0) -> (forall j : nat, (j < d)%nat -> tmv n d X (fun i : nat => mv n d X th_rr i - y i) j + lam * th_rr j = 0) -> 0 < sqrt (dot n (fun i : nat => mv n d X th_ls i - y i) (fun i : nat => mv n d X th_ls i - y i)) -> sqrt (dot n (fun i : nat => mv n d X th_rr i - y i) (fun i : nat => mv n d X th_rr i - y i)) / sqrt (dot n (fun i : nat => mv n d X th_ls i - y i) (fun i : nat => mv n d X th_ls i - y i)) <= 1 + lam / (s + lam) * (sqrt (dot n (mv n d X th_ls) (mv n d X th_ls)) / sqrt (dot n (fun i : nat => mv n d X th_ls i - y i) (fun i : nat => mv n d X th_ls i - y i)))',
-             premises=(RAYLEIGH,)),
-    CoqEntry("jiang-wishart/lemma-4", "JiangWeyl.v", "jiang_weyl",
-             "for every dimension d and index i, M = H + P: nu_i + rho_d <= mu_i <= nu_i + rho_1, where nu, mu are the "
-             "eigenvalues (nonincreasing) of orthonormal eigendecompositions H = Q diag(nu) Q^T, M = Q' diag(mu) Q'^T "
-             "(Q Q^T = I; the spectral theorem, that every symmetric matrix has one, is not in Coq) and rho_1, rho_d "
-             "bound x^T P x / |x|^2 (the Rayleigh definitions of P's extreme eigenvalues); finite sums, the "
-             "intersection argument by elimination (d - 1 equations in d unknowns)", Coverage.CLAIM,
-             checks='forall (d i : nat) (H P M VH VM : nat -> nat -> R) (nu mu : nat -> R) (rho1 rhod : R), (i < d)%nat -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> M a b = H a b + P a b) -> spectral d H VH nu -> spectral d M VM mu -> (forall x : nat -> R, quad d P x <= rho1 * dot d x x) -> (forall x : nat -> R, rhod * dot d x x <= quad d P x) -> nu i + rhod <= mu i <= nu i + rho1',
-             premises=(SPECTRAL, RAYLEIGH)),
-    CoqEntry("jiang-wishart/lemma-3", "JiangDavisKahan.v", "jiang_davis_kahan",
-             "for every dimension d and 1 <= k < d, A = V diag(l) V^T, A_hat = U diag(m) U^T orthonormal "
-             "eigendecompositions (V, U orthogonal, l, m nonincreasing; the spectral theorem, that every symmetric matrix "
-             "has one, is not in Coq), P_k = sum_(j<k) v_j v_j^T, P_hat_k = sum_(j<k) u_j u_j^T: if lambda_k(A) > "
-             "lambda_k+1(A_hat) then ||P_k - P_hat_k||_2 <= ||A - A_hat||_2 / (lambda_k(A) - lambda_k+1(A_hat)), with ||M||_2 "
-             "under its variational definition (the least b with |M x| <= b |x| for all x); operator norm, not Frobenius: "
-             "a Sylvester bound through a discrete Cayley identity and the completeness of R, and ||U_k^T V_perp|| = "
-             "||U_perp^T V_k|| for equal ranks (a square matrix bounded below is onto); finite sums", Coverage.CLAIM,
-             checks='forall (d k : nat) (A Ahat V U : nat -> nat -> R) (l m : nat -> R) (e pn : R), (0 < k)%nat -> (k < d)%nat -> orth_eig d A V l -> orth_eig d Ahat U m -> m k < l (k - 1)%nat -> is_norm2 d (fun a b : nat => A a b - Ahat a b) e -> is_norm2 d (fun a b : nat => proj d k V a b - proj d k U a b) pn -> pn <= e / (l (k - 1)%nat - m k)',
-             premises=(SPECTRAL,)),
-    CoqEntry("jiang-wishart/theorem-6", "JiangDavisKahan.v", "jiang_theorem_6",
-             "for every dimension d and 1 <= k < d, A_hat = A + W with W positive semidefinite (x^T W x >= 0 for all x; "
-             "every Wishart draw is), orthonormal eigendecompositions of A (eigenvalues sigma_i: A = X X^T/n is PSD) and A_hat, "
-             "sigma_k > sigma_k+1: ||V_k V_k^T - V_hat_k V_hat_k^T||_F <= 2 sqrt(k) ||W||_2/(sigma_k - sigma_k+1), ||W||_2 the "
-             "least b with |W x| <= b |x|; not the paper's route (its step ||.||_F <= sqrt(k)||.||_2 is false): Davis-Kahan "
-             "with A and A + W exchanged, whose gap is >= sigma_k - sigma_k+1 by Weyl since W is PSD, gives sqrt(2k) <= "
-             "2 sqrt(k); the hypothesis sigma_k - sigma_k+1 >= 2||W||_2 is not needed; finite sums", Coverage.CLAIM,
-             checks='forall (d k : nat) (A W Ahat V U : nat -> nat -> R) (l m : nat -> R) (w : R), (0 < k)%nat -> (k < d)%nat -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> Ahat a b = A a b + W a b) -> (forall x : nat -> R, 0 <= JiangWeyl.quad d W x) -> is_norm2 d W w -> orth_eig d A V l -> orth_eig d Ahat U m -> l k < l (k - 1)%nat -> sqrt (frob2 d (fun a b : nat => proj d k V a b - proj d k U a b)) <= 2 * sqrt (INR k) * w / (l (k - 1)%nat - l k)',
-             premises=(SPECTRAL,)),
-    CoqEntry("jiang-wishart/theorem-9", "JiangDavisKahan.v", "jiang_theorem_9_step",
-             "the deterministic step, for every dimension d and k < d: A_hat = A + W positive semidefinite (x^T A_hat x >= 0 "
-             "for all x), orthonormal eigendecompositions of A and A_hat, A_hat_k its rank-k truncation: ||A - A_hat_k||_2 <= "
-             "lambda_k+1(A) + 2 ||W||_2, ||.||_2 the least b with |M x| <= b |x| (Weyl and the triangle inequality); the "
-             "tail ||W||_2 = O(d log d/eps) rests on Lemma 1 (Zhu) for general d, not in Coq", Coverage.STEP),
-    CoqEntry("lecture21-dp/lemma-3", "Bernoulli.v", "laplace_max_tail",
-             "the arithmetic step only: for every integer K >= 1 and 0 < delta <= K: 1 - (1 - e^(-ln(K/delta)))^K <= delta, the exact tail of "
-             "the maximum of K independent Laplace(B/eps) magnitudes at log(K/delta) B/eps (by bernoulli: "
-             "1 - K q <= (1 - q)^K, induction on K); the Laplace tail e^(-t/b) and independence are not in Coq",
-             Coverage.STEP),
-    CoqEntry("zhou-compression/lemma-3.3", "ZhouWeyl.v", "zhou_weyl_eigenvalue",
-             "for every dimension p, Sigma_1, Delta and eigenpair (lam, v) of Sigma_1 - Delta: if x^T Sigma_1 x >= l1 |x|^2 "
-             "and |x^T Delta x| <= d |x|^2 for all x, then lam >= l1 - d; that lambda_min(Sigma_1) and ||Delta||_2 give these "
-             "two bounds (the spectral theorem, Cauchy-Schwarz) is not in Coq", Coverage.STEP),
-    CoqEntry("zhou-compression/proposition-3.1", "ZhouWeyl.v", "zhou_frobenius_entry_bound",
-             "(7) for every p: |Delta_lk| <= Delta_max for all l, k < p gives sum_lk Delta_lk^2 <= (p Delta_max)^2; "
-             "(8) is not in Coq", Coverage.STEP),
-    CoqEntry("zhou-compression/lemma-3.3", "ZhouRayleigh.v", "zhou_lemma_3_3_lmin",
-             "under the Rayleigh definitions of lambda_min and ||.||_2 (lambda_min(S): the largest a with x^T S x >= a |x|^2 "
-             "for all x; ||D||_2: the least b with |x^T D x| <= b |x|^2 for all x), for every dimension p: "
-             "lambda_min(Sigma_1 - Delta) >= lambda_min(Sigma_1) - ||Delta||_2 (zhou_lemma_3_3: every pair of such bounds "
-             "l_1, d gives x^T (Sigma_1 - Delta) x >= (l_1 - d) |x|^2)", Coverage.CLAIM,
-             checks='forall (p : nat) (S1 D : nat -> nat -> R) (l1 d lj : R), is_lmin p S1 l1 -> is_opnorm p D d -> is_lmin p (fun i j : nat => S1 i j - D i j) lj -> lj >= l1 - d',
-             premises=(RAYLEIGH,)),
-    CoqEntry("zhou-compression/proposition-3.1", "ZhouRayleigh.v", "zhou_prop_3_1",
-             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p: (7) |Delta_ij| <= Delta_max "
-             "gives ||Delta||_F^2 <= (p Delta_max)^2, and (8) with Sigma_j Theta_j = I, Theta_1 Sigma_1 = I, Sigma_1 symmetric, "
-             "l_1, l_j > 0 Rayleigh lower bounds of Sigma_1, Sigma_j: ||Theta_j - Theta_1||_F^2 (l_1 l_j)^2 <= "
-             "||Sigma_1 - Sigma_j||_F^2", Coverage.CLAIM,
-             checks='forall (p : nat) (S1 Sj T1 Tj : nat -> nat -> R) (l1 lj M : R), 0 < l1 -> 0 < lj -> (forall x : nat -> R, ZhouWeyl.quad p S1 x >= l1 * ZhouWeyl.sq p x) -> (forall x : nat -> R, ZhouWeyl.quad p Sj x >= lj * ZhouWeyl.sq p x) -> (forall i j : nat, (i < p)%nat -> (j < p)%nat -> S1 i j = S1 j i) -> (forall i k : nat, (i < p)%nat -> (k < p)%nat -> mul p Sj Tj i k = kron i k) -> (forall i k : nat, (i < p)%nat -> (k < p)%nat -> mul p T1 S1 i k = kron i k) -> (forall i j : nat, (i < p)%nat -> (j < p)%nat -> Rabs (S1 i j - Sj i j) <= M) -> frob2 p (fun i j : nat => S1 i j - Sj i j) <= INR p * M * (INR p * M) /\\ frob2 p (fun i j : nat => Tj i j - T1 i j) * (l1 * lj * (l1 * lj)) <= frob2 p (fun i j : nat => S1 i j - Sj i j)',
-             premises=(RAYLEIGH,)),
-    CoqEntry("showkatbakhsh-regression/lemma-3", "ShowkatbakhshWedin.v", "wedin_relative_error",
-             "for every n, d >= 1, n x d matrices X, E = sigma_AN N, y, theta_AN with (X + E)^T ((X + E) theta_AN - y) = 0 "
-             "(any least-squares solution of the noisy problem), every theta* (in particular the least-squares one), and "
-             "every s > 0, S, e >= 0 with s |x| <= |X x| <= S |x| and |E x| <= e |x| for all x (sigma_min, sigma_max = "
-             "||X||_2 and ||E||_2 under their Rayleigh definitions) and kappa Delta = (S/s)(e/S) < 1: ||X theta_AN - y|| / "
-             "||X theta* - y|| <= 1 + kappa Delta/(1 - kappa Delta) (kappa + r(y)) when X theta* != y (finite sums; no SVD; "
-             "via wedin_error_bound: (s - e) ||X theta_AN - y|| <= s ||X theta* - y|| + e ||X theta*||)", Coverage.CLAIM,
-             checks='forall (n d : nat) (X E : nat -> nat -> R) (y th th_an : nat -> R) (s S0 e : R), (1 <= d)%nat -> 0 < s -> 0 < S0 -> 0 <= e -> (forall x : nat -> R, s * s * ShowkatbakhshRidge.dot d x x <= ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X x) (ShowkatbakhshRidge.mv n d X x)) -> (forall x : nat -> R, ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X x) (ShowkatbakhshRidge.mv n d X x) <= S0 * S0 * ShowkatbakhshRidge.dot d x x) -> (forall x : nat -> R, ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d E x) (ShowkatbakhshRidge.mv n d E x) <= e * e * ShowkatbakhshRidge.dot d x x) -> S0 / s * (e / S0) < 1 -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d (fun a b : nat => X a b + E a b) (fun i : nat => ShowkatbakhshRidge.mv n d (fun a b : nat => X a b + E a b) th_an i - y i) j = 0) -> 0 < nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) -> nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th_an i - y i) / nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) <= 1 + S0 / s * (e / S0) / (1 - S0 / s * (e / S0)) * (S0 / s + nrm n (ShowkatbakhshRidge.mv n d X th) / nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i))',
-             premises=(RAYLEIGH,)),
-    CoqEntry("zhou-compression/proposition-3.4", "ZhouSubspace.v", "zhou_prop_3_4",
-             "for every finite dimension p, 1 <= D < p and every pair of orthonormal eigendecompositions A = U diag(lam) U^T, "
-             "A + B = V diag(mu) V^T (U, V orthogonal, lam, mu nonincreasing; the spectral theorem, that they exist, is not in "
-             "Coq): delta_D^2 ||P_D(A) - P_D(A + B)||_F^2 <= ||B||_F^2 with delta_D = (lambda_D - lambda_D+1)/2 and P_D the "
-             "projector on the first D eigenvectors, i.e. ||P_D(A) - P_D(A + B)||_F <= ||B||_F/delta_D; the hypotheses "
-             "||B||_F <= delta_D/2 and A + B >= 0 are not needed (finite sums; a trace-gap argument, no Weyl or Davis-Kahan)",
-             Coverage.CLAIM,
-             checks='forall (p D : nat) (U V A C : nat -> nat -> R) (lam mu : nat -> R), (1 <= D)%nat -> (D < p)%nat -> orthogonal p U -> orthogonal p V -> (forall i j : nat, (i <= j)%nat -> (j < p)%nat -> lam j <= lam i) -> (forall i j : nat, (i <= j)%nat -> (j < p)%nat -> mu j <= mu i) -> (forall k l : nat, (k < p)%nat -> (l < p)%nat -> A k l = spec p U lam k l) -> (forall k l : nat, (k < p)%nat -> (l < p)%nat -> C k l = spec p V mu k l) -> (lam (D - 1)%nat - lam D) / 2 * ((lam (D - 1)%nat - lam D) / 2) * fro2 p (fun k l : nat => proj p D U k l - proj p D V k l) <= fro2 p (fun k l : nat => C k l - A k l)',
-             premises=(SPECTRAL,)),
-    CoqEntry("zhou-compression/theorem-4.6", "ZhouTheorem46.v", "zhou_theorem_4_6",
-             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p and every m >= 1: Sigma_1 "
-             "symmetric, T1 Sigma_1 = I, Sigma_i Ti = I, Gamma = Ti - T1, Delta = Sigma_1 - Sigma_i, l_1, l_i > 0 with x^T Sigma x "
-             ">= l |x|^2, s, g >= 0 with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x; ln|Sigma_1|, "
-             "ln|Sigma_i| abstract reals and A tied by the conclusions of Proposition C.1 (ln|Sigma_i| - ln|Sigma_1| = A - "
-             "tr(Gamma Sigma_1)) and Lemma C.2 (0 <= A <= ||Gamma||_F^2 s^2/(2(1 - s g)^2)), hypotheses; the explicit "
-             "reading s g <= 1/2 of C.2's o(1); P_1[E], P_i[E] in [0, 1/n^2], n >= 2; the Gaussian log-likelihood of the "
-             "m rows with Sigma^-1 = T and the determinant through ln|Sigma|, renormalised by 1 - P[E] (Procedure 4.2): "
-             "every X with max_jk |(X^T X/m)_jk - Sigma_1(j,k)| <= C sqrt(ln(2np)/m) + Delta_max has |ln f'_1(X)/f'_i(X)| "
-             "<= m p ||Delta||_F/(2 l_i l_1) (C sqrt(ln(2np)/m) + Delta_max + 2 ||Delta||_F s^2/(p l_i l_1)) + (4/3)/n^2 "
-             "((15) with its o(1) read as the renormalisation term; finite sums; the determinant, C.1, C.2 and "
-             "P[E] <= 1/n^2 (Lemma 4.4) are hypotheses here)", Coverage.STEP),
-    CoqEntry("zhou-compression/theorem-4.6", "ZhouTheorem46C.v", "zhou_theorem_4_6_composed",
-             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p and every m >= 1, with the "
-             "explicit reading of the o(1)s (||Sigma_1||_2 ||Gamma||_2 <= 1/2 for Lemma C.2's '2 - o(1)'; (15)'s '+ o(1)' "
-             "the renormalisation term (4/3)/n^2): zhou_theorem_4_6 with ln|Sigma_k| = ln det Sigma_k and its C.1/C.2 "
-             "hypotheses discharged by ZhouLogDet.zhou_c1_c2; hypotheses: det any function with det(AB) = det A det B, "
-             "det(diag f) = prod f_i, det(A^T) = det A, depending only on the p x p entries (properties of the "
-             "determinant), a congruence diagonalisation Theta_1 = M M^T, Gamma = M diag(d) M^T (M invertible; the "
-             "spectral theorem, that it exists, is not in Coq), Theta_i positive definite, Theta_1 Sigma_1 = I, "
-             "Theta_i Sigma_i = Sigma_i Theta_i = I, Sigma_1 symmetric, l_1, l_i > 0 with x^T Sigma x >= l |x|^2, s, g with "
-             "|x^T Sigma_1 x| <= s |x|^2, |x^T Gamma x| <= g |x|^2, s g <= 1/2, P_1[E], P_i[E] in [0, 1/n^2], n >= 2: every "
-             "X with max_jk |(X^T X/m)_jk - Sigma_1(j,k)| <= C sqrt(ln(2np)/m) + Delta_max has |ln f'_1(X)/f'_i(X)| <= "
-             "m p ||Delta||_F/(2 l_i l_1) (C sqrt(ln(2np)/m) + Delta_max + 2 ||Delta||_F s^2/(p l_i l_1)) + (4/3)/n^2 "
-             "(f'_k the Gaussian likelihood of the m rows renormalised by 1 - P_k[E]; finite sums)", Coverage.CLAIM,
-             checks='forall (p m : nat) (n C Dmax : R) (det : ZhouLogDet.mat -> R) (S1 Si T1 Ti M Mi X : ZhouLogDet.mat) (d : nat -> R) (Bf : R -> ZhouLogDet.mat) (l1 li s g P1 Pi : R), (forall A B : nat -> nat -> R, det (ZhouRayleigh.mul p A B) = det A * det B) -> (forall f : nat -> R, det (ZhouLogDet.diagm f) = ZhouLogDet.prodn p f) -> (forall A : ZhouLogDet.mat, det (ZhouLogDet.tp A) = det A) -> (forall A B : ZhouLogDet.mat, ZhouLogDet.meq p A B -> det A = det B) -> ZhouLogDet.meq p (ZhouRayleigh.mul p Mi M) ZhouRayleigh.kron -> ZhouLogDet.meq p (ZhouRayleigh.mul p M Mi) ZhouRayleigh.kron -> ZhouLogDet.meq p T1 (ZhouLogDet.spec p M (fun _ : nat => 1)) -> ZhouLogDet.meq p (fun i j : nat => Ti i j - T1 i j) (ZhouLogDet.spec p M d) -> (forall x : nat -> R, (exists k : nat, (k < p)%nat /\\ x k <> 0) -> 0 < ZhouWeyl.quad p Ti x) -> ZhouLogDet.meq p (ZhouRayleigh.mul p T1 S1) ZhouRayleigh.kron -> ZhouLogDet.meq p (ZhouRayleigh.mul p Ti Si) ZhouRayleigh.kron -> ZhouLogDet.meq p (ZhouRayleigh.mul p Si Ti) ZhouRayleigh.kron -> (forall v : R, 0 <= v <= 1 -> ZhouLogDet.meq p (ZhouRayleigh.mul p (fun i j : nat => T1 i j + v * (Ti i j - T1 i j)) (Bf v)) ZhouRayleigh.kron) -> (1 <= p)%nat -> (1 <= m)%nat -> 2 <= n -> 0 < l1 -> 0 < li -> (forall x : nat -> R, ZhouWeyl.quad p S1 x >= l1 * ZhouWeyl.sq p x) -> (forall x : nat -> R, ZhouWeyl.quad p Si x >= li * ZhouWeyl.sq p x) -> (forall i j : nat, (i < p)%nat -> (j < p)%nat -> S1 i j = S1 j i) -> 0 <= s -> 0 <= g -> (forall x : nat -> R, Rabs (ZhouWeyl.quad p S1 x) <= s * ZhouWeyl.sq p x) -> (forall x : nat -> R, Rabs (ZhouWeyl.quad p (fun i j : nat => Ti i j - T1 i j) x) <= g * ZhouWeyl.sq p x) -> s * g <= 1 / 2 -> 0 <= P1 <= 1 / (n * n) -> 0 <= Pi <= 1 / (n * n) -> (forall j k : nat, (j < p)%nat -> (k < p)%nat -> Rabs (ZhouTheorem46.scov m p X j k - S1 j k) <= C * sqrt (ln (2 * n * INR p) / INR m) + Dmax) -> Rabs (ZhouTheorem46.loglik_renorm m p T1 (ln (det S1)) P1 X - ZhouTheorem46.loglik_renorm m p Ti (ln (det Si)) Pi X) <= ZhouTheorem46.alpha15 m p n C Dmax (sqrt (ZhouRayleigh.frob2 p (fun i j : nat => S1 i j - Si i j))) s l1 li + 4 / 3 / (n * n)',
-             premises=(SPECTRAL, DET_LAWS, RAYLEIGH),
-             claim_premises=("zhou-compression/lemma-4.4",)),
-    CoqEntry("zhou-compression/remark-4.3", "ZhouTheorem46.v", "renormalisation_bound",
-             "for n >= 2 and P_1[E], P_2[E] in [0, 1/n^2]: |ln((1 - P_2[E])/(1 - P_1[E]))| <= (4/3)/n^2 (ln z <= z - 1, so "
-             "-ln(1 - x) <= x/(1 - x) <= (4/3) x on [0, 1/4]); P[E] <= 1/n^2 is Lemma 4.4's, not in Coq", Coverage.STEP),
-    CoqEntry("zhou-compression/proposition-d.1", "ZhouBinary.v", "zhou_binary_frobenius",
-             "for every p and x, y in {-1, 1}^p (x_j^2 = y_j^2 = 1), n > 0: ||x x^T - y y^T||_F^2 = 2 p^2 - 2 (x.y)^2, so "
-             "||(x x^T - y y^T)/n||_F <= sqrt(2) p/n and every entry is at most 2/n in absolute value: the corrected bound "
-             "(the printed p/n is false)", Coverage.STEP),
-    CoqEntry("zhou-compression/theorem-d.2", "ZhouBinary.v", "zhou_binary_frobenius",
-             "the corrected Frobenius step for every p: x, y in {-1, 1}^p, n > 0 give ||Delta||_F^2 = (2 p^2 - 2 (x.y)^2)/n^2 "
-             "<= (sqrt(2) p/n)^2 and Delta_max <= 2/n for Delta = (x x^T - y y^T)/n", Coverage.STEP),
-    CoqEntry("zhou-compression/proposition-c.1", "ZhouLogDet.v", "zhou_prop_c_1",
-             "for every dimension p, Theta_1, Theta_2 with Theta_1 Sigma_1 = I, Theta_2 Sigma_2 = I, Theta_2 positive definite "
-             "(x^T Theta_2 x > 0 for x != 0), a congruence diagonalisation of (Theta_1, Gamma = Theta_2 - Theta_1) as "
-             "hypothesis (M invertible, Theta_1 = M M^T, Gamma = M diag(d) M^T: M = Theta_1^(1/2) Q, Q an orthonormal "
-             "eigenbasis of Theta_1^(-1/2) Gamma Theta_1^(-1/2), exists by the spectral theorem, not in Coq), B(v) any "
-             "matrix with (Theta_1 + v Gamma) B(v) = I (0 <= v <= 1), and det any function with det(AB) = det A det B, "
-             "det(diag f) = prod_i f_i, det(A^T) = det A, depending only on the p x p entries (properties of the "
-             "determinant, hypotheses): det Sigma_1, det Sigma_2 > 0, A = int_0^1 (1-v) vec(Gamma)^T (B(v) (x) B(v)) "
-             "vec(Gamma) dv exists (Coquelicot RInt; the paper's integral of the matrix contracted with vec(Gamma), by "
-             "linearity) and ln det Sigma_2 - ln det Sigma_1 = A - tr(Gamma Sigma_1)", Coverage.CLAIM,
-             checks='forall (p : nat) (det : mat -> R) (T1 T2 S1 S2 M Mi : mat) (d : nat -> R) (Bf : R -> mat), (forall A B : nat -> nat -> R, det (ZhouRayleigh.mul p A B) = det A * det B) -> (forall f : nat -> R, det (diagm f) = prodn p f) -> (forall A : mat, det (tp A) = det A) -> (forall A B : mat, meq p A B -> det A = det B) -> meq p (ZhouRayleigh.mul p Mi M) ZhouRayleigh.kron -> meq p (ZhouRayleigh.mul p M Mi) ZhouRayleigh.kron -> meq p T1 (spec p M (fun _ : nat => 1)) -> meq p (fun i j : nat => T2 i j - T1 i j) (spec p M d) -> (forall x : nat -> R, (exists k : nat, (k < p)%nat /\\ x k <> 0) -> 0 < ZhouWeyl.quad p T2 x) -> meq p (ZhouRayleigh.mul p T1 S1) ZhouRayleigh.kron -> meq p (ZhouRayleigh.mul p T2 S2) ZhouRayleigh.kron -> (forall v : R, 0 <= v <= 1 -> meq p (ZhouRayleigh.mul p (fun i j : nat => T1 i j + v * (T2 i j - T1 i j)) (Bf v)) ZhouRayleigh.kron) -> 0 < det S1 /\\ 0 < det S2 /\\ RInt.ex_RInt (fun v : R => (1 - v) * kronsum p (fun i j : nat => T2 i j - T1 i j) (Bf v)) 0 1 /\\ ln (det S2) - ln (det S1) = RInt.RInt (fun v : R => (1 - v) * kronsum p (fun i j : nat => T2 i j - T1 i j) (Bf v)) 0 1 - FiniteSums.sumn p (fun i : nat => ZhouRayleigh.mul p (fun i0 j : nat => T2 i0 j - T1 i0 j) S1 i i)',
-             premises=(SPECTRAL, DET_LAWS)),
-    CoqEntry("zhou-compression/lemma-c.2", "ZhouLogDet.v", "zhou_lemma_c_2",
-             "under the Rayleigh definitions of lambda_min and ||.||_2 (every l > 0 with x^T Sigma_1 x >= l |x|^2, every "
-             "s, g with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x), for every dimension p and the "
-             "hypotheses of Proposition C.1 (congruence diagonalisation of (Theta_1, Gamma), det by its properties), "
-             "with s g < 1 (the reading of '2 - o(1)' as 2 (1 - ||Sigma_1||_2 ||Gamma||_2)^2): ||Gamma||_F^2 l^2 / "
-             "(2 (1 + l g)^2) <= A <= ||Gamma||_F^2 s^2 / (2 (1 - s g)^2), A the integral of Proposition C.1 "
-             "(zhou_c1_c2 states C.1's identity, A = sum_k (d_k - ln(1 + d_k)), 0 <= A and the upper bound together)",
-             Coverage.CLAIM,
-             checks='forall (p : nat) (det : mat -> R) (T1 T2 S1 S2 M Mi : mat) (d : nat -> R) (Bf : R -> mat) (l s g : R), (forall A B : nat -> nat -> R, det (ZhouRayleigh.mul p A B) = det A * det B) -> (forall f : nat -> R, det (diagm f) = prodn p f) -> (forall A : mat, det (tp A) = det A) -> (forall A B : mat, meq p A B -> det A = det B) -> meq p (ZhouRayleigh.mul p Mi M) ZhouRayleigh.kron -> meq p (ZhouRayleigh.mul p M Mi) ZhouRayleigh.kron -> meq p T1 (spec p M (fun _ : nat => 1)) -> meq p (fun i j : nat => T2 i j - T1 i j) (spec p M d) -> (forall x : nat -> R, (exists k : nat, (k < p)%nat /\\ x k <> 0) -> 0 < ZhouWeyl.quad p T2 x) -> meq p (ZhouRayleigh.mul p T1 S1) ZhouRayleigh.kron -> meq p (ZhouRayleigh.mul p T2 S2) ZhouRayleigh.kron -> (forall v : R, 0 <= v <= 1 -> meq p (ZhouRayleigh.mul p (fun i j : nat => T1 i j + v * (T2 i j - T1 i j)) (Bf v)) ZhouRayleigh.kron) -> 0 < l -> (forall x : nat -> R, ZhouWeyl.quad p S1 x >= l * ZhouWeyl.sq p x) -> (forall x : nat -> R, Rabs (ZhouWeyl.quad p S1 x) <= s * ZhouWeyl.sq p x) -> (forall x : nat -> R, Rabs (ZhouWeyl.quad p (fun i j : nat => T2 i j - T1 i j) x) <= g * ZhouWeyl.sq p x) -> s * g < 1 -> ZhouRayleigh.frob2 p (fun i j : nat => T2 i j - T1 i j) * (l * l) / (2 * ((1 + l * g) * (1 + l * g))) <= RInt.RInt (fun v : R => (1 - v) * kronsum p (fun i j : nat => T2 i j - T1 i j) (Bf v)) 0 1 <= ZhouRayleigh.frob2 p (fun i j : nat => T2 i j - T1 i j) * (s * s) / (2 * ((1 - s * g) * (1 - s * g)))',
-             premises=(SPECTRAL, DET_LAWS, RAYLEIGH)),
-)
+#: The paper-key order of the proof files (``dpverify_proofs``); the manifest follows it.
+_PROOF_ORDER = ("lecture21_dp", "jiang_wishart", "showkatbakhsh_regression", "tu_projections", "zhou_compression")
+
+
+def _gather_manifest() -> tuple[CoqEntry, ...]:
+    """Every proof file's ``COQ`` declarations (each Coq theorem is declared at the claim it serves, in
+    ``proofs/<paper>.py``), in :data:`_PROOF_ORDER` and then any other proof module's."""
+    from .runner import proof_modules
+
+    try:
+        mods = proof_modules()
+    except InvalidArgument:  # the proofs package is not installed: no Coq declarations
+        return ()
+    mods.sort(key=lambda m: (_PROOF_ORDER.index(m.__name__.rsplit(".", 1)[-1])
+                             if m.__name__.rsplit(".", 1)[-1] in _PROOF_ORDER else len(_PROOF_ORDER), m.__name__))
+    out = []
+    for m in mods:
+        for e in getattr(m, "COQ", ()):
+            if not isinstance(e, CoqEntry):
+                raise InvalidArgument(f"{m.__name__}.COQ holds {e!r}, not a CoqEntry.")
+            out.append(e)
+    return tuple(out)
+
+
+def _manifest() -> tuple[CoqEntry, ...]:
+    """:data:`MANIFEST` (a value assigned to ``coq.MANIFEST``, e.g. by a test, wins)."""
+    if "MANIFEST" not in globals():
+        globals()["MANIFEST"] = _gather_manifest()
+    return globals()["MANIFEST"]
+
+
+def __getattr__(name):  # MANIFEST is gathered from the proof files on first use
+    if name == "MANIFEST":
+        return _manifest()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def entries_for(claim_id: str) -> list[CoqEntry]:
     """The manifest entries of ``claim_id`` (possibly none)."""
-    return [e for e in MANIFEST if e.claim_id == claim_id]
+    return [e for e in _manifest() if e.claim_id == claim_id]
 
 
 # ---------------------------------------------------------------------------------------------- coqc
@@ -802,7 +647,7 @@ def check_witnesses(entries: Iterable[CoqEntry] | None = None, *, timeout: float
     """The non-vacuity check of each ``(file, theorem)`` of ``entries`` (default: every ``CLAIM`` entry of
     :data:`MANIFEST`): its witness exists, compiles, states exactly the theorem's hypotheses and rests on the
     classical reals only. Cached per content of the files involved, in this process."""
-    entries = [e for e in MANIFEST if e.coverage is Coverage.CLAIM] if entries is None else list(entries)
+    entries = [e for e in _manifest() if e.coverage is Coverage.CLAIM] if entries is None else list(entries)
     pairs = list(dict.fromkeys((e.file, e.theorem) for e in entries))
     coqc = coqc or coqc_path()
     out: dict[tuple[str, str], WitnessCheck] = {}

@@ -5,7 +5,7 @@ The residual mutants of :mod:`dpverify.symbolic.mutation` change a claim's encod
 ``CLAIM`` entry that is ``kernel-checked`` unmutated (the control, run in the same scratch setting), four mutants:
 
 * ``statement``: the claim's formal statement (``CoqEntry.checks``) changed while the ``.v`` file stays (its last
-  ``<=`` made ``<``, else its last ``=`` made ``<>``);
+  relation made strict or negated: ``<=`` to ``<``, ``>=`` to ``>``, ``=`` to ``<>``);
 * ``theorem``: the reverse -- the theorem's conclusion in the ``.v`` file changed (``/\\ True`` appended) while the
   claim's statement stays;
 * ``contradictory``: the theorem replaced by one with contradictory hypotheses ``0 < s -> s < 0 ->`` in front of the
@@ -95,14 +95,14 @@ def mapping_mutants(entry: coq.CoqEntry) -> list[MappingMutant]:
         raise InvalidArgument(f"entry={entry.theorem!r} must be a CLAIM entry with its formal statement (checks).")
     out = []
     checks = entry.checks
-    if "<=" in checks:
-        i = checks.rindex("<=")
-        changed = checks[:i] + "<" + checks[i + 2:]
-        what = "its last '<=' made '<'"
-    else:
-        i = checks.rindex(" = ")
-        changed = checks[:i] + " <> " + checks[i + 3:]
-        what = "its last '=' made '<>'"
+    # the relation that occurs last (the conclusion's, in every entry): '<=' -> '<', '>=' -> '>', '=' -> '<>'
+    rel = max((checks.rfind(r), r) for r in (" <= ", " >= ", " = "))
+    if rel[0] < 0:
+        raise InvalidArgument(f"entry={entry.theorem!r}: its statement has no '<=', '>=' or '=' to mutate.")
+    i, r = rel
+    new_rel = {" <= ": " < ", " >= ": " > ", " = ": " <> "}[r]
+    changed = checks[:i] + new_rel + checks[i + len(r):]
+    what = f"its last '{r.strip()}' made '{new_rel.strip()}'"
     out.append(MappingMutant(replace(entry, checks=changed), "statement",
                              f"the claim's formal statement changed ({what}); the .v file unchanged"))
     src = (coq.coq_dir() / entry.file).read_text()
@@ -124,7 +124,7 @@ def mapping_mutants(entry: coq.CoqEntry) -> list[MappingMutant]:
         wfile, wname = wit
         wsrc = (coq.coq_dir() / wfile).read_text()
         m = re.search(rf"^\s*(Lemma|Example|Theorem)\s+{re.escape(wname)}\b", wsrc, flags=re.M)
-        end = re.compile(r"^\s*(Qed|Defined)\.", flags=re.M).search(wsrc, m.end())
+        end = re.compile(r"\b(Qed|Defined)\.").search(wsrc, m.end())
         dropped = wsrc[:m.start()] + wsrc[end.end():]
         out.append(MappingMutant(entry, "no-witness", f"the witness {wname} removed from {wfile}",
                                  ((wfile, dropped),)))
@@ -155,6 +155,13 @@ def _scratch_tree(edits: Iterable[tuple[str, str]], entries: tuple[coq.CoqEntry,
 def _run(entry: coq.CoqEntry, edits=()) -> CheckResult:
     base = CheckResult(ProofVerdict.PROVED, "the claim's own verdict (a stand-in, so that only the Coq check can promote)")
     report = ClaimReport(entry.claim_id, "mapping mutant", steps=base, conclusion=base)
+    if not edits:  # the .v files unchanged: the manifest alone is mutated (the process's compiled files are reused)
+        saved = coq.MANIFEST
+        coq.MANIFEST = (entry,)
+        try:
+            return coq.apply_kernel_checks([report])[0].conclusion
+        finally:
+            coq.MANIFEST = saved
     with _scratch_tree(edits, (entry,)):
         return coq.apply_kernel_checks([report])[0].conclusion
 

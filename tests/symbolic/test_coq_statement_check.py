@@ -17,7 +17,7 @@ from dpverify.symbolic import coq
 from dpverify.symbolic.proof import proved
 from dpverify.symbolic.verdicts import ClaimReport, ProofVerdict, Strength
 
-from ._coq_checks import needs_coq
+from _coq_checks import needs_coq
 
 pytestmark = needs_coq
 
