@@ -267,6 +267,12 @@ def theorem_2() -> list[ClaimReport]:
         reason="no proof in the paper to check",
         notes=("the source (Dwork & Roth 2014, Thm A.1) requires eps < 1; the paper drops that hypothesis",))
     classical = check_lemma("std/gaussian-mechanism-classical")
+    if classical.verdict is ProofVerdict.CERTIFIED:  # the box certificate, extended to the whole domain
+        from dpverify.symbolic.library_dp import classical_gaussian_whole_domain
+
+        whole = classical_gaussian_whole_domain()
+        if whole.verdict is ProofVerdict.CERTIFIED:
+            classical = CheckResult(whole.verdict, f"{whole.evidence} (cross-check: {classical.strength_label})")
     restricted = ClaimReport(
         _id("theorem-2/eps-below-1"), statement + " for 0 < eps <= 1 (Dwork-Roth's hypothesis)",
         steps=unknown(CITED + " (Dwork et al. 2006)"),

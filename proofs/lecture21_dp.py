@@ -480,6 +480,13 @@ def lemma_6(constant="1.25") -> list[ClaimReport]:
         classical = classical.mutated(conclusion=sp.Le(gaussian_profile_expr(S.epsilon, 1, sig), S.delta, evaluate=False),
                                       profile={"epsilon": S.epsilon, "sigma": sig})
     small = classical.check()
+    if constant == "1.25" and small.verdict is ProofVerdict.CERTIFIED:  # the box certificate, extended to the whole domain
+        from dpverify.symbolic.library_dp import classical_gaussian_whole_domain
+
+        whole = classical_gaussian_whole_domain()
+        if whole.verdict is ProofVerdict.CERTIFIED:
+            small = CheckResult(whole.verdict, f"{whole.evidence} (cross-check: {small.strength_label}: {small.evidence})",
+                                details=whole.details + small.details)
     small_pts = [dict(K=K, epsilon=e, delta=1e-5) for K in (1, 2, 5, 10, 100) for e in (0.1, 0.5, 1.0)]
     steps_small = chain([("density ratio expansion ||x-F(S')||^2 = ||x-F(S)||^2 + ||dF||^2 + 2(x-F(S)).dF", expansion),
                          ("Cauchy-Schwarz: (x-F(S)).dF <= ||x-F(S)|| B", cauchy_schwarz),
