@@ -37,6 +37,7 @@ import contextvars
 import enum
 import hashlib
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -58,7 +59,7 @@ __all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWE
            "disallowed_axioms", "entries_for", "apply_kernel_checks", "kernel_premise",
            "kernel_premises", "kernel_step", "WITNESS_SUFFIX", "WitnessStatus", "WitnessCheck", "witness_files", "witness_for",
            "witness_check_source", "run_witness_checks", "check_witnesses", "theorem_types", "normalise_type",
-           "SPECTRAL", "RAYLEIGH", "DET_LAWS", "INTEGRATION", "LAPLACE_BRIDGE"]
+           "SPECTRAL", "RAYLEIGH", "DET_LAWS", "INTEGRATION", "LAPLACE_BRIDGE", "cache_root"]
 
 #: The logical name under which ``proofs/coq/`` is loaded (``coqc -Q <dir> DPVerify``).
 LOGICAL = "DPVerify"
@@ -251,12 +252,93 @@ _CACHE: dict[tuple[str, str, str, str], CoqResult] = {}
 _REQUIRE = re.compile(r"From\s+" + LOGICAL + r"\s+Require\s+(?:Import\s+|Export\s+)?([A-Za-z0-9_\s]+?)\s*\.")
 
 
+def _default_coq_dir() -> Path:
+    spec = importlib.util.find_spec("dpverify_proofs")
+    if spec is not None and spec.submodule_search_locations:
+        for loc in spec.submodule_search_locations:
+            if (Path(loc) / "coq").is_dir():
+                return (Path(loc) / "coq").resolve()
+    return (Path(__file__).resolve().parents[2] / "proofs" / "coq").resolve()
+
+
+def cache_root() -> Path | None:
+    """The persistent build cache of the shipped ``proofs/coq/`` tree: ``$DPVERIFY_COQ_CACHE`` (a folder), else
+    ``$XDG_CACHE_HOME/dpverify/coq`` (``~/.cache/dpverify/coq``); None when ``DPVERIFY_COQ_CACHE`` is ``0`` or empty."""
+    env = os.environ.get("DPVERIFY_COQ_CACHE")
+    if env is not None and env.strip() in ("", "0"):
+        return None
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dpverify" / "coq"
+
+
+#: bumped whenever the meaning of a cached query result changes (the parsers of coqc's output, the checks run)
+_CACHE_FORMAT = 1
+
+
 def _build_dir() -> Path:
+    """Where ``.vo`` files go. For the shipped tree (``coq_dir()`` is the package's own) and a cache root: a folder
+    named by the hash of coqc's version and of every ``.v`` file of the tree, kept across processes, so a ``.vo`` in
+    it was compiled from exactly these sources (a stamp per file, written after coqc succeeded, says so); any other
+    tree (a test's copy, a mutant) gets a temporary folder removed at exit."""
     if "dir" not in _BUILD:
+        root = cache_root()
+        coqc = coqc_path()
+        if root is not None and coqc is not None and coq_dir().resolve() == _default_coq_dir():
+            key = hashlib.sha256(f"{_CACHE_FORMAT}\0{coqc}\0{coqc_version(coqc)}\0{_tree_hash()}".encode()).hexdigest()[:24]
+            d = root / key
+            try:
+                d.mkdir(parents=True, exist_ok=True)
+                _BUILD.update(dir=d, persistent=True)
+                return d
+            except OSError:  # an unwritable cache: fall back to a temporary folder
+                pass
         d = Path(tempfile.mkdtemp(prefix="dpverify-coq-"))
         atexit.register(shutil.rmtree, d, True)
         _BUILD["dir"] = d
     return _BUILD["dir"]
+
+
+def _persistent() -> bool:
+    _build_dir()
+    return bool(_BUILD.get("persistent"))
+
+
+def _stamp(build: Path, name: str) -> Path:
+    return build / f"{name}.dpverify-ok"
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _query_cache_get(kind: str, key) -> object | None:
+    """A query result (assumptions, types, witnesses) saved in the persistent build folder, or None."""
+    if not _persistent():
+        return None
+    f = _build_dir() / f"{kind}.json"
+    try:
+        return json.loads(f.read_text()).get(repr(key))
+    except (OSError, ValueError):
+        return None
+
+
+def _query_cache_put(kind: str, key, value) -> None:
+    if not _persistent():
+        return
+    f = _build_dir() / f"{kind}.json"
+    with _file_lock(f"query:{kind}"):
+        try:
+            doc = json.loads(f.read_text()) if f.exists() else {}
+        except (OSError, ValueError):
+            doc = {}
+        doc[repr(key)] = value
+        try:
+            _atomic_write(f, json.dumps(doc))
+        except OSError:
+            pass
 
 
 def _deps(source: str) -> list[str]:
@@ -314,11 +396,52 @@ def compile_file(name: str, *, timeout: float = DEFAULT_TIMEOUT, coqc: str | Non
             return _CACHE[key]
         build = _build_dir()
         target = build / name
-        target.write_text(source)
-        ok, out, seconds = _run_coqc(coqc, build, target, timeout)
+        digest = hashlib.sha256(source.encode()).hexdigest()
+        stamp = _stamp(build, name)
+        with _process_lock(build, name):
+            if _BUILD.get("persistent") and stamp.is_file() and (build / f"{name[:-2]}.vo").is_file() \
+                    and stamp.read_text().split(" ")[0] == digest:
+                # compiled by coqc from exactly this source, in an earlier process (the folder is keyed by the tree)
+                res = CoqResult(name, CoqStatus.COMPILED, float(stamp.read_text().split(" ")[1]),
+                                "cached build of this tree", coqc_version(coqc))
+                _CACHE[key] = res
+                return res
+            target.write_text(source)
+            ok, out, seconds = _run_coqc(coqc, build, target, timeout)
+            if ok and _BUILD.get("persistent"):
+                _atomic_write(stamp, f"{digest} {seconds:.3f}")
         res = CoqResult(name, CoqStatus.COMPILED if ok else CoqStatus.FAILED, seconds, out, coqc_version(coqc))
         _CACHE[key] = res
     return res
+
+
+class _process_lock:  # noqa: N801 - a context manager
+    """An advisory lock (``fcntl.flock``) on ``<build>/<name>.lock`` while one process compiles ``name`` into a shared
+    persistent build folder; a no-op for a temporary folder or where ``fcntl`` is missing."""
+
+    def __init__(self, build: Path, name: str):
+        self.path = build / f"{name}.lock"
+        self.fd = None
+
+    def __enter__(self):
+        if not _BUILD.get("persistent"):
+            return self
+        try:
+            import fcntl
+
+            self.fd = open(self.path, "w")
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            self.fd = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            import fcntl
+
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            self.fd.close()
+        return False
 
 
 _LOCKS: dict[str, threading.Lock] = {}
@@ -390,7 +513,13 @@ def assumptions(items: Sequence[tuple[str, str]], *, timeout: float = DEFAULT_TI
     key = ("assumptions", coqc, tuple(items),
            tuple(hashlib.sha256((coq_dir() / f).read_bytes()).hexdigest() for f in sorted({f for f, _ in items})))
     if key not in _ASSUMPTIONS:
-        _ASSUMPTIONS[key] = _assumptions(items, timeout=timeout, coqc=coqc)
+        saved = _query_cache_get("assumptions", key)
+        if isinstance(saved, list):
+            _ASSUMPTIONS[key] = {(f, t): tuple(ax) for f, t, ax in saved}
+        else:
+            _ASSUMPTIONS[key] = _assumptions(items, timeout=timeout, coqc=coqc)
+            if isinstance(_ASSUMPTIONS[key], dict):
+                _query_cache_put("assumptions", key, [[f, t, list(ax)] for (f, t), ax in _ASSUMPTIONS[key].items()])
     return _ASSUMPTIONS[key]
 
 
@@ -444,7 +573,13 @@ def theorem_types(items: Sequence[tuple[str, str]], *, timeout: float = DEFAULT_
         return CoqResult("DPVerifyTypes.v", CoqStatus.UNAVAILABLE, message=f"Coq not available: {INSTALL_HINT}")
     key = ("types", coqc, tuple(items), _tree_hash())
     if key not in _TYPES:
-        _TYPES[key] = _theorem_types(items, timeout=timeout, coqc=coqc)
+        saved = _query_cache_get("types", key)
+        if isinstance(saved, list):
+            _TYPES[key] = {(f, t): ty for f, t, ty in saved}
+        else:
+            _TYPES[key] = _theorem_types(items, timeout=timeout, coqc=coqc)
+            if isinstance(_TYPES[key], dict):
+                _query_cache_put("types", key, [[f, t, ty] for (f, t), ty in _TYPES[key].items()])
     return _TYPES[key]
 
 
@@ -677,7 +812,17 @@ def check_witnesses(entries: Iterable[CoqEntry] | None = None, *, timeout: float
         key = ("witness", coqc, tuple(items), tuple(
             hashlib.sha256((coq_dir() / n).read_bytes()).hexdigest() for n in sorted(set(files))))
         if key not in _WITNESS_CACHE:
-            _WITNESS_CACHE[key] = run_witness_checks(items, requires=sorted(set(mods)), timeout=timeout, coqc=coqc)
+            saved = _query_cache_get("witnesses", key)
+            if isinstance(saved, dict):
+                _WITNESS_CACHE[key] = {k: WitnessCheck(v["file"], v["theorem"], WitnessStatus(v["status"]), v["witness"],
+                                                       v["message"], v["seconds"]) for k, v in saved.items()}
+            else:
+                _WITNESS_CACHE[key] = run_witness_checks(items, requires=sorted(set(mods)), timeout=timeout, coqc=coqc)
+                if isinstance(_WITNESS_CACHE[key], dict):
+                    _query_cache_put("witnesses", key, {k: {"file": v.file, "theorem": v.theorem, "status": v.status.value,
+                                                            "witness": v.witness, "message": v.message,
+                                                            "seconds": v.seconds}
+                                                        for k, v in _WITNESS_CACHE[key].items()})
         got = _WITNESS_CACHE[key]
         for k, _, wit in items:
             f, t = k.split(":", 1)
@@ -861,7 +1006,8 @@ def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None,
         return _keep(report, f"Coq theorem {e.where} compiled with the claim's statement, but its hypotheses are NOT shown "
                              f"satisfiable ({why}); not kernel-checked (a theorem with unsatisfiable hypotheses proves "
                              f"anything)")
-    accepted = (f"Coq theorem {e.where} accepted by coqc {result.coqc_version} in {result.seconds:.1f} s (Print "
+    cached = " (a cached build of this exact tree)" if result.message == "cached build of this tree" else ""
+    accepted = (f"Coq theorem {e.where} accepted by coqc {result.coqc_version} in {result.seconds:.1f} s{cached} (Print "
                 f"Assumptions: classical reals only; hypotheses shown satisfiable by {witness.witness}); its type, as "
                 f"coqc prints it, is the claim's formal statement: {got} -- in words: {e.statement}")
     if concl.verdict is ProofVerdict.REFUTED:
@@ -892,4 +1038,16 @@ def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None,
                          ProofVerdict.KERNEL_CHECKED else f"; the claims it takes as hypotheses: {names}")
         result_ = CheckResult(v, ev, details=details, premises=prem,
                               domain=merge_domains(result_, *(c for _, c in caps)))
+        if _rank(concl) < _rank(result_):  # the proof file's own route is stronger than the capped Coq route: keep it
+            note = f"Coq route capped by its claim premises: {result_.strength_label}: {ev}"
+            return replace(report, notes=report.notes + (note,), conclusion=replace(concl, details=concl.details + (note,)))
     return replace(report, conclusion=result_)
+
+
+_RANK = [ProofVerdict.KERNEL_CHECKED, ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED,
+         ProofVerdict.UNKNOWN, ProofVerdict.REFUTED]
+
+
+def _rank(r: CheckResult) -> tuple:
+    """Smaller is stronger: unconditional before conditional, whole domain before a box, then the verdict order."""
+    return (bool(r.premises), r.domain != "whole", _RANK.index(r.verdict))

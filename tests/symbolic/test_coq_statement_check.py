@@ -130,3 +130,50 @@ def test_theorem_types_rejects_bad_names():
 
     with pytest.raises(InvalidArgument, match="theorem"):
         coq.theorem_types([("Laplace.v", "x. Print All")])
+
+
+def test_a_claim_premise_caps_the_verdict(monkeypatch):
+    """The weakest-premise rule across Coq and Python: a Coq theorem that takes another claim as a hypothesis is never
+    stronger than that claim's verdict (zhou Theorem 4.6 takes Lemma 4.4; here Laplace's entry, with a stand-in premise).
+    The claim's own route (here ``tested``) is kept when it is the stronger."""
+    from dpverify.symbolic.proof import certified, tested
+
+    _with_manifest(monkeypatch, _entry(claim_premises=("scratch/premise",)))
+    own = ClaimReport(CLAIM, "a claim", steps=tested("own"), conclusion=tested("the proof file's own route"))
+    boxed = ClaimReport("scratch/premise", "p", steps=certified("Arb", domain="n in [2, 100]"),
+                        conclusion=certified("Arb", domain="n in [2, 100]"))
+    [out] = coq.apply_kernel_checks([own], context=[boxed])
+    assert out.conclusion.verdict is ProofVerdict.CERTIFIED and out.conclusion.domain == "n in [2, 100]"
+    assert out.strength is Strength.CERTIFIED_GIVEN  # and the integration premise stays named
+    assert "scratch/premise (certified on B (n in [2, 100]))" in out.conclusion.evidence
+    weak = ClaimReport("scratch/premise", "p", steps=tested("20 points"), conclusion=tested("20 points"))
+    [out] = coq.apply_kernel_checks([own], context=[weak])
+    assert out.conclusion.verdict is ProofVerdict.TESTED
+    [out] = coq.apply_kernel_checks([own])  # the premise claim not supplied: the Coq route is capped at unknown
+    assert out.conclusion.verdict is ProofVerdict.TESTED and out.conclusion.evidence == "the proof file's own route"
+    assert any("capped by its claim premises: unknown" in n for n in out.notes)
+
+
+def test_the_persistent_build_cache_is_reused_only_for_the_same_source(monkeypatch, tmp_path):
+    """`dpverify prove` keeps its builds across processes (cached by the content of every .v file): a second process
+    finds the stamp and does not run coqc; a stamp that does not match the source (a stale or forged cache) is not
+    trusted, and coqc runs again."""
+    monkeypatch.setenv("DPVERIFY_COQ_CACHE", str(tmp_path))
+    monkeypatch.setattr(coq, "_BUILD", {})
+    monkeypatch.setattr(coq, "_CACHE", {})
+    first = coq.compile_file("Laplace.v")
+    assert first.ok and first.message != "cached build of this tree"
+    build = coq._BUILD["dir"]
+    assert build.parent == tmp_path and (build / "Laplace.v.dpverify-ok").is_file()
+    monkeypatch.setattr(coq, "_BUILD", {})  # a new process: same tree, same folder
+    monkeypatch.setattr(coq, "_CACHE", {})
+    again = coq.compile_file("Laplace.v")
+    assert again.ok and again.message == "cached build of this tree" and coq._BUILD["dir"] == build
+    (build / "Laplace.v.dpverify-ok").write_text("0" * 64 + " 1.0")  # a stamp of another source
+    monkeypatch.setattr(coq, "_BUILD", {})
+    monkeypatch.setattr(coq, "_CACHE", {})
+    third = coq.compile_file("Laplace.v")
+    assert third.ok and third.message != "cached build of this tree"
+    monkeypatch.setenv("DPVERIFY_COQ_CACHE", "0")  # off: a temporary folder
+    monkeypatch.setattr(coq, "_BUILD", {})
+    assert coq._build_dir().parent != tmp_path
