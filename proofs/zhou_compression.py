@@ -486,7 +486,14 @@ def procedures(first_draw: int = 0) -> list[ClaimReport]:
     """``first_draw`` is the index of the first term of the geometric series (mutation hook; the proof: 0)."""
     law = geometric_law(first_draw)
     bound = ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion)
-    integral_one = stated("int_{E^c} f = 1 - P[E] (definition of P[E]), so int_{E^c} f/(1 - P[E]) = 1: (14) is a density")
+    # the normalisation holds by definition (issue 33): P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; the
+    # division is checked by sympy; the additivity of the integral over E and E^c is what no check here establishes
+    pe, fe = sp.symbols("P_E int_Ec_f", nonnegative=True)
+    norm = sp.simplify((fe / (1 - pe)).subs(fe, 1 - pe)) == 1
+    integral_one = given(proved("definition: P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; sympy: (1 - P[E])/"
+                                "(1 - P[E]) = 1 for P[E] < 1, so f/(1 - P[E]) on E^c integrates to 1: (14) is a density"),
+                         fact("additivity of the integral over E and its complement")) if norm else \
+        unknown("sympy did not simplify (1 - P[E])/(1 - P[E]) to 1")
     draws = expected_draws_statement().check()
     # the statement is the claim's bound on the expected number of draws: a counterexample to it refutes the claim
     p41_res = draws if draws.verdict is ProofVerdict.REFUTED else \
