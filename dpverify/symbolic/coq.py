@@ -52,7 +52,7 @@ from typing import Iterable, Sequence
 
 from ..errors import InvalidArgument
 from .proof import fact, merge_domains, weakest
-from .verdicts import CheckResult, ClaimReport, Premise, PremiseKind, ProofVerdict, Strength
+from .verdicts import CheckResult, ClaimReport, Premise, ProofVerdict
 
 __all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWED_AXIOMS", "INSTALL_HINT",
            "coq_dir", "coqc_path", "coqc_version", "compile_file", "compile_files", "compile_source", "assumptions",

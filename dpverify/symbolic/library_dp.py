@@ -518,7 +518,7 @@ def classical_gaussian_whole_domain(delta_split: str = "0.74", cells: int = 400)
     4. at eps = 1, delta in [``delta_split``, 1]: branch over ``cells`` Arb balls of delta, margin delta - delta_BW > 0.
     """
     from .arb import ball, flint_or_none
-    from .proof import certified, proved, unknown
+    from .proof import certified, unknown
 
     x, c, ep = sp.Symbol("x", positive=True), sp.Symbol("c", positive=True), sp.Symbol("epsilon", positive=True)
 
