@@ -1049,5 +1049,5 @@ _RANK = [ProofVerdict.KERNEL_CHECKED, ProofVerdict.PROVED, ProofVerdict.CERTIFIE
 
 
 def _rank(r: CheckResult) -> tuple:
-    """Smaller is stronger: unconditional before conditional, whole domain before a box, then the verdict order."""
-    return (bool(r.premises), r.domain != "whole", _RANK.index(r.verdict))
+    """Smaller is stronger: the verdict order first, then unconditional before conditional, whole domain before a box."""
+    return (_RANK.index(r.verdict), bool(r.premises), r.domain != "whole")

@@ -19,6 +19,7 @@ outcomes; the kill rate is killed / mutants (every mapping mutant is wrong by co
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import tempfile
@@ -135,6 +136,7 @@ def mapping_mutants(entry: coq.CoqEntry) -> list[MappingMutant]:
 def _scratch_tree(edits: Iterable[tuple[str, str]], entries: tuple[coq.CoqEntry, ...]):
     """``proofs/coq/`` copied with ``edits`` applied, a fresh build directory and the manifest ``entries``, for the block."""
     saved = (coq.coq_dir, dict(coq._BUILD), coq.MANIFEST)
+    edits = list(edits)
     with tempfile.TemporaryDirectory(prefix="dpverify-mapping-") as tmp:
         src = Path(tmp) / "coq"
         shutil.copytree(saved[0](), src)
@@ -143,6 +145,7 @@ def _scratch_tree(edits: Iterable[tuple[str, str]], entries: tuple[coq.CoqEntry,
         coq.coq_dir = lambda: src
         coq._BUILD.clear()
         coq.MANIFEST = entries
+        _seed_unaffected(saved[1].get("dir"), src, {name for name, _ in edits})
         try:
             yield src
         finally:
@@ -150,6 +153,34 @@ def _scratch_tree(edits: Iterable[tuple[str, str]], entries: tuple[coq.CoqEntry,
             coq._BUILD.clear()
             coq._BUILD.update(saved[1])
             coq.MANIFEST = saved[2]
+
+
+def _seed_unaffected(old_build, src: Path, edited: set) -> None:
+    """Copy into the scratch build folder the compiled files of every ``.v`` file that neither was edited nor depends
+    (transitively) on an edited one, and record them compiled, so a mutant recompiles only what it changed (coqc itself
+    refuses a ``.vo`` whose dependencies changed). Nothing is seeded without a previous build folder."""
+    if old_build is None or not Path(old_build).is_dir():
+        return
+    deps = {f.name: {f"{d}.v" for d in coq._deps(f.read_text())} for f in src.glob("*.v")}
+    affected = set(edited)
+    changed = True
+    while changed:
+        changed = False
+        for name, ds in deps.items():
+            if name not in affected and ds & affected:
+                affected.add(name)
+                changed = True
+    build = coq._build_dir()
+    coqc = coq.coqc_path()
+    for name in deps:
+        vo = Path(old_build) / f"{name[:-2]}.vo"
+        if name in affected or not vo.is_file():
+            continue
+        shutil.copy2(vo, build / vo.name)
+        source = (src / name).read_text()
+        key = (coqc, str(build), name, hashlib.sha256(source.encode()).hexdigest())
+        coq._CACHE[key] = coq.CoqResult(name, coq.CoqStatus.COMPILED, 0.0, "copied from the unmutated build",
+                                        coq.coqc_version(coqc))
 
 
 def _run(entry: coq.CoqEntry, edits=()) -> CheckResult:
