@@ -71,12 +71,25 @@ class MappingReport:
     def survivors(self) -> list[MappingOutcome]:
         return [o for o in self.outcomes if not o.killed]
 
+    def reasons(self) -> dict[str, int]:
+        """Why each killed mutant lost: the first refusal its evidence names."""
+        out: dict[str, int] = {}
+        for o in self.outcomes:
+            if o.killed:
+                why = next((w for w in _REASONS if w in o.evidence), "other")
+                out[why] = out.get(why, 0) + 1
+        return out
+
     def summary(self) -> str:
         bad = [t for t, v in self.controls if v is not ProofVerdict.KERNEL_CHECKED]
         return (f"{len(self.controls)} kernel-checked claim theorems (controls not kernel-checked: {bad or 'none'}), "
                 f"{len(self.outcomes)} mapping mutants, {sum(o.killed for o in self.outcomes)} lost the strong verdict "
                 f"(kill rate {100 * self.kill_rate:.1f}%); survivors: "
-                + (", ".join(f"{o.mutant.entry.theorem}:{o.mutant.kind}" for o in self.survivors) or "none"))
+                + (", ".join(f"{o.mutant.entry.theorem}:{o.mutant.kind}" for o in self.survivors) or "none")
+                + "; refused by: " + ", ".join(f"{k} {v}" for k, v in self.reasons().items()))
+
+
+_REASONS = ("did NOT compile", "STATEMENT MISMATCH", "NOT shown satisfiable", "Print Assumptions", "capped")
 
 
 def _statement_span(src: str, theorem: str) -> tuple[int, int, int]:
@@ -186,15 +199,18 @@ def _seed_unaffected(old_build, src: Path, edited: set) -> None:
 def _run(entry: coq.CoqEntry, edits=()) -> CheckResult:
     base = CheckResult(ProofVerdict.PROVED, "the claim's own verdict (a stand-in, so that only the Coq check can promote)")
     report = ClaimReport(entry.claim_id, "mapping mutant", steps=base, conclusion=base)
+    # the claims the theorem takes as hypotheses, as kernel-checked stand-ins: only the mapping decides the verdict
+    kc = CheckResult(ProofVerdict.KERNEL_CHECKED, "a stand-in premise (mapping campaign)")
+    context = [ClaimReport(cid, "stand-in premise", steps=kc, conclusion=kc) for cid in entry.claim_premises]
     if not edits:  # the .v files unchanged: the manifest alone is mutated (the process's compiled files are reused)
         saved = coq.MANIFEST
         coq.MANIFEST = (entry,)
         try:
-            return coq.apply_kernel_checks([report])[0].conclusion
+            return coq.apply_kernel_checks([report], context=context)[0].conclusion
         finally:
             coq.MANIFEST = saved
     with _scratch_tree(edits, (entry,)):
-        return coq.apply_kernel_checks([report])[0].conclusion
+        return coq.apply_kernel_checks([report], context=context)[0].conclusion
 
 
 def run_mapping_campaign(entries: Iterable[coq.CoqEntry] | None = None, *,
