@@ -23,6 +23,7 @@ import numpy as np
 import sympy as sp
 from scipy import optimize
 
+from dpverify.symbolic import coq
 from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import ClaimReport, get_derivation
 from dpverify.symbolic.derivations import compare
@@ -30,7 +31,7 @@ from dpverify.symbolic import Lemma, Range, Strategy
 from dpverify.symbolic.dp_statements import l1_product_loss_sup, laplace_log_density
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import chain, proved, refuted, rests_on, search_refute, stated, tested, unknown, weakest
+from dpverify.symbolic.proof import chain, merge_domains, proved, refuted, rests_on, search_refute, stated, tested, unknown, weakest
 from dpverify.symbolic.verdicts import CheckResult, ProofVerdict
 
 PAPER = "jiang-wishart"
@@ -266,12 +267,18 @@ def theorem_2() -> list[ClaimReport]:
         reason="no proof in the paper to check",
         notes=("the source (Dwork & Roth 2014, Thm A.1) requires eps < 1; the paper drops that hypothesis",))
     classical = check_lemma("std/gaussian-mechanism-classical")
+    if classical.verdict is ProofVerdict.CERTIFIED:  # the box certificate, extended to the whole domain
+        from dpverify.symbolic.library_dp import classical_gaussian_whole_domain
+
+        whole = classical_gaussian_whole_domain()
+        if whole.verdict is ProofVerdict.CERTIFIED:
+            classical = CheckResult(whole.verdict, f"{whole.evidence} (cross-check: {classical.strength_label})")
     restricted = ClaimReport(
         _id("theorem-2/eps-below-1"), statement + " for 0 < eps <= 1 (Dwork-Roth's hypothesis)",
         steps=unknown(CITED + " (Dwork et al. 2006)"),
         conclusion=CheckResult(classical.verdict, "the exact profile decreases in sigma and in c, so the boundary "
                                "sigma = sqrt(2 ln(1.25/delta)) s2/eps is the worst case: " + classical.evidence,
-                               counterexample=classical.counterexample),
+                               counterexample=classical.counterexample, premises=classical.premises, domain=classical.domain),
         reason="no proof in the paper to check")
     return [printed, restricted]
 
@@ -533,7 +540,7 @@ def theorem_4_and_algorithm_2() -> list[ClaimReport]:
     vn = check_lemma("std/von-neumann-trace")
     nuc = check_lemma("std/rank-two-nuclear-norm")
     nuc3 = CheckResult(nuc.verdict, "n ||Delta||_* = sqrt((|v|^2+|v_hat|^2)^2 - 4 (v.v_hat)^2) <= 2 <= 3: the paper's "
-                       "bound 3 holds (loose; 2 is tight): " + nuc.evidence)
+                       "bound 3 holds (loose; 2 is tight): " + nuc.evidence, premises=nuc.premises, domain=nuc.domain)
     n_, e_ = sp.symbols("n epsilon", positive=True)
     arith = sp.simplify(sp.Rational(1, 2) * (2 * n_ * e_ / 3) * (3 / n_) - e_) == 0
     steps = chain([("density ratio p(W0)/p(W0 + Delta) = exp(tr(C^-1 Delta)/2)", ratio_step),
@@ -545,7 +552,7 @@ def theorem_4_and_algorithm_2() -> list[ClaimReport]:
     extra = wishart_indefinite_counterexample()
     audit_line = audit_wishart()
     concl = CheckResult(concl.verdict, concl.evidence, counterexample=concl.counterexample,
-                        details=(extra.evidence, audit_line))
+                        details=(extra.evidence, audit_line), premises=concl.premises, domain=concl.domain)
     t4 = ClaimReport(_id("theorem-4"), "Algorithm 2 (A + W, W ~ W_d(d+1, C), C = 3/(2 n eps) I) is (eps, 0)-DP",
                      steps=steps, conclusion=concl,
                      notes=("where both densities are positive the log-ratio is tr(Delta)/(2c) <= eps/3, but the "
@@ -636,7 +643,7 @@ def lemma_1() -> ClaimReport:
     v = _weakest(d1, box, mc) if box.verdict is ProofVerdict.REFUTED else _weakest(d1, mc)
     concl = CheckResult(v, f"{d1.evidence} (cross-check: {box.verdict.value} on a box by std/wishart-tail-zhu); "
                            f"d = 2, 3: {mc.evidence}; d >= 2 in general (the matrix Chernoff argument of Zhu 2012) is "
-                           "not machine-checked")
+                           "not machine-checked", premises=d1.premises + mc.premises, domain=merge_domains(d1, mc))
     return ClaimReport(_id("lemma-1"), "W ~ W_d(m, C): P(lambda1(W) >= (m + sqrt(2 m theta (r+2)) + 2 theta r) lambda1(C)) "
                        "<= d e^-theta, r = tr(C)/||C||_2", steps=unknown(CITED + " (Zhu 2012)"), conclusion=concl,
                        reason="no proof in the paper to check; the conclusion is proved for d = 1 only (every m, theta) "
@@ -1028,7 +1035,9 @@ def theorem_5(threshold=None) -> ClaimReport:
     return ClaimReport(_id("theorem-5"), "Wishart works better iff max||Delta||_1,1 / max||Delta||_* = omega(sqrt(d) log d)",
                        steps=steps, conclusion=unknown("'works better' compares O(.) rates without constants"),
                        reason="the statement compares asymptotic noise magnitudes without constants and has no "
-                              "checkable finite form; moreover the Wishart mechanism is not private (theorem-4 refuted)")
+                              "checkable finite form; moreover the Wishart mechanism is not private (theorem-4 refuted)",
+                       undecidable="an informal comparison ('works better') of O(.) noise rates without constants: no finite "
+                                   "instance decides it")
 
 
 def theorem_8() -> ClaimReport:
@@ -1036,7 +1045,9 @@ def theorem_8() -> ClaimReport:
                        steps=unknown(CITED + " (Chaudhuri, Sarwate, Sinha 2012)"),
                        conclusion=unknown("a property of another algorithm (a Gibbs-sampled Bingham distribution), "
                                           "not implemented here"),
-                       reason="a cited result about another paper's algorithm, which this project does not implement")
+                       reason="a cited result about another paper's algorithm, which this project does not implement",
+                       undecidable="a sample-complexity statement (with unspecified constants) about another paper's "
+                                   "algorithm (Chaudhuri, Sarwate, Sinha 2012)")
 
 
 def theorem_10() -> ClaimReport:
@@ -1057,13 +1068,16 @@ def theorem_10() -> ClaimReport:
                        steps=steps,
                        conclusion=unknown("a lower bound over all eps-DP mechanisms (printed with '<=', which makes it vacuous)"),
                        reason="a minimax lower bound over all eps-DP mechanisms cannot be evaluated by computation; as "
-                              "printed ('<= ... + Omega(.)') it asserts nothing; its last step needs k <= (1 - c') d")
+                              "printed ('<= ... + Omega(.)') it asserts nothing; its last step needs k <= (1 - c') d",
+                       undecidable="a minimax lower bound over all eps-DP mechanisms with an unspecified Omega(d/eps) "
+                                   "constant (printed with '<=')")
 
 
 def lemma_5() -> ClaimReport:
     return ClaimReport(_id("lemma-5"), "packing of G_k,d with N = 2^Omega(k(d-k) log 1/delta) disjoint spectral balls",
                        steps=unknown(CITED + " (Kapralov & Talwar 2013)"),
                        conclusion=unknown("an existence statement with an unspecified Omega constant"),
+                       undecidable="an existence statement with an unspecified Omega constant in the exponent",
                        reason="cited without proof; the Omega constant is unspecified, so no finite instance decides it, and "
                               "exhibiting one needs a packing (volume) argument on the Grassmannian that no check here has",
                        notes=("the Omega can only hold for delta below a threshold: for k = 1 the line bisecting two lines "
@@ -1073,6 +1087,54 @@ def lemma_5() -> ClaimReport:
 
 
 # ------------------------------------------------------------------ entry point
+
+
+# ---------------------------------------------------------------- Coq theorems of this paper's claims
+#: The Coq theorems that settle (``CLAIM``) or check a step of (``STEP``) this paper's claims, declared at the claims
+#: they serve; ``dpverify.symbolic.coq.MANIFEST`` gathers them from every proof file. ``checks``: the claim's formal
+#: statement, compared with the theorem's type as coqc prints it; ``premises``: what the theorem takes as hypotheses
+#: beyond the claim's own.
+COQ = (
+    coq.CoqEntry("jiang-wishart/theorem-1", "Laplace.v", "laplace_loss_jiang",
+             "for all eps > 0, s1 > 0, lam > s1/eps and M(D), M(D') with l1 distance <= s1: the log ratio of the "
+             "per-coordinate Laplace(lam) densities is <= eps " + coq.LAPLACE_BRIDGE, coq.Coverage.CLAIM,
+             checks="forall (K : nat) (eps s1 lam : R) (mu mu' x : nat -> R), 0 < eps -> 0 < s1 -> lam > s1 / eps -> sumn (fun i : nat => Rabs (mu i - mu' i)) K <= s1 -> ln (lap_vec_density K lam mu x) - ln (lap_vec_density K lam mu' x) <= eps",
+             premises=(coq.INTEGRATION,)),
+    coq.CoqEntry("jiang-wishart/lemma-4", "JiangWeyl.v", "jiang_weyl",
+             "for every dimension d and index i, M = H + P: nu_i + rho_d <= mu_i <= nu_i + rho_1, where nu, mu are the "
+             "eigenvalues (nonincreasing) of orthonormal eigendecompositions H = Q diag(nu) Q^T, M = Q' diag(mu) Q'^T "
+             "(Q Q^T = I; the spectral theorem, that every symmetric matrix has one, is not in Coq) and rho_1, rho_d "
+             "bound x^T P x / |x|^2 (the Rayleigh definitions of P's extreme eigenvalues); finite sums, the "
+             "intersection argument by elimination (d - 1 equations in d unknowns)", coq.Coverage.CLAIM,
+             checks='forall (d i : nat) (H P M VH VM : nat -> nat -> R) (nu mu : nat -> R) (rho1 rhod : R), (i < d)%nat -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> M a b = H a b + P a b) -> spectral d H VH nu -> spectral d M VM mu -> (forall x : nat -> R, quad d P x <= rho1 * dot d x x) -> (forall x : nat -> R, rhod * dot d x x <= quad d P x) -> nu i + rhod <= mu i <= nu i + rho1',
+             premises=(coq.SPECTRAL, coq.RAYLEIGH)),
+    coq.CoqEntry("jiang-wishart/lemma-3", "JiangDavisKahan.v", "jiang_davis_kahan",
+             "for every dimension d and 1 <= k < d, A = V diag(l) V^T, A_hat = U diag(m) U^T orthonormal "
+             "eigendecompositions (V, U orthogonal, l, m nonincreasing; the spectral theorem, that every symmetric matrix "
+             "has one, is not in Coq), P_k = sum_(j<k) v_j v_j^T, P_hat_k = sum_(j<k) u_j u_j^T: if lambda_k(A) > "
+             "lambda_k+1(A_hat) then ||P_k - P_hat_k||_2 <= ||A - A_hat||_2 / (lambda_k(A) - lambda_k+1(A_hat)), with ||M||_2 "
+             "under its variational definition (the least b with |M x| <= b |x| for all x); operator norm, not Frobenius: "
+             "a Sylvester bound through a discrete Cayley identity and the completeness of R, and ||U_k^T V_perp|| = "
+             "||U_perp^T V_k|| for equal ranks (a square matrix bounded below is onto); finite sums", coq.Coverage.CLAIM,
+             checks='forall (d k : nat) (A Ahat V U : nat -> nat -> R) (l m : nat -> R) (e pn : R), (0 < k)%nat -> (k < d)%nat -> orth_eig d A V l -> orth_eig d Ahat U m -> m k < l (k - 1)%nat -> is_norm2 d (fun a b : nat => A a b - Ahat a b) e -> is_norm2 d (fun a b : nat => proj d k V a b - proj d k U a b) pn -> pn <= e / (l (k - 1)%nat - m k)',
+             premises=(coq.SPECTRAL,)),
+    coq.CoqEntry("jiang-wishart/theorem-6", "JiangDavisKahan.v", "jiang_theorem_6",
+             "for every dimension d and 1 <= k < d, A_hat = A + W with W positive semidefinite (x^T W x >= 0 for all x; "
+             "every Wishart draw is), orthonormal eigendecompositions of A (eigenvalues sigma_i: A = X X^T/n is PSD) and A_hat, "
+             "sigma_k > sigma_k+1: ||V_k V_k^T - V_hat_k V_hat_k^T||_F <= 2 sqrt(k) ||W||_2/(sigma_k - sigma_k+1), ||W||_2 the "
+             "least b with |W x| <= b |x|; not the paper's route (its step ||.||_F <= sqrt(k)||.||_2 is false): Davis-Kahan "
+             "with A and A + W exchanged, whose gap is >= sigma_k - sigma_k+1 by Weyl since W is PSD, gives sqrt(2k) <= "
+             "2 sqrt(k); the hypothesis sigma_k - sigma_k+1 >= 2||W||_2 is not needed; finite sums", coq.Coverage.CLAIM,
+             checks='forall (d k : nat) (A W Ahat V U : nat -> nat -> R) (l m : nat -> R) (w : R), (0 < k)%nat -> (k < d)%nat -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> Ahat a b = A a b + W a b) -> (forall x : nat -> R, 0 <= JiangWeyl.quad d W x) -> is_norm2 d W w -> orth_eig d A V l -> orth_eig d Ahat U m -> l k < l (k - 1)%nat -> sqrt (frob2 d (fun a b : nat => proj d k V a b - proj d k U a b)) <= 2 * sqrt (INR k) * w / (l (k - 1)%nat - l k)',
+             premises=(coq.SPECTRAL,)),
+    coq.CoqEntry("jiang-wishart/theorem-9", "JiangDavisKahan.v", "jiang_theorem_9_step",
+             "the deterministic step, for every dimension d and k < d: A_hat = A + W positive semidefinite (x^T A_hat x >= 0 "
+             "for all x), orthonormal eigendecompositions of A and A_hat, A_hat_k its rank-k truncation: ||A - A_hat_k||_2 <= "
+             "lambda_k+1(A) + 2 ||W||_2, ||.||_2 the least b with |M x| <= b |x| (Weyl and the triangle inequality); the "
+             "tail ||W||_2 = O(d log d/eps) rests on Lemma 1 (Zhu) for general d, not in Coq", coq.Coverage.STEP),
+)
+
+
 def claims() -> list[ClaimReport]:
     d1, d2 = definition_1(), definition_2()  # each is both the steps and the conclusion: computed once
     out = [

@@ -12,6 +12,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from dpverify.symbolic import coq
 from dpverify.symbolic import CheckResult, ClaimReport, Lemma, ProofVerdict, Range, Strategy, get_lemma
 from dpverify.symbolic.dp_statements import (ReducedStatement, l1_product_loss_sup, laplace_log_density,
                                              location_loss_sup)
@@ -479,6 +480,13 @@ def lemma_6(constant="1.25") -> list[ClaimReport]:
         classical = classical.mutated(conclusion=sp.Le(gaussian_profile_expr(S.epsilon, 1, sig), S.delta, evaluate=False),
                                       profile={"epsilon": S.epsilon, "sigma": sig})
     small = classical.check()
+    if constant == "1.25" and small.verdict is ProofVerdict.CERTIFIED:  # the box certificate, extended to the whole domain
+        from dpverify.symbolic.library_dp import classical_gaussian_whole_domain
+
+        whole = classical_gaussian_whole_domain()
+        if whole.verdict is ProofVerdict.CERTIFIED:
+            small = CheckResult(whole.verdict, f"{whole.evidence} (cross-check: {small.strength_label}: {small.evidence})",
+                                details=whole.details + small.details)
     small_pts = [dict(K=K, epsilon=e, delta=1e-5) for K in (1, 2, 5, 10, 100) for e in (0.1, 0.5, 1.0)]
     steps_small = chain([("density ratio expansion ||x-F(S')||^2 = ||x-F(S)||^2 + ||dF||^2 + 2(x-F(S)).dF", expansion),
                          ("Cauchy-Schwarz: (x-F(S)).dF <= ||x-F(S)|| B", cauchy_schwarz),
@@ -489,6 +497,37 @@ def lemma_6(constant="1.25") -> list[ClaimReport]:
         ClaimReport(f"{PAPER}/lemma-6/eps-le-1", "the same with the classical hypothesis eps <= 1 added",
                     steps=steps_small, conclusion=small),
     ]
+
+
+# ---------------------------------------------------------------- Coq theorems of this paper's claims
+#: The Coq theorems that settle (``CLAIM``) or check a step of (``STEP``) this paper's claims, declared at the claims
+#: they serve; ``dpverify.symbolic.coq.MANIFEST`` gathers them from every proof file. ``checks``: the claim's formal
+#: statement, compared with the theorem's type as coqc prints it; ``premises``: what the theorem takes as hypotheses
+#: beyond the claim's own.
+COQ = (
+    coq.CoqEntry("lecture21-dp/lemma-1", "Laplace.v", "laplace_loss_scalar",
+             "for all eps > 0, M > 0, |f(S) - f(S')| <= M: ln p(x; f(S), M/eps) - ln p(x; f(S'), M/eps) <= eps, "
+             "p the Laplace density exp(-|x - mu|/b)/(2b), " + coq.LAPLACE_BRIDGE, coq.Coverage.CLAIM,
+             checks="forall eps M mu mu' x : R, 0 < eps -> 0 < M -> Rabs (mu - mu') <= M -> ln (lap_density (M / eps) mu x) - ln (lap_density (M / eps) mu' x) <= eps",
+             premises=(coq.INTEGRATION,)),
+    coq.CoqEntry("lecture21-dp/lemma-2", "Laplace.v", "laplace_loss_vector",
+             "for all K, eps > 0, B > 0 and F(S), F(S') in R^K with ||F(S) - F(S')||_1 <= B: the log ratio of the "
+             "product Laplace densities with scale B/eps is <= eps " + coq.LAPLACE_BRIDGE, coq.Coverage.CLAIM,
+             checks="forall (K : nat) (eps B : R) (mu mu' x : nat -> R), 0 < eps -> 0 < B -> sumn (fun i : nat => Rabs (mu i - mu' i)) K <= B -> ln (lap_vec_density K (B / eps) mu x) - ln (lap_vec_density K (B / eps) mu' x) <= eps",
+             premises=(coq.INTEGRATION,)),
+    coq.CoqEntry("lecture21-dp/lemma-5/independent", "FiniteDP.v", "basic_composition_independent",
+             "on finite output spaces (mass functions on lists): eps1-DP and eps2-DP with independent randomness give "
+             "(eps1 + eps2)-DP for every event of the pair (also adaptive: basic_composition); general output "
+             "spaces are not in Coq", coq.Coverage.STEP),
+    coq.CoqEntry("lecture21-dp/lemma-4", "FiniteDP.v", "post_processing",
+             "on finite output spaces, for pure DP (delta = 0) only: a randomized post-processing (nonnegative kernel) "
+             "of an eps-DP output is eps-DP; the claim's delta > 0 case is not in Coq", coq.Coverage.STEP),
+    coq.CoqEntry("lecture21-dp/lemma-3", "Bernoulli.v", "laplace_max_tail",
+             "the arithmetic step only: for every integer K >= 1 and 0 < delta <= K: 1 - (1 - e^(-ln(K/delta)))^K <= delta, the exact tail of "
+             "the maximum of K independent Laplace(B/eps) magnitudes at log(K/delta) B/eps (by bernoulli: "
+             "1 - K q <= (1 - q)^K, induction on K); the Laplace tail e^(-t/b) and independence are not in Coq",
+             coq.Coverage.STEP),
+)
 
 
 def claims() -> list[ClaimReport]:

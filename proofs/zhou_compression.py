@@ -27,12 +27,13 @@ import numpy as np
 import sympy as sp
 from sympy.logic.inference import satisfiable
 
+from dpverify.symbolic import coq
 from dpverify.auditing.bounds import clopper_pearson_lower
 from dpverify.symbolic import ClaimReport, Lemma, Range, Strategy
 from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
-from dpverify.symbolic.proof import (chain, proved, ratio_at_most_one, refuted, rests_on, search_refute, stated, tested,
+from dpverify.symbolic.proof import (fact, given, chain, proved, ratio_at_most_one, refuted, rests_on, search_refute, stated, tested,
                                      unknown, weakest)
 from dpverify.symbolic.verdicts import CheckResult, ProofVerdict
 
@@ -267,7 +268,7 @@ def inverse_difference_step() -> CheckResult:
     if route.verdict is ProofVerdict.REFUTED:
         return route
     return CheckResult(route.verdict, f"{RAYLEIGH}: {route.evidence}", counterexample=route.counterexample,
-                       details=route.details)
+                       details=route.details, premises=route.premises, domain=route.domain)
 
 # ------------------------------------------------------------------ Lemma 3.3, Proposition 3.4 (sampled)
 def lemma_3_3_sampled() -> CheckResult:
@@ -302,7 +303,7 @@ def lemma_3_3() -> ClaimReport:
     else:
         concl = CheckResult(route.verdict, f"{RAYLEIGH}: l_1 - d is a Rayleigh lower bound of Sigma_j, so "
                             f"lambda_min(Sigma_j) >= lambda_min(Sigma_1) - ||Delta||_2 for every p: {route.evidence}; "
-                            f"cross-check: {mc.evidence}", counterexample=route.counterexample, details=route.details)
+                            f"cross-check: {mc.evidence}", counterexample=route.counterexample, details=route.details, premises=route.premises, domain=route.domain)
     return ClaimReport(_id("lemma-3.3"), "||Delta||_2 < l_min(Sigma_1) => l_min(Sigma_j) >= l_min(Sigma_1) - ||Delta||_2",
                        steps=unknown("'a standard result' (Weyl's inequality), no proof given"), conclusion=concl,
                        reason="the paper gives no proof (standard result)",
@@ -424,7 +425,7 @@ def renormalisation_difference(scale=1) -> CheckResult:
     res = lem.check()
     if mono.is_positive is True and res.verdict is ProofVerdict.PROVED:
         return CheckResult(res.verdict, f"d/da -ln(1 - a) = {mono} > 0 on [0, 1) (sympy, a = x/(1+x)), so A = -ln(1 - P_1[E]) "
-                                        f"and B = -ln(1 - P_2[E]) lie in [0, -ln(1 - 1/n^2)]; {res.evidence}")
+                                        f"and B = -ln(1 - P_2[E]) lie in [0, -ln(1 - 1/n^2)]; {res.evidence}", premises=res.premises, domain=res.domain)
     return res if res.verdict is ProofVerdict.REFUTED else unknown(f"not shown: derivative {mono}; {res.evidence}")
 
 
@@ -485,7 +486,14 @@ def procedures(first_draw: int = 0) -> list[ClaimReport]:
     """``first_draw`` is the index of the first term of the geometric series (mutation hook; the proof: 0)."""
     law = geometric_law(first_draw)
     bound = ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion)
-    integral_one = stated("int_{E^c} f = 1 - P[E] (definition of P[E]), so int_{E^c} f/(1 - P[E]) = 1: (14) is a density")
+    # the normalisation holds by definition (issue 33): P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; the
+    # division is checked by sympy; the additivity of the integral over E and E^c is what no check here establishes
+    pe, fe = sp.symbols("P_E int_Ec_f", nonnegative=True)
+    norm = sp.simplify((fe / (1 - pe)).subs(fe, 1 - pe)) == 1
+    integral_one = given(proved("definition: P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; sympy: (1 - P[E])/"
+                                "(1 - P[E]) = 1 for P[E] < 1, so f/(1 - P[E]) on E^c integrates to 1: (14) is a density"),
+                         fact("additivity of the integral over E and its complement")) if norm else \
+        unknown("sympy did not simplify (1 - P[E])/(1 - P[E]) to 1")
     draws = expected_draws_statement().check()
     # the statement is the claim's bound on the expected number of draws: a counterexample to it refutes the claim
     p41_res = draws if draws.verdict is ProofVerdict.REFUTED else \
@@ -517,7 +525,7 @@ def remark_4_7(second_factor=1) -> ClaimReport:
                "renormalised densities); the triangle inequality bounds |.| by two terms of (15)") \
         if ident and sym else unknown(f"sympy did not reduce the decomposition (sum: {ident}, symmetry: {sym})")
     tri = check_lemma("std/triangle-inequality-reals")  # a = ln(f_k/f_1), b = ln(f_1/f_j)
-    premise = kernel_premise(theorem_4_6())
+    premise = kernel_premise(theorem_4_6(), context=[lemma_4_4()])
     st = remark_4_7_statement().check()
     steps = chain([("decomposition ln(f_k/f_j) = ln(f_k/f_1) + ln(f_1/f_j)", r), ("triangle inequality", tri),
                    ("|a| <= B_1, |b| <= B_2 => |a + b| <= B_1 + B_2 (encoded statement)", st),
@@ -848,7 +856,7 @@ def chernoff_pointwise() -> CheckResult:
     res = lem.check()
     if res.verdict is ProofVerdict.PROVED and sp.exp(lam * sp.Symbol("q", real=True)).is_positive is True:
         return CheckResult(res.verdict, f"{res.evidence}; exp > 0 (sympy): the indicator of {{x >= t}} is below "
-                                        "exp(lam (x - t)) pointwise")
+                                        "exp(lam (x - t)) pointwise", premises=res.premises, domain=res.domain)
     return res if res.verdict is ProofVerdict.REFUTED else unknown(f"pointwise Chernoff bound not shown: {res.evidence}")
 
 
@@ -866,15 +874,19 @@ def lemma_4_4_chernoff() -> CheckResult:
                    ("triangle inequality |S - Sigma_1| <= |S - Sigma_i| + Delta_max", check_lemma("std/triangle-inequality-reals"))])
     if route.verdict is ProofVerdict.REFUTED:
         return route
-    return CheckResult(route.verdict, f"Chernoff route (not the paper's Lemma B.1): {route.evidence}; {MEASURE_BRIDGE}",
-                       details=route.details)
+    res = CheckResult(route.verdict, f"Chernoff route (not the paper's Lemma B.1): {route.evidence}; {MEASURE_BRIDGE}",
+                      details=route.details, premises=route.premises, domain=route.domain)
+    # what the route uses and no check here establishes: named, so the verdict says it holds given them
+    return given(res, fact("monotonicity of expectation (integrating a pointwise bound)"),
+                 fact("E of a product of independent factors is the product of their expectations"),
+                 fact("union bound (subadditivity of probability)"))
 
 
 @functools.lru_cache(maxsize=None)
 def lemma_4_4() -> ClaimReport:
     tri = check_lemma("std/triangle-inequality-reals")
     tri = CheckResult(tri.verdict, f"entrywise a = S - Sigma_i, b = Sigma_i - Sigma_1 with |b| <= Delta_max (definition "
-                      f"(6)): {tri.evidence}", counterexample=tri.counterexample)
+                      f"(6)): {tri.evidence}", counterexample=tri.counterexample, premises=tri.premises, domain=tri.domain)
     steps = chain([("triangle inequality |S - Sigma_1| <= |S - Sigma_i| + Delta_max", tri),
                    ("Lemma B.1 for unit columns x = X_j/sqrt(n), at the proof's tau", lemma_4_4_b1_step()),
                    ("tau <= 1, exponent and union bound", lemma_4_4_algebra())])
@@ -885,7 +897,7 @@ def lemma_4_4() -> ClaimReport:
         concl = unknown(f"the Monte Carlo cross-check contradicts the route: {mc.evidence}; route: {route.evidence}")
     else:
         concl = CheckResult(route.verdict, f"{route.evidence}; Monte Carlo cross-check: {mc.evidence}",
-                            counterexample=route.counterexample, details=route.details)
+                            counterexample=route.counterexample, details=route.details, premises=route.premises, domain=route.domain)
     return ClaimReport(_id("lemma-4.4"), "m >= 2(C1 + C2) ln 2np => P_Sigma_i[E] <= 1/n^2", steps=steps, conclusion=concl,
                        notes=("the last display prints p(p+1)/2 exp(.) < 1/n^2 without the factor 2 of B.1; with it the "
                               "bound is (p+1)/(4pn^2), still <= 1/n^2",
@@ -1381,7 +1393,7 @@ def theorem_3_2(decay=1) -> list[ClaimReport]:
     from dpverify.symbolic.coq import kernel_premise
 
     p, m, L, g, lam, nrm, C, n = sp.symbols("p m L g lambda norm C n", positive=True)
-    premise = kernel_premise(theorem_4_6())
+    premise = kernel_premise(theorem_4_6(), context=[lemma_4_4()])
     opfrob = opnorm_frobenius_step()
     renorm = sp.limit(sp.Rational(4, 3) / n**2, n, sp.oo)
     out = []
@@ -1443,6 +1455,8 @@ def theorem_5_1(rate=None, var_constant=1) -> list[ClaimReport]:
                    "(used as axioms of probability, not machine-checked: the variance of a mean of m independent rows, "
                    "E[Y | E^c] <= E[Y]/P(E^c) for Y >= 0, and Markov's inequality)") \
         if iss and lim == 0 else unknown(f"Isserlis variance {var} or limit {lim} not as required")
+    concl = given(concl, fact("Var of a mean of m independent rows is Var/m"),
+                  fact("E[Y | E^c] <= E[Y]/P(E^c) for Y >= 0"), fact("Markov's inequality (convergence in probability)"))
     # the truncation factor 1/(1 - P[E]) <= 1/(1 - 1/n^2) uses Lemma 4.4 (its Chernoff route)
     concl = rests_on(concl, ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion),
                      ("p^2 (1 + rho^2)/m <= 2 p^2/m for rho in [-1, 1] (encoded statement)", second_moment_statement().check()))
@@ -1556,7 +1570,7 @@ def theorem_d_2(d1: CheckResult) -> ClaimReport:
     dmax_step = proved(f"enumeration: x_j x_k - y_j y_k over all sign patterns takes the values {sorted(signs)}") \
         if max(abs(v) for v in signs) == 2 else unknown(f"sign products {sorted(signs)}")
     frob = binary_frobenius_step()
-    premise = kernel_premise(theorem_4_6())
+    premise = kernel_premise(theorem_4_6(), context=[lemma_4_4()])
     route = chain([("Delta_max <= 2/n (entries of x x^T - y y^T are 0 or +-2)", dmax_step),
                    ("||Delta||_F <= sqrt(2) p/n (the corrected Proposition D.1)", frob),
                    ("(15) increasing in ||Delta||_F and Delta_max", mono), ("(15) there <= the printed D.2 bound", cmp_),
@@ -1602,15 +1616,118 @@ def asymptotic_claims(p_exponent=sp.Rational(1, 4)) -> list[ClaimReport]:
     why = "an asymptotic statement with unspecified o(1)/O(1) constants and an O_P input (Lemma 4.5); no finite instance decides it"
     return [
         ClaimReport(_id("theorem-3.5"), "Delta_max = O(sqrt(log p/n)), m = Theta(p^2 ln 2np), p = o(n^(1/6)/ln 2np): PCA on the "
-                    "compressed data is effective and S_n is private", steps=steps35, conclusion=unknown(why), reason=why),
+                    "compressed data is effective and S_n is private", steps=steps35, conclusion=unknown(why), reason=why,
+                    undecidable=why),
         ClaimReport(_id("corollary-3.7"), "binary example: p = o((n/log n)^(1/4)) suffices for PCA and alpha = o(1)",
-                    steps=steps37, conclusion=unknown(why), reason=why),
+                    steps=steps37, conclusion=unknown(why), reason=why, undecidable=why),
         ClaimReport(_id("lemma-4.5"), "Gaussian rows: Delta_max(S_n) = O_P(sqrt(log p/n))", steps=unknown(CITED + " ([19])"),
-                    conclusion=unknown("an O_P rate with unspecified constant"), reason="cited; an O_P statement"),
+                    conclusion=unknown("an O_P rate with unspecified constant"), reason="cited; an O_P statement",
+                    undecidable="an O_P rate with an unspecified constant: no finite instance decides it"),
     ]
 
 
 # ------------------------------------------------------------------ entry point
+
+
+# ---------------------------------------------------------------- Coq theorems of this paper's claims
+#: The Coq theorems that settle (``CLAIM``) or check a step of (``STEP``) this paper's claims, declared at the claims
+#: they serve; ``dpverify.symbolic.coq.MANIFEST`` gathers them from every proof file. ``checks``: the claim's formal
+#: statement, compared with the theorem's type as coqc prints it; ``premises``: what the theorem takes as hypotheses
+#: beyond the claim's own.
+COQ = (
+    coq.CoqEntry("zhou-compression/lemma-3.3", "ZhouWeyl.v", "zhou_weyl_eigenvalue",
+             "for every dimension p, Sigma_1, Delta and eigenpair (lam, v) of Sigma_1 - Delta: if x^T Sigma_1 x >= l1 |x|^2 "
+             "and |x^T Delta x| <= d |x|^2 for all x, then lam >= l1 - d; that lambda_min(Sigma_1) and ||Delta||_2 give these "
+             "two bounds (the spectral theorem, Cauchy-Schwarz) is not in Coq", coq.Coverage.STEP),
+    coq.CoqEntry("zhou-compression/proposition-3.1", "ZhouWeyl.v", "zhou_frobenius_entry_bound",
+             "(7) for every p: |Delta_lk| <= Delta_max for all l, k < p gives sum_lk Delta_lk^2 <= (p Delta_max)^2; "
+             "(8) is not in Coq", coq.Coverage.STEP),
+    coq.CoqEntry("zhou-compression/lemma-3.3", "ZhouRayleigh.v", "zhou_lemma_3_3_lmin",
+             "under the Rayleigh definitions of lambda_min and ||.||_2 (lambda_min(S): the largest a with x^T S x >= a |x|^2 "
+             "for all x; ||D||_2: the least b with |x^T D x| <= b |x|^2 for all x), for every dimension p: "
+             "lambda_min(Sigma_1 - Delta) >= lambda_min(Sigma_1) - ||Delta||_2 (zhou_lemma_3_3: every pair of such bounds "
+             "l_1, d gives x^T (Sigma_1 - Delta) x >= (l_1 - d) |x|^2)", coq.Coverage.CLAIM,
+             checks='forall (p : nat) (S1 D : nat -> nat -> R) (l1 d lj : R), is_lmin p S1 l1 -> is_opnorm p D d -> is_lmin p (fun i j : nat => S1 i j - D i j) lj -> lj >= l1 - d',
+             premises=(coq.RAYLEIGH,)),
+    coq.CoqEntry("zhou-compression/proposition-3.1", "ZhouRayleigh.v", "zhou_prop_3_1",
+             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p: (7) |Delta_ij| <= Delta_max "
+             "gives ||Delta||_F^2 <= (p Delta_max)^2, and (8) with Sigma_j Theta_j = I, Theta_1 Sigma_1 = I, Sigma_1 symmetric, "
+             "l_1, l_j > 0 Rayleigh lower bounds of Sigma_1, Sigma_j: ||Theta_j - Theta_1||_F^2 (l_1 l_j)^2 <= "
+             "||Sigma_1 - Sigma_j||_F^2", coq.Coverage.CLAIM,
+             checks='forall (p : nat) (S1 Sj T1 Tj : nat -> nat -> R) (l1 lj M : R), 0 < l1 -> 0 < lj -> (forall x : nat -> R, ZhouWeyl.quad p S1 x >= l1 * ZhouWeyl.sq p x) -> (forall x : nat -> R, ZhouWeyl.quad p Sj x >= lj * ZhouWeyl.sq p x) -> (forall i j : nat, (i < p)%nat -> (j < p)%nat -> S1 i j = S1 j i) -> (forall i k : nat, (i < p)%nat -> (k < p)%nat -> mul p Sj Tj i k = kron i k) -> (forall i k : nat, (i < p)%nat -> (k < p)%nat -> mul p T1 S1 i k = kron i k) -> (forall i j : nat, (i < p)%nat -> (j < p)%nat -> Rabs (S1 i j - Sj i j) <= M) -> frob2 p (fun i j : nat => S1 i j - Sj i j) <= INR p * M * (INR p * M) /\\ frob2 p (fun i j : nat => Tj i j - T1 i j) * (l1 * lj * (l1 * lj)) <= frob2 p (fun i j : nat => S1 i j - Sj i j)',
+             premises=(coq.RAYLEIGH,)),
+    coq.CoqEntry("zhou-compression/proposition-3.4", "ZhouSubspace.v", "zhou_prop_3_4",
+             "for every finite dimension p, 1 <= D < p and every pair of orthonormal eigendecompositions A = U diag(lam) U^T, "
+             "A + B = V diag(mu) V^T (U, V orthogonal, lam, mu nonincreasing; the spectral theorem, that they exist, is not in "
+             "Coq): delta_D^2 ||P_D(A) - P_D(A + B)||_F^2 <= ||B||_F^2 with delta_D = (lambda_D - lambda_D+1)/2 and P_D the "
+             "projector on the first D eigenvectors, i.e. ||P_D(A) - P_D(A + B)||_F <= ||B||_F/delta_D; the hypotheses "
+             "||B||_F <= delta_D/2 and A + B >= 0 are not needed (finite sums; a trace-gap argument, no Weyl or Davis-Kahan)",
+             coq.Coverage.CLAIM,
+             checks='forall (p D : nat) (U V A C : nat -> nat -> R) (lam mu : nat -> R), (1 <= D)%nat -> (D < p)%nat -> orthogonal p U -> orthogonal p V -> (forall i j : nat, (i <= j)%nat -> (j < p)%nat -> lam j <= lam i) -> (forall i j : nat, (i <= j)%nat -> (j < p)%nat -> mu j <= mu i) -> (forall k l : nat, (k < p)%nat -> (l < p)%nat -> A k l = spec p U lam k l) -> (forall k l : nat, (k < p)%nat -> (l < p)%nat -> C k l = spec p V mu k l) -> (lam (D - 1)%nat - lam D) / 2 * ((lam (D - 1)%nat - lam D) / 2) * fro2 p (fun k l : nat => proj p D U k l - proj p D V k l) <= fro2 p (fun k l : nat => C k l - A k l)',
+             premises=(coq.SPECTRAL,)),
+    coq.CoqEntry("zhou-compression/theorem-4.6", "ZhouTheorem46.v", "zhou_theorem_4_6",
+             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p and every m >= 1: Sigma_1 "
+             "symmetric, T1 Sigma_1 = I, Sigma_i Ti = I, Gamma = Ti - T1, Delta = Sigma_1 - Sigma_i, l_1, l_i > 0 with x^T Sigma x "
+             ">= l |x|^2, s, g >= 0 with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x; ln|Sigma_1|, "
+             "ln|Sigma_i| abstract reals and A tied by the conclusions of Proposition C.1 (ln|Sigma_i| - ln|Sigma_1| = A - "
+             "tr(Gamma Sigma_1)) and Lemma C.2 (0 <= A <= ||Gamma||_F^2 s^2/(2(1 - s g)^2)), hypotheses; the explicit "
+             "reading s g <= 1/2 of C.2's o(1); P_1[E], P_i[E] in [0, 1/n^2], n >= 2; the Gaussian log-likelihood of the "
+             "m rows with Sigma^-1 = T and the determinant through ln|Sigma|, renormalised by 1 - P[E] (Procedure 4.2): "
+             "every X with max_jk |(X^T X/m)_jk - Sigma_1(j,k)| <= C sqrt(ln(2np)/m) + Delta_max has |ln f'_1(X)/f'_i(X)| "
+             "<= m p ||Delta||_F/(2 l_i l_1) (C sqrt(ln(2np)/m) + Delta_max + 2 ||Delta||_F s^2/(p l_i l_1)) + (4/3)/n^2 "
+             "((15) with its o(1) read as the renormalisation term; finite sums; the determinant, C.1, C.2 and "
+             "P[E] <= 1/n^2 (Lemma 4.4) are hypotheses here)", coq.Coverage.STEP),
+    coq.CoqEntry("zhou-compression/theorem-4.6", "ZhouTheorem46C.v", "zhou_theorem_4_6_composed",
+             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p and every m >= 1, with the "
+             "explicit reading of the o(1)s (||Sigma_1||_2 ||Gamma||_2 <= 1/2 for Lemma C.2's '2 - o(1)'; (15)'s '+ o(1)' "
+             "the renormalisation term (4/3)/n^2): zhou_theorem_4_6 with ln|Sigma_k| = ln det Sigma_k and its C.1/C.2 "
+             "hypotheses discharged by ZhouLogDet.zhou_c1_c2; hypotheses: det any function with det(AB) = det A det B, "
+             "det(diag f) = prod f_i, det(A^T) = det A, depending only on the p x p entries (properties of the "
+             "determinant), a congruence diagonalisation Theta_1 = M M^T, Gamma = M diag(d) M^T (M invertible; the "
+             "spectral theorem, that it exists, is not in Coq), Theta_i positive definite, Theta_1 Sigma_1 = I, "
+             "Theta_i Sigma_i = Sigma_i Theta_i = I, Sigma_1 symmetric, l_1, l_i > 0 with x^T Sigma x >= l |x|^2, s, g with "
+             "|x^T Sigma_1 x| <= s |x|^2, |x^T Gamma x| <= g |x|^2, s g <= 1/2, P_1[E], P_i[E] in [0, 1/n^2], n >= 2: every "
+             "X with max_jk |(X^T X/m)_jk - Sigma_1(j,k)| <= C sqrt(ln(2np)/m) + Delta_max has |ln f'_1(X)/f'_i(X)| <= "
+             "m p ||Delta||_F/(2 l_i l_1) (C sqrt(ln(2np)/m) + Delta_max + 2 ||Delta||_F s^2/(p l_i l_1)) + (4/3)/n^2 "
+             "(f'_k the Gaussian likelihood of the m rows renormalised by 1 - P_k[E]; finite sums)", coq.Coverage.CLAIM,
+             checks='forall (p m : nat) (n C Dmax : R) (det : ZhouLogDet.mat -> R) (S1 Si T1 Ti M Mi X : ZhouLogDet.mat) (d : nat -> R) (Bf : R -> ZhouLogDet.mat) (l1 li s g P1 Pi : R), (forall A B : nat -> nat -> R, det (ZhouRayleigh.mul p A B) = det A * det B) -> (forall f : nat -> R, det (ZhouLogDet.diagm f) = ZhouLogDet.prodn p f) -> (forall A : ZhouLogDet.mat, det (ZhouLogDet.tp A) = det A) -> (forall A B : ZhouLogDet.mat, ZhouLogDet.meq p A B -> det A = det B) -> ZhouLogDet.meq p (ZhouRayleigh.mul p Mi M) ZhouRayleigh.kron -> ZhouLogDet.meq p (ZhouRayleigh.mul p M Mi) ZhouRayleigh.kron -> ZhouLogDet.meq p T1 (ZhouLogDet.spec p M (fun _ : nat => 1)) -> ZhouLogDet.meq p (fun i j : nat => Ti i j - T1 i j) (ZhouLogDet.spec p M d) -> (forall x : nat -> R, (exists k : nat, (k < p)%nat /\\ x k <> 0) -> 0 < ZhouWeyl.quad p Ti x) -> ZhouLogDet.meq p (ZhouRayleigh.mul p T1 S1) ZhouRayleigh.kron -> ZhouLogDet.meq p (ZhouRayleigh.mul p Ti Si) ZhouRayleigh.kron -> ZhouLogDet.meq p (ZhouRayleigh.mul p Si Ti) ZhouRayleigh.kron -> (forall v : R, 0 <= v <= 1 -> ZhouLogDet.meq p (ZhouRayleigh.mul p (fun i j : nat => T1 i j + v * (Ti i j - T1 i j)) (Bf v)) ZhouRayleigh.kron) -> (1 <= p)%nat -> (1 <= m)%nat -> 2 <= n -> 0 < l1 -> 0 < li -> (forall x : nat -> R, ZhouWeyl.quad p S1 x >= l1 * ZhouWeyl.sq p x) -> (forall x : nat -> R, ZhouWeyl.quad p Si x >= li * ZhouWeyl.sq p x) -> (forall i j : nat, (i < p)%nat -> (j < p)%nat -> S1 i j = S1 j i) -> 0 <= s -> 0 <= g -> (forall x : nat -> R, Rabs (ZhouWeyl.quad p S1 x) <= s * ZhouWeyl.sq p x) -> (forall x : nat -> R, Rabs (ZhouWeyl.quad p (fun i j : nat => Ti i j - T1 i j) x) <= g * ZhouWeyl.sq p x) -> s * g <= 1 / 2 -> 0 <= P1 <= 1 / (n * n) -> 0 <= Pi <= 1 / (n * n) -> (forall j k : nat, (j < p)%nat -> (k < p)%nat -> Rabs (ZhouTheorem46.scov m p X j k - S1 j k) <= C * sqrt (ln (2 * n * INR p) / INR m) + Dmax) -> Rabs (ZhouTheorem46.loglik_renorm m p T1 (ln (det S1)) P1 X - ZhouTheorem46.loglik_renorm m p Ti (ln (det Si)) Pi X) <= ZhouTheorem46.alpha15 m p n C Dmax (sqrt (ZhouRayleigh.frob2 p (fun i j : nat => S1 i j - Si i j))) s l1 li + 4 / 3 / (n * n)',
+             premises=(coq.SPECTRAL, coq.DET_LAWS, coq.RAYLEIGH),
+             claim_premises=("zhou-compression/lemma-4.4",)),
+    coq.CoqEntry("zhou-compression/remark-4.3", "ZhouTheorem46.v", "renormalisation_bound",
+             "for n >= 2 and P_1[E], P_2[E] in [0, 1/n^2]: |ln((1 - P_2[E])/(1 - P_1[E]))| <= (4/3)/n^2 (ln z <= z - 1, so "
+             "-ln(1 - x) <= x/(1 - x) <= (4/3) x on [0, 1/4]); P[E] <= 1/n^2 is Lemma 4.4's, not in Coq", coq.Coverage.STEP),
+    coq.CoqEntry("zhou-compression/proposition-d.1", "ZhouBinary.v", "zhou_binary_frobenius",
+             "for every p and x, y in {-1, 1}^p (x_j^2 = y_j^2 = 1), n > 0: ||x x^T - y y^T||_F^2 = 2 p^2 - 2 (x.y)^2, so "
+             "||(x x^T - y y^T)/n||_F <= sqrt(2) p/n and every entry is at most 2/n in absolute value: the corrected bound "
+             "(the printed p/n is false)", coq.Coverage.STEP),
+    coq.CoqEntry("zhou-compression/theorem-d.2", "ZhouBinary.v", "zhou_binary_frobenius",
+             "the corrected Frobenius step for every p: x, y in {-1, 1}^p, n > 0 give ||Delta||_F^2 = (2 p^2 - 2 (x.y)^2)/n^2 "
+             "<= (sqrt(2) p/n)^2 and Delta_max <= 2/n for Delta = (x x^T - y y^T)/n", coq.Coverage.STEP),
+    coq.CoqEntry("zhou-compression/proposition-c.1", "ZhouLogDet.v", "zhou_prop_c_1",
+             "for every dimension p, Theta_1, Theta_2 with Theta_1 Sigma_1 = I, Theta_2 Sigma_2 = I, Theta_2 positive definite "
+             "(x^T Theta_2 x > 0 for x != 0), a congruence diagonalisation of (Theta_1, Gamma = Theta_2 - Theta_1) as "
+             "hypothesis (M invertible, Theta_1 = M M^T, Gamma = M diag(d) M^T: M = Theta_1^(1/2) Q, Q an orthonormal "
+             "eigenbasis of Theta_1^(-1/2) Gamma Theta_1^(-1/2), exists by the spectral theorem, not in Coq), B(v) any "
+             "matrix with (Theta_1 + v Gamma) B(v) = I (0 <= v <= 1), and det any function with det(AB) = det A det B, "
+             "det(diag f) = prod_i f_i, det(A^T) = det A, depending only on the p x p entries (properties of the "
+             "determinant, hypotheses): det Sigma_1, det Sigma_2 > 0, A = int_0^1 (1-v) vec(Gamma)^T (B(v) (x) B(v)) "
+             "vec(Gamma) dv exists (Coquelicot RInt; the paper's integral of the matrix contracted with vec(Gamma), by "
+             "linearity) and ln det Sigma_2 - ln det Sigma_1 = A - tr(Gamma Sigma_1)", coq.Coverage.CLAIM,
+             checks='forall (p : nat) (det : mat -> R) (T1 T2 S1 S2 M Mi : mat) (d : nat -> R) (Bf : R -> mat), (forall A B : nat -> nat -> R, det (ZhouRayleigh.mul p A B) = det A * det B) -> (forall f : nat -> R, det (diagm f) = prodn p f) -> (forall A : mat, det (tp A) = det A) -> (forall A B : mat, meq p A B -> det A = det B) -> meq p (ZhouRayleigh.mul p Mi M) ZhouRayleigh.kron -> meq p (ZhouRayleigh.mul p M Mi) ZhouRayleigh.kron -> meq p T1 (spec p M (fun _ : nat => 1)) -> meq p (fun i j : nat => T2 i j - T1 i j) (spec p M d) -> (forall x : nat -> R, (exists k : nat, (k < p)%nat /\\ x k <> 0) -> 0 < ZhouWeyl.quad p T2 x) -> meq p (ZhouRayleigh.mul p T1 S1) ZhouRayleigh.kron -> meq p (ZhouRayleigh.mul p T2 S2) ZhouRayleigh.kron -> (forall v : R, 0 <= v <= 1 -> meq p (ZhouRayleigh.mul p (fun i j : nat => T1 i j + v * (T2 i j - T1 i j)) (Bf v)) ZhouRayleigh.kron) -> 0 < det S1 /\\ 0 < det S2 /\\ RInt.ex_RInt (fun v : R => (1 - v) * kronsum p (fun i j : nat => T2 i j - T1 i j) (Bf v)) 0 1 /\\ ln (det S2) - ln (det S1) = RInt.RInt (fun v : R => (1 - v) * kronsum p (fun i j : nat => T2 i j - T1 i j) (Bf v)) 0 1 - FiniteSums.sumn p (fun i : nat => ZhouRayleigh.mul p (fun i0 j : nat => T2 i0 j - T1 i0 j) S1 i i)',
+             premises=(coq.SPECTRAL, coq.DET_LAWS)),
+    coq.CoqEntry("zhou-compression/lemma-c.2", "ZhouLogDet.v", "zhou_lemma_c_2",
+             "under the Rayleigh definitions of lambda_min and ||.||_2 (every l > 0 with x^T Sigma_1 x >= l |x|^2, every "
+             "s, g with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x), for every dimension p and the "
+             "hypotheses of Proposition C.1 (congruence diagonalisation of (Theta_1, Gamma), det by its properties), "
+             "with s g < 1 (the reading of '2 - o(1)' as 2 (1 - ||Sigma_1||_2 ||Gamma||_2)^2): ||Gamma||_F^2 l^2 / "
+             "(2 (1 + l g)^2) <= A <= ||Gamma||_F^2 s^2 / (2 (1 - s g)^2), A the integral of Proposition C.1 "
+             "(zhou_c1_c2 states C.1's identity, A = sum_k (d_k - ln(1 + d_k)), 0 <= A and the upper bound together)",
+             coq.Coverage.CLAIM,
+             checks='forall (p : nat) (det : mat -> R) (T1 T2 S1 S2 M Mi : mat) (d : nat -> R) (Bf : R -> mat) (l s g : R), (forall A B : nat -> nat -> R, det (ZhouRayleigh.mul p A B) = det A * det B) -> (forall f : nat -> R, det (diagm f) = prodn p f) -> (forall A : mat, det (tp A) = det A) -> (forall A B : mat, meq p A B -> det A = det B) -> meq p (ZhouRayleigh.mul p Mi M) ZhouRayleigh.kron -> meq p (ZhouRayleigh.mul p M Mi) ZhouRayleigh.kron -> meq p T1 (spec p M (fun _ : nat => 1)) -> meq p (fun i j : nat => T2 i j - T1 i j) (spec p M d) -> (forall x : nat -> R, (exists k : nat, (k < p)%nat /\\ x k <> 0) -> 0 < ZhouWeyl.quad p T2 x) -> meq p (ZhouRayleigh.mul p T1 S1) ZhouRayleigh.kron -> meq p (ZhouRayleigh.mul p T2 S2) ZhouRayleigh.kron -> (forall v : R, 0 <= v <= 1 -> meq p (ZhouRayleigh.mul p (fun i j : nat => T1 i j + v * (T2 i j - T1 i j)) (Bf v)) ZhouRayleigh.kron) -> 0 < l -> (forall x : nat -> R, ZhouWeyl.quad p S1 x >= l * ZhouWeyl.sq p x) -> (forall x : nat -> R, Rabs (ZhouWeyl.quad p S1 x) <= s * ZhouWeyl.sq p x) -> (forall x : nat -> R, Rabs (ZhouWeyl.quad p (fun i j : nat => T2 i j - T1 i j) x) <= g * ZhouWeyl.sq p x) -> s * g < 1 -> ZhouRayleigh.frob2 p (fun i j : nat => T2 i j - T1 i j) * (l * l) / (2 * ((1 + l * g) * (1 + l * g))) <= RInt.RInt (fun v : R => (1 - v) * kronsum p (fun i j : nat => T2 i j - T1 i j) (Bf v)) 0 1 <= ZhouRayleigh.frob2 p (fun i j : nat => T2 i j - T1 i j) * (s * s) / (2 * ((1 - s * g) * (1 - s * g)))',
+             premises=(coq.SPECTRAL, coq.DET_LAWS, coq.RAYLEIGH)),
+)
+
+
 def claims() -> list[ClaimReport]:
     t25 = theorem_2_5_verdict()
     d1 = proposition_d_1()

@@ -14,7 +14,8 @@ import time
 from . import _common
 
 #: (header, minimum width, flexible)
-COLUMNS = [("ID", 24, True), ("kind", 10, False), ("claim", 30, True), ("steps", 12, False), ("conclusion", 14, False)]
+COLUMNS = [("ID", 24, True), ("kind", 10, False), ("claim", 30, True), ("steps", 12, False), ("conclusion", 14, False),
+           ("strength", 20, False)]
 
 
 def register(sub):
@@ -38,7 +39,8 @@ def rows_and_text(paths=None, *, stream: bool = False):
     table is printed on stdout as each proof file finishes, with progress on stderr (and the text
     returned is None)."""
     from ..symbolic import run_proofs
-    from ..symbolic.verdicts import conclusion_summary
+    from ..symbolic.findings import strong_share
+    from ..symbolic.verdicts import conclusion_summary, strength_counts
 
     start = time.perf_counter()
     out = sys.stdout if stream else io.StringIO()
@@ -48,13 +50,21 @@ def rows_and_text(paths=None, *, stream: bool = False):
     def show(got):
         for r in got:
             details = r.evidence + (f" [reason: {r.reason}]" if r.reason else "")
-            table.row([r.id, r.kind, r.statement, _verdict(r.steps), _verdict(r.conclusion)], details=details)
+            strength = r.strength.value if r.decidable else "not decidable"
+            table.row([r.id, r.kind, r.statement, _verdict(r.steps), _verdict(r.conclusion), strength],
+                      details=f"[{r.strength_label}] " + details)
 
     reports = run_proofs(paths or None, progress=_common.progress if stream else None, on_reports=show)
     seconds = time.perf_counter() - start
     rows = [r.to_dict() for r in reports]
     summary = conclusion_summary((_verdict(r.conclusion), r.kind) for r in reports)
-    line = f"{len(reports)} claims in {seconds:.1f} s; conclusions: {summary}"
+    counts = strength_counts((r.strength.value, r.kind, r.decidable) for r in reports)
+    strong, decidable = strong_share(reports)
+    share = f"{strong} of {decidable} ({100 * strong / decidable:.0f}%)" if decidable else "no decidable theorems"
+    line = (f"{len(reports)} claims in {seconds:.1f} s; conclusions: {summary}; theorems by strength: "
+            + ", ".join(f"{k} {v}" for k, v in counts.items())
+            + f"; unconditional strong (kernel-checked, proved, whole-domain certified) among decidable theorems not "
+              f"refuted: {share}")
     out.write("\n" + "\n".join(textwrap.wrap(line, width=_common.term_width(), subsequent_indent="  ")) + "\n")
     out.flush()
     return rows, (None if stream else out.getvalue().rstrip("\n"))
@@ -70,7 +80,11 @@ def _refuted(rows) -> list[str]:
 
 
 def run(args) -> int:
+    from ..symbolic.runner import check_paths
+    from ..symbolic.verdicts import rows_counts, rows_share
+
     _common.check_report_target(args.report)
+    check_paths(args.paths)
     rows, text = rows_and_text(args.paths, stream=not args.json)
     fails = _refuted(rows) if args.fail_on == "refuted" else []
     code = 0
@@ -81,7 +95,8 @@ def run(args) -> int:
         command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["prove"] else "dpverify prove"
         code = _common.write_report(args.report, prove_report(jsonable(rows), command=command))
     if args.json:
-        _common.print_json({"claims": rows, "fail_on": {"mode": args.fail_on, "failed": fails}})
+        _common.print_json({"claims": rows, "counts": rows_counts(rows), "strong_share": rows_share(rows),
+                            "fail_on": {"mode": args.fail_on, "failed": fails}})
     elif fails:
         print(f"--fail-on refuted: {len(fails)} refuted claims", file=sys.stderr)
     return _common.EXIT_FAIL_ON if fails else code

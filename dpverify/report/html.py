@@ -302,20 +302,33 @@ def _proofs_section(rows: list[dict]) -> str:
     def verdict(x):
         return x.get("verdict") if isinstance(x, dict) else x
 
-    from ..symbolic.verdicts import conclusion_summary, verdict_label
+    from ..symbolic.verdicts import COUNT_COLUMNS, conclusion_summary, rows_counts, rows_share, verdict_label
 
     def kind(r):
         return r.get("kind") or "theorem"
+
+    def strength(r):
+        if r.get("decidable") is False:
+            return "not decidable", f"not decidable as stated: {r.get('decidable_reason', '')}"
+        return r.get("strength", ""), r.get("strength_label", "")
     # a definition or an instance (fixed dimensions) says so next to its verdict, as in the terminal table
     body = [[f"<td><code>{_e(r.get('id'))}</code></td>", f"<td>{_e(r.get('statement', ''))}</td>",
              f"<td class='{_cls(verdict(r.get('steps')))}'>{_e(verdict(r.get('steps')))}</td>",
              f"<td class='{_cls(verdict(r.get('conclusion')))}'>"
              f"{_e(verdict_label(verdict(r.get('conclusion')), kind(r)))}</td>",
+             f"<td class='{_cls(strength(r)[0])}' title='{_e(strength(r)[1])}'>{_e(strength(r)[1])}</td>",
              f"<td class='evidence'>{_e(r.get('evidence', ''))}</td>"] for r in rows]
     summary = conclusion_summary((str(verdict(r.get("conclusion"))), kind(r)) for r in rows)
+    counts = rows_counts(rows)
+    share = rows_share(rows)
+    count_table = _table(list(COUNT_COLUMNS), [[f"<td class='num'>{counts[c]}</td>" for c in COUNT_COLUMNS]], raw=True)
+    share_text = (f"{share['strong']} of {share['decidable']} decidable theorems not refuted ({share['percent']}%) are "
+                  "unconditional kernel-checked, proved or whole-domain certified" if share["decidable"] else
+                  "no decidable theorems")
     return (f"<h2>Proofs of the source papers' claims</h2><p>{len(rows)} claims; conclusions: {_e(summary)}. "
-            "Reproduce: <code>dpverify prove</code></p>" +
-            _table(["ID", "claim", "steps", "conclusion", "evidence"], body, raw=True))
+            "Reproduce: <code>dpverify prove</code></p>"
+            f"<p>Theorems by strength (each in one column): {_e(share_text)}.</p>" + count_table +
+            _table(["ID", "claim", "steps", "conclusion", "strength", "evidence"], body, raw=True))
 
 
 def _calibrations_section(rows: list[dict]) -> str:

@@ -1,6 +1,7 @@
 """Kernel-checked proofs: the Coq theorems under ``proofs/coq/`` and the claims they settle.
 
-* :data:`MANIFEST` -- one :class:`CoqEntry` per (claim id, Coq theorem): the ``.v`` file, the theorem,
+* :data:`MANIFEST` -- one :class:`CoqEntry` per (claim id, Coq theorem), gathered from the ``COQ`` declarations of the
+  proof files (``proofs/<paper>.py``: each theorem declared at the claim it serves): the ``.v`` file, the theorem,
   a one-line statement in the claim's own parameters, and its :class:`Coverage` (``CLAIM``: the
   theorem is the claim's conclusion; ``STEP``: it is one step of the claim's proof, or the claim on a
   restricted domain, so the claim keeps its own verdict and the report names the step).
@@ -11,18 +12,21 @@
 * :func:`assumptions` -- ``Print Assumptions`` of theorems, parsed; :func:`disallowed_axioms` keeps
   the axioms outside :data:`ALLOWED_AXIOMS` (the standard library's classical reals and the kernel's
   primitive-arithmetic specifications used by the Interval library).
-* :func:`apply_kernel_checks` -- the hook of :func:`dpverify.symbolic.run_proofs`: a claim whose
-  ``CLAIM`` theorem compiles with allowed axioms is reported ``kernel-checked`` naming the theorem
-  and file, unless the claim's own verdict is ``refuted`` (then the contradiction is reported in the
-  evidence, never hidden). Without ``coqc`` the claim keeps its verdict and the evidence says so.
+* :func:`apply_kernel_checks` -- the hook of :func:`dpverify.symbolic.run_proofs`: a claim whose ``CLAIM`` theorem
+  compiles with allowed axioms, whose type as ``coqc`` prints it is the claim's formal statement (``CoqEntry.checks``,
+  :func:`theorem_types`) and whose non-vacuity witness passes (:func:`check_witnesses`) is reported ``kernel-checked``
+  naming the theorem, the file and the printed type -- ``given`` the entry's ``premises`` and capped by its
+  ``claim_premises`` -- unless the claim's own verdict is ``refuted`` (then the contradiction is reported in the
+  evidence, never hidden). Otherwise the claim keeps its verdict and the evidence says why (Coq not available, did
+  not compile, other axioms, STATEMENT MISMATCH, hypotheses NOT shown satisfiable).
 * :func:`kernel_premise` -- for a proof file whose claim rests on another claim: that claim's conclusion
   as :func:`apply_kernel_checks` reports it, so a premise settled in Coq counts as ``kernel-checked``
   in the claims that rest on it (and only when its Coq theorem is actually checked in this run).
 
 * :func:`check_witnesses` -- non-vacuity: each ``CLAIM`` theorem's witness ``<theorem>_hyps_satisfiable``
   (``proofs/coq/Witnesses*.v``) proves, at a concrete instance, exactly the theorem's hypotheses (compared with
-  ``WitnessShape.hyps_of`` of the theorem's type by ``constr_eq``), with the classical reals only.
-  ``apply_kernel_checks(..., witnesses=True)`` (or ``DPVERIFY_COQ_WITNESSES=1``) names it in the verdict.
+  ``WitnessShape.hyps_of`` of the theorem's type by ``constr_eq``), with the classical reals only. It runs in every
+  :func:`apply_kernel_checks` (``witnesses=False`` skips it, and then nothing is promoted).
 
 ``coqc`` is found on the PATH, or named by the environment variable ``DPVERIFY_COQC``.
 """
@@ -33,6 +37,7 @@ import contextvars
 import enum
 import hashlib
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -46,13 +51,15 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..errors import InvalidArgument
-from .verdicts import CheckResult, ClaimReport, ProofVerdict
+from .proof import fact, merge_domains, weakest
+from .verdicts import CheckResult, ClaimReport, Premise, ProofVerdict
 
 __all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWED_AXIOMS", "INSTALL_HINT",
            "coq_dir", "coqc_path", "coqc_version", "compile_file", "compile_files", "compile_source", "assumptions",
            "disallowed_axioms", "entries_for", "apply_kernel_checks", "kernel_premise",
            "kernel_premises", "kernel_step", "WITNESS_SUFFIX", "WitnessStatus", "WitnessCheck", "witness_files", "witness_for",
-           "witness_check_source", "run_witness_checks", "check_witnesses"]
+           "witness_check_source", "run_witness_checks", "check_witnesses", "theorem_types", "normalise_type",
+           "SPECTRAL", "RAYLEIGH", "DET_LAWS", "INTEGRATION", "LAPLACE_BRIDGE", "cache_root"]
 
 #: The logical name under which ``proofs/coq/`` is loaded (``coqc -Q <dir> DPVerify``).
 LOGICAL = "DPVerify"
@@ -81,191 +88,100 @@ class Coverage(str, enum.Enum):
 
 @dataclass(frozen=True)
 class CoqEntry:
+    """One (claim, Coq theorem) pair.
+
+    ``checks`` (``CLAIM`` entries): the claim's formal statement, i.e. the theorem's type exactly as ``coqc`` must print
+    it (``Check``; compared after :func:`normalise_type`): a theorem whose type differs -- weaker, other hypotheses,
+    another theorem -- never makes the claim ``kernel-checked``. ``premises``: what the theorem takes as hypotheses
+    beyond the claim's own (the spectral theorem, the laws of det, ...): the verdict is then ``kernel-checked given``
+    them. ``claim_premises``: other claims whose conclusions the theorem takes as hypotheses; the verdict is capped at
+    the weakest of their verdicts (the weakest-premise rule)."""
+
     claim_id: str
     file: str  # a file name in proofs/coq/
     theorem: str
     statement: str  # one line: what the theorem proves, in the claim's own parameters
     coverage: Coverage
+    checks: str = ""
+    premises: tuple[Premise, ...] = ()
+    claim_premises: tuple[str, ...] = ()
 
     def __post_init__(self):
         if not isinstance(self.coverage, Coverage):
             raise InvalidArgument(f"coverage={self.coverage!r} must be a Coverage member (Coverage.CLAIM or Coverage.STEP).")
         if not self.file.endswith(".v") or "/" in self.file:
             raise InvalidArgument(f"file={self.file!r} must be the name of a .v file in proofs/coq/.")
+        if any(not isinstance(x, Premise) for x in self.premises):
+            raise InvalidArgument(f"premises={self.premises!r} must be Premise values.")
+        object.__setattr__(self, "premises", tuple(self.premises))
+        object.__setattr__(self, "claim_premises", tuple(self.claim_premises))
+        object.__setattr__(self, "checks", normalise_type(self.checks))
 
     @property
     def where(self) -> str:
         return f"{self.theorem} (proofs/coq/{self.file})"
 
 
-_LAPLACE_BRIDGE = ("at every output; integrating the pointwise bound over an event gives the DP inequality "
+def normalise_type(text: str) -> str:
+    """A Coq type as printed, compared modulo whitespace (line breaks of the printer, indentation)."""
+    if not isinstance(text, str):
+        raise InvalidArgument(f"text={text!r} must be a string (a Coq type).")
+    return " ".join(text.split())
+
+
+#: Premises the Coq theorems take as hypotheses (named in the verdict: ``kernel-checked given ...``).
+SPECTRAL = fact("spectral theorem: every real symmetric matrix has an orthonormal eigendecomposition (the theorem takes "
+                "the decompositions as hypotheses)", "e.g. Horn & Johnson, Matrix Analysis, Thm 4.1.5")
+RAYLEIGH = fact("Rayleigh-Ritz: lambda_min(S) |x|^2 <= x^T S x, |x^T D x| <= ||D||_2 |x|^2, sigma_min(X)^2 |x|^2 <= |Xx|^2 "
+                "for all x (the theorem takes these bounds as hypotheses)", "e.g. Horn & Johnson, Matrix Analysis, Thm 4.2.2")
+DET_LAWS = fact("laws of the determinant: det(AB) = det A det B, det(diag f) = prod f_i, det(A^T) = det A (the theorem takes "
+                "any function with these laws)")
+INTEGRATION = fact("a pointwise bound on the log density ratio integrates to P(M(S) in E) <= e^eps P(M(S') in E) for every "
+                   "measurable E (monotonicity of the integral; its finite-space form is FiniteDP.dp_of_pointwise)")
+
+LAPLACE_BRIDGE = ("at every output; integrating the pointwise bound over an event gives the DP inequality "
                    "(that measure-theoretic step is not in Coq; its finite-space form is FiniteDP.dp_of_pointwise)")
 
-MANIFEST: tuple[CoqEntry, ...] = (
-    CoqEntry("lecture21-dp/lemma-1", "Laplace.v", "laplace_loss_scalar",
-             "for all eps > 0, M > 0, |f(S) - f(S')| <= M: ln p(x; f(S), M/eps) - ln p(x; f(S'), M/eps) <= eps, "
-             "p the Laplace density exp(-|x - mu|/b)/(2b), " + _LAPLACE_BRIDGE, Coverage.CLAIM),
-    CoqEntry("lecture21-dp/lemma-2", "Laplace.v", "laplace_loss_vector",
-             "for all K, eps > 0, B > 0 and F(S), F(S') in R^K with ||F(S) - F(S')||_1 <= B: the log ratio of the "
-             "product Laplace densities with scale B/eps is <= eps " + _LAPLACE_BRIDGE, Coverage.CLAIM),
-    CoqEntry("jiang-wishart/theorem-1", "Laplace.v", "laplace_loss_jiang",
-             "for all eps > 0, s1 > 0, lam > s1/eps and M(D), M(D') with l1 distance <= s1: the log ratio of the "
-             "per-coordinate Laplace(lam) densities is <= eps " + _LAPLACE_BRIDGE, Coverage.CLAIM),
-    CoqEntry("showkatbakhsh-regression/proposition-1/some-delta", "ApproxToTV.v", "approx_dp_to_zero_eps",
-             "for any events with complements and P(E^c) = 1 - P(E): (eps, delta)-DP implies (0, delta'')-DP, "
-             "delta'' = (e^eps - 1 + 2 delta)/(e^eps + 1) (and zero_eps_to_approx_dp: (0, delta) implies (eps, delta))",
-             Coverage.CLAIM),
-    CoqEntry("tu-projections/lemma-2/one-over-two-delta", "Kenthapadi.v", "kenthapadi_tail_level",
-             "sigma = Delta sqrt(2(L + eps))/eps, L = ln(1/(2 delta)), t = eps sigma/Delta - Delta/(2 sigma): "
-             "t^2 - (2L + eps) = eps^2/(8(L + eps)) (kenthapadi_identity), the loss is <= eps for noise z <= sigma t "
-             "(kenthapadi_loss_below_threshold), (1/2) e^(-t^2/2) <= delta; the Gaussian tail "
-             "P(N(0,1) > t) <= (1/2) e^(-t^2/2) is not in Coq", Coverage.STEP),
-    CoqEntry("tu-projections/lemma-1", "LaurentMassart.v", "laurent_massart_scalar",
-             "for every k > 0 and 0 <= t < 1/2: -(k/2) ln(1 - 2t) - k t <= k t^2/(1 - 2t) (the Chernoff step of "
-             "the chi-square tail; the MGF and the optimisation over t are not in Coq)", Coverage.STEP),
-    CoqEntry("tu-projections/theorem-2", "TuTheorem2.v", "tu_theorem2_budget",
-             "for 0 < eps < 1, 0 < delta < 1/2, k >= 1: eps_1 = (sqrt(2k ln(2/delta) + 8k eps) - sqrt(2k ln(2/delta)))/(4k) "
-             "is in (0, 1) and sqrt(2k ln(2/delta)) eps_1 + k eps_1 (e^eps_1 - 1) <= eps (uses e^x <= 1 + 2x on "
-             "[0, 5/4], ExpLinear.exp_le_1_plus_2x)", Coverage.STEP),
-    CoqEntry("tu-projections/theorem-2/derived", "ExpLinear.v", "exp_le_1_plus_2x",
-             "e^x <= 1 + 2x for 0 <= x <= 5/4 (the step exp(eps_1) <= 1 + 2 eps_1)", Coverage.STEP),
-    CoqEntry("lecture21-dp/lemma-5/independent", "FiniteDP.v", "basic_composition_independent",
-             "on finite output spaces (mass functions on lists): eps1-DP and eps2-DP with independent randomness give "
-             "(eps1 + eps2)-DP for every event of the pair (also adaptive: basic_composition); general output "
-             "spaces are not in Coq", Coverage.STEP),
-    CoqEntry("lecture21-dp/lemma-4", "FiniteDP.v", "post_processing",
-             "on finite output spaces, for pure DP (delta = 0) only: a randomized post-processing (nonnegative kernel) "
-             "of an eps-DP output is eps-DP; the claim's delta > 0 case is not in Coq", Coverage.STEP),
-    CoqEntry("showkatbakhsh-regression/remark-1", "ShowkatRemark1.v", "remark1_noncoherent_not_smaller",
-             "for every natural n' and every s > 0: (1/2) log2(1 + n'/s) <= (n'/2) log2(1 + 1/s) (Bernoulli's "
-             "inequality (1 + x)^n >= 1 + n x by induction, then ln increasing)", Coverage.CLAIM),
-    CoqEntry("showkatbakhsh-regression/lemma-4", "ShowkatbakhshRidge.v", "ridge_relative_error",
-             "for every n, d, n x d matrix X, y, least-squares theta* (X^T (X theta* - y) = 0), ridge theta_RR "
-             "(X^T (X theta_RR - y) + lambda theta_RR = 0), lambda > 0 and every s >= 0 with |X x|^2 >= s |x|^2 for all x "
-             "(sigma_min^2 under its Rayleigh definition): ||X theta_RR - y|| / ||X theta* - y|| <= 1 + lambda/(s + lambda) "
-             "||X theta*|| / ||X theta* - y|| when X theta* != y (finite sums; no spectral theorem or SVD)",
-             Coverage.CLAIM),
-    CoqEntry("jiang-wishart/lemma-4", "JiangWeyl.v", "jiang_weyl",
-             "for every dimension d and index i, M = H + P: nu_i + rho_d <= mu_i <= nu_i + rho_1, where nu, mu are the "
-             "eigenvalues (nonincreasing) of orthonormal eigendecompositions H = Q diag(nu) Q^T, M = Q' diag(mu) Q'^T "
-             "(Q Q^T = I; the spectral theorem, that every symmetric matrix has one, is not in Coq) and rho_1, rho_d "
-             "bound x^T P x / |x|^2 (the Rayleigh definitions of P's extreme eigenvalues); finite sums, the "
-             "intersection argument by elimination (d - 1 equations in d unknowns)", Coverage.CLAIM),
-    CoqEntry("jiang-wishart/lemma-3", "JiangDavisKahan.v", "jiang_davis_kahan",
-             "for every dimension d and 1 <= k < d, A = V diag(l) V^T, A_hat = U diag(m) U^T orthonormal "
-             "eigendecompositions (V, U orthogonal, l, m nonincreasing; the spectral theorem, that every symmetric matrix "
-             "has one, is not in Coq), P_k = sum_(j<k) v_j v_j^T, P_hat_k = sum_(j<k) u_j u_j^T: if lambda_k(A) > "
-             "lambda_k+1(A_hat) then ||P_k - P_hat_k||_2 <= ||A - A_hat||_2 / (lambda_k(A) - lambda_k+1(A_hat)), with ||M||_2 "
-             "under its variational definition (the least b with |M x| <= b |x| for all x); operator norm, not Frobenius: "
-             "a Sylvester bound through a discrete Cayley identity and the completeness of R, and ||U_k^T V_perp|| = "
-             "||U_perp^T V_k|| for equal ranks (a square matrix bounded below is onto); finite sums", Coverage.CLAIM),
-    CoqEntry("jiang-wishart/theorem-6", "JiangDavisKahan.v", "jiang_theorem_6",
-             "for every dimension d and 1 <= k < d, A_hat = A + W with W positive semidefinite (x^T W x >= 0 for all x; "
-             "every Wishart draw is), orthonormal eigendecompositions of A (eigenvalues sigma_i: A = X X^T/n is PSD) and A_hat, "
-             "sigma_k > sigma_k+1: ||V_k V_k^T - V_hat_k V_hat_k^T||_F <= 2 sqrt(k) ||W||_2/(sigma_k - sigma_k+1), ||W||_2 the "
-             "least b with |W x| <= b |x|; not the paper's route (its step ||.||_F <= sqrt(k)||.||_2 is false): Davis-Kahan "
-             "with A and A + W exchanged, whose gap is >= sigma_k - sigma_k+1 by Weyl since W is PSD, gives sqrt(2k) <= "
-             "2 sqrt(k); the hypothesis sigma_k - sigma_k+1 >= 2||W||_2 is not needed; finite sums", Coverage.CLAIM),
-    CoqEntry("jiang-wishart/theorem-9", "JiangDavisKahan.v", "jiang_theorem_9_step",
-             "the deterministic step, for every dimension d and k < d: A_hat = A + W positive semidefinite (x^T A_hat x >= 0 "
-             "for all x), orthonormal eigendecompositions of A and A_hat, A_hat_k its rank-k truncation: ||A - A_hat_k||_2 <= "
-             "lambda_k+1(A) + 2 ||W||_2, ||.||_2 the least b with |M x| <= b |x| (Weyl and the triangle inequality); the "
-             "tail ||W||_2 = O(d log d/eps) rests on Lemma 1 (Zhu) for general d, not in Coq", Coverage.STEP),
-    CoqEntry("lecture21-dp/lemma-3", "Bernoulli.v", "laplace_max_tail",
-             "for every integer K >= 1 and 0 < delta <= K: 1 - (1 - e^(-ln(K/delta)))^K <= delta, the exact tail of "
-             "the maximum of K independent Laplace(B/eps) magnitudes at log(K/delta) B/eps (by bernoulli: "
-             "1 - K q <= (1 - q)^K, induction on K); the Laplace tail e^(-t/b) and independence are not in Coq",
-             Coverage.CLAIM),
-    CoqEntry("zhou-compression/lemma-3.3", "ZhouWeyl.v", "zhou_weyl_eigenvalue",
-             "for every dimension p, Sigma_1, Delta and eigenpair (lam, v) of Sigma_1 - Delta: if x^T Sigma_1 x >= l1 |x|^2 "
-             "and |x^T Delta x| <= d |x|^2 for all x, then lam >= l1 - d; that lambda_min(Sigma_1) and ||Delta||_2 give these "
-             "two bounds (the spectral theorem, Cauchy-Schwarz) is not in Coq", Coverage.STEP),
-    CoqEntry("zhou-compression/proposition-3.1", "ZhouWeyl.v", "zhou_frobenius_entry_bound",
-             "(7) for every p: |Delta_lk| <= Delta_max for all l, k < p gives sum_lk Delta_lk^2 <= (p Delta_max)^2; "
-             "(8) is not in Coq", Coverage.STEP),
-    CoqEntry("zhou-compression/lemma-3.3", "ZhouRayleigh.v", "zhou_lemma_3_3_lmin",
-             "under the Rayleigh definitions of lambda_min and ||.||_2 (lambda_min(S): the largest a with x^T S x >= a |x|^2 "
-             "for all x; ||D||_2: the least b with |x^T D x| <= b |x|^2 for all x), for every dimension p: "
-             "lambda_min(Sigma_1 - Delta) >= lambda_min(Sigma_1) - ||Delta||_2 (zhou_lemma_3_3: every pair of such bounds "
-             "l_1, d gives x^T (Sigma_1 - Delta) x >= (l_1 - d) |x|^2)", Coverage.CLAIM),
-    CoqEntry("zhou-compression/proposition-3.1", "ZhouRayleigh.v", "zhou_prop_3_1",
-             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p: (7) |Delta_ij| <= Delta_max "
-             "gives ||Delta||_F^2 <= (p Delta_max)^2, and (8) with Sigma_j Theta_j = I, Theta_1 Sigma_1 = I, Sigma_1 symmetric, "
-             "l_1, l_j > 0 Rayleigh lower bounds of Sigma_1, Sigma_j: ||Theta_j - Theta_1||_F^2 (l_1 l_j)^2 <= "
-             "||Sigma_1 - Sigma_j||_F^2", Coverage.CLAIM),
-    CoqEntry("showkatbakhsh-regression/lemma-3", "ShowkatbakhshWedin.v", "wedin_relative_error",
-             "for every n, d >= 1, n x d matrices X, E = sigma_AN N, y, theta_AN with (X + E)^T ((X + E) theta_AN - y) = 0 "
-             "(any least-squares solution of the noisy problem), every theta* (in particular the least-squares one), and "
-             "every s > 0, S, e >= 0 with s |x| <= |X x| <= S |x| and |E x| <= e |x| for all x (sigma_min, sigma_max = "
-             "||X||_2 and ||E||_2 under their Rayleigh definitions) and kappa Delta = (S/s)(e/S) < 1: ||X theta_AN - y|| / "
-             "||X theta* - y|| <= 1 + kappa Delta/(1 - kappa Delta) (kappa + r(y)) when X theta* != y (finite sums; no SVD; "
-             "via wedin_error_bound: (s - e) ||X theta_AN - y|| <= s ||X theta* - y|| + e ||X theta*||)", Coverage.CLAIM),
-    CoqEntry("zhou-compression/proposition-3.4", "ZhouSubspace.v", "zhou_prop_3_4",
-             "for every finite dimension p, 1 <= D < p and every pair of orthonormal eigendecompositions A = U diag(lam) U^T, "
-             "A + B = V diag(mu) V^T (U, V orthogonal, lam, mu nonincreasing; the spectral theorem, that they exist, is not in "
-             "Coq): delta_D^2 ||P_D(A) - P_D(A + B)||_F^2 <= ||B||_F^2 with delta_D = (lambda_D - lambda_D+1)/2 and P_D the "
-             "projector on the first D eigenvectors, i.e. ||P_D(A) - P_D(A + B)||_F <= ||B||_F/delta_D; the hypotheses "
-             "||B||_F <= delta_D/2 and A + B >= 0 are not needed (finite sums; a trace-gap argument, no Weyl or Davis-Kahan)",
-             Coverage.CLAIM),
-    CoqEntry("zhou-compression/theorem-4.6", "ZhouTheorem46.v", "zhou_theorem_4_6",
-             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p and every m >= 1: Sigma_1 "
-             "symmetric, T1 Sigma_1 = I, Sigma_i Ti = I, Gamma = Ti - T1, Delta = Sigma_1 - Sigma_i, l_1, l_i > 0 with x^T Sigma x "
-             ">= l |x|^2, s, g >= 0 with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x; ln|Sigma_1|, "
-             "ln|Sigma_i| abstract reals and A tied by the conclusions of Proposition C.1 (ln|Sigma_i| - ln|Sigma_1| = A - "
-             "tr(Gamma Sigma_1)) and Lemma C.2 (0 <= A <= ||Gamma||_F^2 s^2/(2(1 - s g)^2)), hypotheses; the explicit "
-             "reading s g <= 1/2 of C.2's o(1); P_1[E], P_i[E] in [0, 1/n^2], n >= 2; the Gaussian log-likelihood of the "
-             "m rows with Sigma^-1 = T and the determinant through ln|Sigma|, renormalised by 1 - P[E] (Procedure 4.2): "
-             "every X with max_jk |(X^T X/m)_jk - Sigma_1(j,k)| <= C sqrt(ln(2np)/m) + Delta_max has |ln f'_1(X)/f'_i(X)| "
-             "<= m p ||Delta||_F/(2 l_i l_1) (C sqrt(ln(2np)/m) + Delta_max + 2 ||Delta||_F s^2/(p l_i l_1)) + (4/3)/n^2 "
-             "((15) with its o(1) read as the renormalisation term; finite sums; the determinant, C.1, C.2 and "
-             "P[E] <= 1/n^2 (Lemma 4.4) are hypotheses here)", Coverage.STEP),
-    CoqEntry("zhou-compression/theorem-4.6", "ZhouTheorem46C.v", "zhou_theorem_4_6_composed",
-             "under the Rayleigh definitions of lambda_min and ||.||_2, for every dimension p and every m >= 1, with the "
-             "explicit reading of the o(1)s (||Sigma_1||_2 ||Gamma||_2 <= 1/2 for Lemma C.2's '2 - o(1)'; (15)'s '+ o(1)' "
-             "the renormalisation term (4/3)/n^2): zhou_theorem_4_6 with ln|Sigma_k| = ln det Sigma_k and its C.1/C.2 "
-             "hypotheses discharged by ZhouLogDet.zhou_c1_c2; hypotheses: det any function with det(AB) = det A det B, "
-             "det(diag f) = prod f_i, det(A^T) = det A, depending only on the p x p entries (properties of the "
-             "determinant), a congruence diagonalisation Theta_1 = M M^T, Gamma = M diag(d) M^T (M invertible; the "
-             "spectral theorem, that it exists, is not in Coq), Theta_i positive definite, Theta_1 Sigma_1 = I, "
-             "Theta_i Sigma_i = Sigma_i Theta_i = I, Sigma_1 symmetric, l_1, l_i > 0 with x^T Sigma x >= l |x|^2, s, g with "
-             "|x^T Sigma_1 x| <= s |x|^2, |x^T Gamma x| <= g |x|^2, s g <= 1/2, P_1[E], P_i[E] in [0, 1/n^2], n >= 2: every "
-             "X with max_jk |(X^T X/m)_jk - Sigma_1(j,k)| <= C sqrt(ln(2np)/m) + Delta_max has |ln f'_1(X)/f'_i(X)| <= "
-             "m p ||Delta||_F/(2 l_i l_1) (C sqrt(ln(2np)/m) + Delta_max + 2 ||Delta||_F s^2/(p l_i l_1)) + (4/3)/n^2 "
-             "(f'_k the Gaussian likelihood of the m rows renormalised by 1 - P_k[E]; finite sums)", Coverage.CLAIM),
-    CoqEntry("zhou-compression/remark-4.3", "ZhouTheorem46.v", "renormalisation_bound",
-             "for n >= 2 and P_1[E], P_2[E] in [0, 1/n^2]: |ln((1 - P_2[E])/(1 - P_1[E]))| <= (4/3)/n^2 (ln z <= z - 1, so "
-             "-ln(1 - x) <= x/(1 - x) <= (4/3) x on [0, 1/4]); P[E] <= 1/n^2 is Lemma 4.4's, not in Coq", Coverage.STEP),
-    CoqEntry("zhou-compression/proposition-d.1", "ZhouBinary.v", "zhou_binary_frobenius",
-             "for every p and x, y in {-1, 1}^p (x_j^2 = y_j^2 = 1), n > 0: ||x x^T - y y^T||_F^2 = 2 p^2 - 2 (x.y)^2, so "
-             "||(x x^T - y y^T)/n||_F <= sqrt(2) p/n and every entry is at most 2/n in absolute value: the corrected bound "
-             "(the printed p/n is false)", Coverage.STEP),
-    CoqEntry("zhou-compression/theorem-d.2", "ZhouBinary.v", "zhou_binary_frobenius",
-             "the corrected Frobenius step for every p: x, y in {-1, 1}^p, n > 0 give ||Delta||_F^2 = (2 p^2 - 2 (x.y)^2)/n^2 "
-             "<= (sqrt(2) p/n)^2 and Delta_max <= 2/n for Delta = (x x^T - y y^T)/n", Coverage.STEP),
-    CoqEntry("zhou-compression/proposition-c.1", "ZhouLogDet.v", "zhou_prop_c_1",
-             "for every dimension p, Theta_1, Theta_2 with Theta_1 Sigma_1 = I, Theta_2 Sigma_2 = I, Theta_2 positive definite "
-             "(x^T Theta_2 x > 0 for x != 0), a congruence diagonalisation of (Theta_1, Gamma = Theta_2 - Theta_1) as "
-             "hypothesis (M invertible, Theta_1 = M M^T, Gamma = M diag(d) M^T: M = Theta_1^(1/2) Q, Q an orthonormal "
-             "eigenbasis of Theta_1^(-1/2) Gamma Theta_1^(-1/2), exists by the spectral theorem, not in Coq), B(v) any "
-             "matrix with (Theta_1 + v Gamma) B(v) = I (0 <= v <= 1), and det any function with det(AB) = det A det B, "
-             "det(diag f) = prod_i f_i, det(A^T) = det A, depending only on the p x p entries (properties of the "
-             "determinant, hypotheses): det Sigma_1, det Sigma_2 > 0, A = int_0^1 (1-v) vec(Gamma)^T (B(v) (x) B(v)) "
-             "vec(Gamma) dv exists (Coquelicot RInt; the paper's integral of the matrix contracted with vec(Gamma), by "
-             "linearity) and ln det Sigma_2 - ln det Sigma_1 = A - tr(Gamma Sigma_1)", Coverage.CLAIM),
-    CoqEntry("zhou-compression/lemma-c.2", "ZhouLogDet.v", "zhou_lemma_c_2",
-             "under the Rayleigh definitions of lambda_min and ||.||_2 (every l > 0 with x^T Sigma_1 x >= l |x|^2, every "
-             "s, g with |x^T Sigma_1 x| <= s |x|^2 and |x^T Gamma x| <= g |x|^2 for all x), for every dimension p and the "
-             "hypotheses of Proposition C.1 (congruence diagonalisation of (Theta_1, Gamma), det by its properties), "
-             "with s g < 1 (the reading of '2 - o(1)' as 2 (1 - ||Sigma_1||_2 ||Gamma||_2)^2): ||Gamma||_F^2 l^2 / "
-             "(2 (1 + l g)^2) <= A <= ||Gamma||_F^2 s^2 / (2 (1 - s g)^2), A the integral of Proposition C.1 "
-             "(zhou_c1_c2 states C.1's identity, A = sum_k (d_k - ln(1 + d_k)), 0 <= A and the upper bound together)",
-             Coverage.CLAIM),
-)
+#: The paper-key order of the proof files (``dpverify_proofs``); the manifest follows it.
+_PROOF_ORDER = ("lecture21_dp", "jiang_wishart", "showkatbakhsh_regression", "tu_projections", "zhou_compression")
+
+
+def _gather_manifest() -> tuple[CoqEntry, ...]:
+    """Every proof file's ``COQ`` declarations (each Coq theorem is declared at the claim it serves, in
+    ``proofs/<paper>.py``), in :data:`_PROOF_ORDER` and then any other proof module's."""
+    from .runner import proof_modules
+
+    try:
+        mods = proof_modules()
+    except InvalidArgument:  # the proofs package is not installed: no Coq declarations
+        return ()
+    mods.sort(key=lambda m: (_PROOF_ORDER.index(m.__name__.rsplit(".", 1)[-1])
+                             if m.__name__.rsplit(".", 1)[-1] in _PROOF_ORDER else len(_PROOF_ORDER), m.__name__))
+    out = []
+    for m in mods:
+        for e in getattr(m, "COQ", ()):
+            if not isinstance(e, CoqEntry):
+                raise InvalidArgument(f"{m.__name__}.COQ holds {e!r}, not a CoqEntry.")
+            out.append(e)
+    return tuple(out)
+
+
+def _manifest() -> tuple[CoqEntry, ...]:
+    """:data:`MANIFEST` (a value assigned to ``coq.MANIFEST``, e.g. by a test, wins)."""
+    if "MANIFEST" not in globals():
+        globals()["MANIFEST"] = _gather_manifest()
+    return globals()["MANIFEST"]
+
+
+def __getattr__(name):  # MANIFEST is gathered from the proof files on first use
+    if name == "MANIFEST":
+        return _manifest()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def entries_for(claim_id: str) -> list[CoqEntry]:
     """The manifest entries of ``claim_id`` (possibly none)."""
-    return [e for e in MANIFEST if e.claim_id == claim_id]
+    return [e for e in _manifest() if e.claim_id == claim_id]
 
 
 # ---------------------------------------------------------------------------------------------- coqc
@@ -336,12 +252,93 @@ _CACHE: dict[tuple[str, str, str, str], CoqResult] = {}
 _REQUIRE = re.compile(r"From\s+" + LOGICAL + r"\s+Require\s+(?:Import\s+|Export\s+)?([A-Za-z0-9_\s]+?)\s*\.")
 
 
+def _default_coq_dir() -> Path:
+    spec = importlib.util.find_spec("dpverify_proofs")
+    if spec is not None and spec.submodule_search_locations:
+        for loc in spec.submodule_search_locations:
+            if (Path(loc) / "coq").is_dir():
+                return (Path(loc) / "coq").resolve()
+    return (Path(__file__).resolve().parents[2] / "proofs" / "coq").resolve()
+
+
+def cache_root() -> Path | None:
+    """The persistent build cache of the shipped ``proofs/coq/`` tree: ``$DPVERIFY_COQ_CACHE`` (a folder), else
+    ``$XDG_CACHE_HOME/dpverify/coq`` (``~/.cache/dpverify/coq``); None when ``DPVERIFY_COQ_CACHE`` is ``0`` or empty."""
+    env = os.environ.get("DPVERIFY_COQ_CACHE")
+    if env is not None and env.strip() in ("", "0"):
+        return None
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dpverify" / "coq"
+
+
+#: bumped whenever the meaning of a cached query result changes (the parsers of coqc's output, the checks run)
+_CACHE_FORMAT = 1
+
+
 def _build_dir() -> Path:
+    """Where ``.vo`` files go. For the shipped tree (``coq_dir()`` is the package's own) and a cache root: a folder
+    named by the hash of coqc's version and of every ``.v`` file of the tree, kept across processes, so a ``.vo`` in
+    it was compiled from exactly these sources (a stamp per file, written after coqc succeeded, says so); any other
+    tree (a test's copy, a mutant) gets a temporary folder removed at exit."""
     if "dir" not in _BUILD:
+        root = cache_root()
+        coqc = coqc_path()
+        if root is not None and coqc is not None and coq_dir().resolve() == _default_coq_dir():
+            key = hashlib.sha256(f"{_CACHE_FORMAT}\0{coqc}\0{coqc_version(coqc)}\0{_tree_hash()}".encode()).hexdigest()[:24]
+            d = root / key
+            try:
+                d.mkdir(parents=True, exist_ok=True)
+                _BUILD.update(dir=d, persistent=True)
+                return d
+            except OSError:  # an unwritable cache: fall back to a temporary folder
+                pass
         d = Path(tempfile.mkdtemp(prefix="dpverify-coq-"))
         atexit.register(shutil.rmtree, d, True)
         _BUILD["dir"] = d
     return _BUILD["dir"]
+
+
+def _persistent() -> bool:
+    _build_dir()
+    return bool(_BUILD.get("persistent"))
+
+
+def _stamp(build: Path, name: str) -> Path:
+    return build / f"{name}.dpverify-ok"
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _query_cache_get(kind: str, key) -> object | None:
+    """A query result (assumptions, types, witnesses) saved in the persistent build folder, or None."""
+    if not _persistent():
+        return None
+    f = _build_dir() / f"{kind}.json"
+    try:
+        return json.loads(f.read_text()).get(repr(key))
+    except (OSError, ValueError):
+        return None
+
+
+def _query_cache_put(kind: str, key, value) -> None:
+    if not _persistent():
+        return
+    f = _build_dir() / f"{kind}.json"
+    with _file_lock(f"query:{kind}"):
+        try:
+            doc = json.loads(f.read_text()) if f.exists() else {}
+        except (OSError, ValueError):
+            doc = {}
+        doc[repr(key)] = value
+        try:
+            _atomic_write(f, json.dumps(doc))
+        except OSError:
+            pass
 
 
 def _deps(source: str) -> list[str]:
@@ -399,11 +396,52 @@ def compile_file(name: str, *, timeout: float = DEFAULT_TIMEOUT, coqc: str | Non
             return _CACHE[key]
         build = _build_dir()
         target = build / name
-        target.write_text(source)
-        ok, out, seconds = _run_coqc(coqc, build, target, timeout)
+        digest = hashlib.sha256(source.encode()).hexdigest()
+        stamp = _stamp(build, name)
+        with _process_lock(build, name):
+            if _BUILD.get("persistent") and stamp.is_file() and (build / f"{name[:-2]}.vo").is_file() \
+                    and stamp.read_text().split(" ")[0] == digest:
+                # compiled by coqc from exactly this source, in an earlier process (the folder is keyed by the tree)
+                res = CoqResult(name, CoqStatus.COMPILED, float(stamp.read_text().split(" ")[1]),
+                                "cached build of this tree", coqc_version(coqc))
+                _CACHE[key] = res
+                return res
+            target.write_text(source)
+            ok, out, seconds = _run_coqc(coqc, build, target, timeout)
+            if ok and _BUILD.get("persistent"):
+                _atomic_write(stamp, f"{digest} {seconds:.3f}")
         res = CoqResult(name, CoqStatus.COMPILED if ok else CoqStatus.FAILED, seconds, out, coqc_version(coqc))
         _CACHE[key] = res
     return res
+
+
+class _process_lock:  # noqa: N801 - a context manager
+    """An advisory lock (``fcntl.flock``) on ``<build>/<name>.lock`` while one process compiles ``name`` into a shared
+    persistent build folder; a no-op for a temporary folder or where ``fcntl`` is missing."""
+
+    def __init__(self, build: Path, name: str):
+        self.path = build / f"{name}.lock"
+        self.fd = None
+
+    def __enter__(self):
+        if not _BUILD.get("persistent"):
+            return self
+        try:
+            import fcntl
+
+            self.fd = open(self.path, "w")
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            self.fd = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            import fcntl
+
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            self.fd.close()
+        return False
 
 
 _LOCKS: dict[str, threading.Lock] = {}
@@ -475,7 +513,13 @@ def assumptions(items: Sequence[tuple[str, str]], *, timeout: float = DEFAULT_TI
     key = ("assumptions", coqc, tuple(items),
            tuple(hashlib.sha256((coq_dir() / f).read_bytes()).hexdigest() for f in sorted({f for f, _ in items})))
     if key not in _ASSUMPTIONS:
-        _ASSUMPTIONS[key] = _assumptions(items, timeout=timeout, coqc=coqc)
+        saved = _query_cache_get("assumptions", key)
+        if isinstance(saved, list):
+            _ASSUMPTIONS[key] = {(f, t): tuple(ax) for f, t, ax in saved}
+        else:
+            _ASSUMPTIONS[key] = _assumptions(items, timeout=timeout, coqc=coqc)
+            if isinstance(_ASSUMPTIONS[key], dict):
+                _query_cache_put("assumptions", key, [[f, t, list(ax)] for (f, t), ax in _ASSUMPTIONS[key].items()])
     return _ASSUMPTIONS[key]
 
 
@@ -508,6 +552,72 @@ def _assumptions(items, *, timeout, coqc):
         return CoqResult("DPVerifyAssumptions.v", CoqStatus.FAILED, res.seconds,
                          f"no Print Assumptions output for {missing}: {res.message[:500]}", res.coqc_version)
     return {k: tuple(v) for k, v in out.items()}
+
+
+_TMARK = "@@dpverify-type "
+_TYPES: dict = {}
+
+
+def theorem_types(items: Sequence[tuple[str, str]], *, timeout: float = DEFAULT_TIMEOUT,
+                  coqc: str | None = None) -> dict[tuple[str, str], str] | CoqResult:
+    """The type of each ``(file, theorem)`` as ``coqc`` prints it (``Check``, the real numbers' notations open, the
+    theorem's own module imported, printing width unbounded), :func:`normalise_type`-d. One ``coqc`` run for all items,
+    cached per content of every ``.v`` file in this process. The failed/unavailable :class:`CoqResult` instead when the
+    query does not compile (e.g. no such theorem)."""
+    items = list(dict.fromkeys(items))
+    for f, t in items:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_']*", t) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*\.v", f):
+            raise InvalidArgument(f"(file, theorem)={(f, t)!r} must name a .v file of proofs/coq/ and a Coq identifier.")
+    coqc = coqc or coqc_path()
+    if coqc is None:
+        return CoqResult("DPVerifyTypes.v", CoqStatus.UNAVAILABLE, message=f"Coq not available: {INSTALL_HINT}")
+    key = ("types", coqc, tuple(items), _tree_hash())
+    if key not in _TYPES:
+        saved = _query_cache_get("types", key)
+        if isinstance(saved, list):
+            _TYPES[key] = {(f, t): ty for f, t, ty in saved}
+        else:
+            _TYPES[key] = _theorem_types(items, timeout=timeout, coqc=coqc)
+            if isinstance(_TYPES[key], dict):
+                _query_cache_put("types", key, [[f, t, ty] for (f, t), ty in _TYPES[key].items()])
+    return _TYPES[key]
+
+
+def _tree_hash() -> str:
+    """One hash of every ``.v`` file of ``proofs/coq/`` (names and contents)."""
+    h = hashlib.sha256()
+    for f in sorted(coq_dir().glob("*.v")):
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _theorem_types(items, *, timeout, coqc):
+    mods = sorted({f[:-2] for f, _ in items})
+    lines = ["From Coq Require Import Reals.", "Open Scope R_scope.", "Set Printing Width 100000.",
+             f"From {LOGICAL} Require {' '.join(mods)}."]
+    for i, (f, t) in enumerate(items):
+        lines.append(f'Module DPVerifyQ{i}. Import {f[:-2]}. Goal True. idtac "{_TMARK}{f} {t}". exact I. Abort. '
+                     f"Check {f[:-2]}.{t}. End DPVerifyQ{i}.")
+    res = compile_source("\n".join(lines) + "\n", module="DPVerifyTypes", timeout=timeout, coqc=coqc)
+    if not res.ok:
+        return res
+    out: dict[tuple[str, str], list[str]] = {}
+    current = None
+    for line in res.message.splitlines():
+        if line.startswith(_TMARK):
+            f, t = line[len(_TMARK):].split()
+            current = out.setdefault((f, t), [])
+        elif current is not None:
+            current.append(line)
+    types = {}
+    for it in items:
+        text = " ".join(out.get(it, []))
+        _, colon, ty = normalise_type(text).partition(" : ")
+        if not colon:
+            return CoqResult("DPVerifyTypes.v", CoqStatus.FAILED, res.seconds,
+                             f"no Check output for {it}: {res.message[:500]}", res.coqc_version)
+        types[it] = normalise_type(ty)
+    return types
 
 
 def disallowed_axioms(names: Iterable[str]) -> list[str]:
@@ -672,7 +782,7 @@ def check_witnesses(entries: Iterable[CoqEntry] | None = None, *, timeout: float
     """The non-vacuity check of each ``(file, theorem)`` of ``entries`` (default: every ``CLAIM`` entry of
     :data:`MANIFEST`): its witness exists, compiles, states exactly the theorem's hypotheses and rests on the
     classical reals only. Cached per content of the files involved, in this process."""
-    entries = [e for e in MANIFEST if e.coverage is Coverage.CLAIM] if entries is None else list(entries)
+    entries = [e for e in _manifest() if e.coverage is Coverage.CLAIM] if entries is None else list(entries)
     pairs = list(dict.fromkeys((e.file, e.theorem) for e in entries))
     coqc = coqc or coqc_path()
     out: dict[tuple[str, str], WitnessCheck] = {}
@@ -702,7 +812,17 @@ def check_witnesses(entries: Iterable[CoqEntry] | None = None, *, timeout: float
         key = ("witness", coqc, tuple(items), tuple(
             hashlib.sha256((coq_dir() / n).read_bytes()).hexdigest() for n in sorted(set(files))))
         if key not in _WITNESS_CACHE:
-            _WITNESS_CACHE[key] = run_witness_checks(items, requires=sorted(set(mods)), timeout=timeout, coqc=coqc)
+            saved = _query_cache_get("witnesses", key)
+            if isinstance(saved, dict):
+                _WITNESS_CACHE[key] = {k: WitnessCheck(v["file"], v["theorem"], WitnessStatus(v["status"]), v["witness"],
+                                                       v["message"], v["seconds"]) for k, v in saved.items()}
+            else:
+                _WITNESS_CACHE[key] = run_witness_checks(items, requires=sorted(set(mods)), timeout=timeout, coqc=coqc)
+                if isinstance(_WITNESS_CACHE[key], dict):
+                    _query_cache_put("witnesses", key, {k: {"file": v.file, "theorem": v.theorem, "status": v.status.value,
+                                                            "witness": v.witness, "message": v.message,
+                                                            "seconds": v.seconds}
+                                                        for k, v in _WITNESS_CACHE[key].items()})
         got = _WITNESS_CACHE[key]
         for k, _, wit in items:
             f, t = k.split(":", 1)
@@ -727,17 +847,20 @@ def _first_error(message: str) -> str:
 
 
 def apply_kernel_checks(reports: Sequence[ClaimReport], *, timeout: float = DEFAULT_TIMEOUT,
-                        witnesses: bool | None = None) -> list[ClaimReport]:
+                        witnesses: bool | None = None, context: Sequence[ClaimReport] = ()) -> list[ClaimReport]:
     """``reports`` with the manifest's Coq theorems applied (see the module docstring).
 
-    ``witnesses`` (default: the environment variable ``DPVERIFY_COQ_WITNESSES`` is ``1``): also run
-    :func:`check_witnesses` for every ``CLAIM`` entry (once per process: it compiles every manifest file) and say
-    in each ``kernel-checked`` verdict whether the theorem's hypotheses are shown satisfiable, naming the witness.
-    Additive: the verdict itself does not change (a missing witness is not a proof of vacuity)."""
+    A ``CLAIM`` theorem makes its claim ``kernel-checked`` only when, in this run: its file compiles; ``Print
+    Assumptions`` shows only :data:`ALLOWED_AXIOMS`; its type as ``coqc`` prints it is the entry's ``checks`` (the
+    claim's formal statement; :func:`theorem_types`); and its non-vacuity witness passes (:func:`check_witnesses`).
+    The verdict then names the entry's ``premises`` (``kernel-checked given ...``) and is capped by the verdicts of its
+    ``claim_premises`` (looked up in ``reports`` and ``context``; a claim premise found in neither caps it at
+    ``unknown``). ``witnesses``: True (default; None means True) runs the witness check; False skips it, and then no
+    claim is promoted (a theorem whose hypotheses are not shown satisfiable is never ``kernel-checked``)."""
     if witnesses is None:
-        witnesses = os.environ.get("DPVERIFY_COQ_WITNESSES", "").strip() == "1"
+        witnesses = True
     if not isinstance(witnesses, bool):
-        raise InvalidArgument(f"witnesses={witnesses!r} must be True, False or None (None: $DPVERIFY_COQ_WITNESSES == '1').")
+        raise InvalidArgument(f"witnesses={witnesses!r} must be True, False or None (None: True).")
     reports = list(reports)
     wanted = [(r, entries_for(r.id)) for r in reports]
     if not any(es for _, es in wanted):
@@ -746,17 +869,23 @@ def apply_kernel_checks(reports: Sequence[ClaimReport], *, timeout: float = DEFA
     files = sorted({e.file for _, es in wanted for e in es})
     compiled = compile_files(files, timeout=timeout, coqc=coqc) if coqc else {}
     axioms: dict | CoqResult = {}
-    # Print Assumptions for the theorems that decide a verdict (CLAIM); it is slow on the Interval library's
-    # reflexive proofs, so STEP theorems are only compiled here (tests/symbolic/test_coq.py checks them all).
-    ok_items = [(e.file, e.theorem) for _, es in wanted for e in es
-                if coqc and e.coverage is Coverage.CLAIM and compiled[e.file].ok]
+    types: dict | CoqResult = {}
+    # Print Assumptions, Check and the witnesses for the theorems that decide a verdict (CLAIM); Print Assumptions is
+    # slow on the Interval library's reflexive proofs, so STEP theorems are only compiled here (tests/symbolic/test_coq.py
+    # checks them all).
+    claim_entries = [e for _, es in wanted for e in es if coqc and e.coverage is Coverage.CLAIM and compiled[e.file].ok]
+    ok_items = list(dict.fromkeys((e.file, e.theorem) for e in claim_entries))
     if ok_items:
         axioms = assumptions(ok_items, timeout=timeout, coqc=coqc)
-    wit = check_witnesses(timeout=timeout, coqc=coqc) if witnesses and coqc and ok_items else {}
+        types = theorem_types(ok_items, timeout=timeout, coqc=coqc)
+    wit = check_witnesses(claim_entries, timeout=timeout, coqc=coqc) if witnesses and ok_items else {}
+    known = {r.id: r for r in context}
+    known.update({r.id: r for r in reports})
     out = []
     for report, entries in wanted:
         for e in entries:
-            report = _apply_one(report, e, coqc, compiled.get(e.file), axioms, wit.get((e.file, e.theorem)))
+            report = _apply_one(report, e, coqc, compiled.get(e.file), axioms, wit.get((e.file, e.theorem)),
+                                types, known, witnesses)
         out.append(report)
     return out
 
@@ -782,18 +911,20 @@ class kernel_premises:  # noqa: N801 (a context manager used like a function)
         return False
 
 
-def kernel_premise(report: ClaimReport, *, timeout: float = DEFAULT_TIMEOUT) -> CheckResult:
+def kernel_premise(report: ClaimReport, *, timeout: float = DEFAULT_TIMEOUT,
+                   context: Sequence[ClaimReport] = ()) -> CheckResult:
     """The conclusion of ``report`` after its :data:`MANIFEST` Coq theorems, as ``dpverify prove`` shows it.
 
     For a claim that rests on another claim (``report``): when that claim's ``CLAIM`` theorem compiles here
     with allowed axioms, the premise is ``kernel-checked``; without ``coqc``, with a failing theorem, or inside
     ``kernel_premises(False)``, it is the proof file's own verdict, and the evidence says why. A refuted
-    premise stays refuted. Compilation and ``Print Assumptions`` are cached per file content in this process."""
+    premise stays refuted. ``context``: the reports of the claims the Coq theorem takes as premises
+    (``CoqEntry.claim_premises``). Compilation and ``Print Assumptions`` are cached per file content in this process."""
     if not isinstance(report, ClaimReport):
         raise InvalidArgument(f"report={report!r} must be a ClaimReport (the premise claim's report).")
     if not _PREMISES.get():
         return report.conclusion
-    return apply_kernel_checks([report], timeout=timeout)[0].conclusion
+    return apply_kernel_checks([report], timeout=timeout, context=context)[0].conclusion
 
 
 def kernel_step(file: str, theorem: str, statement: str, fallback: CheckResult, *,
@@ -815,7 +946,7 @@ def kernel_step(file: str, theorem: str, statement: str, fallback: CheckResult, 
 
     def fall(why: str) -> CheckResult:
         return CheckResult(fallback.verdict, f"{fallback.evidence}; {why}", counterexample=fallback.counterexample,
-                           details=fallback.details + (why,))
+                           details=fallback.details + (why,), premises=fallback.premises, domain=fallback.domain)
 
     where = f"{theorem} ({file})"
     coqc = coqc_path()
@@ -835,42 +966,88 @@ def kernel_step(file: str, theorem: str, statement: str, fallback: CheckResult, 
                        f"Assumptions: classical reals only): {statement}")
 
 
+def _keep(report: ClaimReport, why: str) -> ClaimReport:
+    concl = report.conclusion
+    return replace(report, conclusion=replace(concl, evidence=f"{concl.evidence}; {why}", details=concl.details + (why,)))
+
+
 def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None, axioms,
-               witness: WitnessCheck | None = None) -> ClaimReport:
+               witness: WitnessCheck | None = None, types=None, known=None, witnesses: bool = True) -> ClaimReport:
     concl = report.conclusion
     if coqc is None:
-        why = f"Coq not available: {INSTALL_HINT}; Coq theorem {e.where} not checked"
-        return replace(report, conclusion=CheckResult(concl.verdict, f"{concl.evidence}; {why}",
-                                                      counterexample=concl.counterexample, details=concl.details + (why,)))
+        return _keep(report, f"Coq not available: {INSTALL_HINT}; Coq theorem {e.where} not checked")
     if not result.ok:
-        why = f"Coq theorem {e.where} did NOT compile: {_first_error(result.message)}"
-        return replace(report, conclusion=CheckResult(concl.verdict, f"{concl.evidence}; {why}",
-                                                      counterexample=concl.counterexample, details=concl.details + (why,)))
-    if isinstance(axioms, CoqResult):
-        why = f"Coq theorem {e.where} compiled but Print Assumptions failed: {_first_error(axioms.message)}"
-        return replace(report, conclusion=CheckResult(concl.verdict, f"{concl.evidence}; {why}",
-                                                      counterexample=concl.counterexample, details=concl.details + (why,)))
-    bad = disallowed_axioms(axioms.get((e.file, e.theorem), ())) if e.coverage is Coverage.CLAIM else []
-    if bad:
-        why = f"Coq theorem {e.where} compiled but rests on axioms outside the classical reals: {', '.join(bad)}"
-        return replace(report, conclusion=CheckResult(concl.verdict, f"{concl.evidence}; {why}",
-                                                      counterexample=concl.counterexample, details=concl.details + (why,)))
-    checked = " (Print Assumptions: classical reals only)" if e.coverage is Coverage.CLAIM else ""
-    accepted = (f"Coq theorem {e.where} accepted by coqc {result.coqc_version} in {result.seconds:.1f} s"
-                f"{checked}: {e.statement}")
-    if witness is not None and e.coverage is Coverage.CLAIM:
-        accepted += (f"; hypotheses shown satisfiable ({witness.witness})" if witness.ok else
-                     f"; hypotheses NOT shown satisfiable ({witness.status.value}: {witness.message[:200]})")
+        return _keep(report, f"Coq theorem {e.where} did NOT compile: {_first_error(result.message)}")
     if e.coverage is Coverage.STEP:
-        note = f"kernel-checked step: {accepted}"
-        return replace(report, notes=report.notes + (note,),
-                       conclusion=CheckResult(concl.verdict, concl.evidence, counterexample=concl.counterexample,
-                                              details=concl.details + (note,)))
+        note = (f"kernel-checked step: Coq theorem {e.where} accepted by coqc {result.coqc_version} in "
+                f"{result.seconds:.1f} s: {e.statement}")
+        return replace(report, notes=report.notes + (note,), checked_steps=report.checked_steps + (note,),
+                       conclusion=replace(concl, details=concl.details + (note,)))
+    if isinstance(axioms, CoqResult):
+        return _keep(report, f"Coq theorem {e.where} compiled but Print Assumptions failed: {_first_error(axioms.message)}")
+    bad = disallowed_axioms(axioms.get((e.file, e.theorem), ()))
+    if bad:
+        return _keep(report, f"Coq theorem {e.where} compiled but rests on axioms outside the classical reals: {', '.join(bad)}")
+    if isinstance(types, CoqResult) or types is None:
+        msg = _first_error(types.message) if isinstance(types, CoqResult) else "not queried"
+        return _keep(report, f"Coq theorem {e.where}: its type could not be read ({msg}); not kernel-checked")
+    got = types.get((e.file, e.theorem), "")
+    if not e.checks:
+        return _keep(report, f"Coq theorem {e.where} compiled, but the claim states no formal statement (CoqEntry.checks) "
+                             f"to compare its type with; not kernel-checked. coqc's type: {got}")
+    if got != e.checks:
+        return _keep(report, f"STATEMENT MISMATCH: Coq theorem {e.where} compiled, but its type as coqc prints it is not "
+                             f"the claim's formal statement; not kernel-checked. coqc: {got} | the claim: {e.checks}")
+    if not witnesses:
+        return _keep(report, f"Coq theorem {e.where} compiled with the claim's statement, but its non-vacuity witness was "
+                             f"not checked (witnesses=False); not kernel-checked")
+    if witness is None or not witness.ok:
+        why = "no witness result" if witness is None else f"{witness.status.value}: {witness.message[:300]}"
+        return _keep(report, f"Coq theorem {e.where} compiled with the claim's statement, but its hypotheses are NOT shown "
+                             f"satisfiable ({why}); not kernel-checked (a theorem with unsatisfiable hypotheses proves "
+                             f"anything)")
+    cached = " (a cached build of this exact tree)" if result.message == "cached build of this tree" else ""
+    accepted = (f"Coq theorem {e.where} accepted by coqc {result.coqc_version} in {result.seconds:.1f} s{cached} (Print "
+                f"Assumptions: classical reals only; hypotheses shown satisfiable by {witness.witness}); its type, as "
+                f"coqc prints it, is the claim's formal statement: {got} -- in words: {e.statement}")
     if concl.verdict is ProofVerdict.REFUTED:
         why = (f"CONTRADICTION: the machine refutes this claim while {accepted}; the statement of the Coq theorem "
                f"or the refutation is wrong and must be examined")
         return replace(report, notes=report.notes + (why,),
-                       conclusion=CheckResult(concl.verdict, f"{why} | {concl.evidence}",
-                                              counterexample=concl.counterexample, details=concl.details + (why,)))
-    details = concl.details + (f"before the Coq check: {concl.verdict.value}: {concl.evidence}",)
-    return replace(report, conclusion=CheckResult(ProofVerdict.KERNEL_CHECKED, accepted, details=details))
+                       conclusion=replace(concl, evidence=f"{why} | {concl.evidence}", details=concl.details + (why,)))
+    details = concl.details + (f"before the Coq check: {concl.strength_label}: {concl.evidence}",)
+    result_ = CheckResult(ProofVerdict.KERNEL_CHECKED, accepted, details=details, premises=e.premises)
+    # the weakest-premise rule: claims the theorem takes as hypotheses cap the verdict
+    caps = []
+    for cid in e.claim_premises:
+        r = (known or {}).get(cid)
+        if r is None:
+            caps.append((cid, CheckResult(ProofVerdict.UNKNOWN, f"{cid}: not available in this check")))
+        else:
+            caps.append((cid, r.conclusion))
+    if caps:
+        if any(c.verdict is ProofVerdict.REFUTED for _, c in caps):
+            broken = next(cid for cid, c in caps if c.verdict is ProofVerdict.REFUTED)
+            return replace(report, conclusion=CheckResult(
+                ProofVerdict.UNKNOWN, f"{accepted}; but it takes the claim {broken} as a hypothesis, and that claim is "
+                                      f"refuted", details=details))
+        v = weakest(result_, *(c for _, c in caps))
+        names = ", ".join(f"{cid} ({c.strength_label})" for cid, c in caps)
+        prem = tuple(dict.fromkeys(result_.premises + tuple(p for _, c in caps for p in c.premises)))
+        ev = accepted + (f"; capped at {v.value} by the claims it takes as hypotheses: {names}" if v is not
+                         ProofVerdict.KERNEL_CHECKED else f"; the claims it takes as hypotheses: {names}")
+        result_ = CheckResult(v, ev, details=details, premises=prem,
+                              domain=merge_domains(result_, *(c for _, c in caps)))
+        if _rank(concl) < _rank(result_):  # the proof file's own route is stronger than the capped Coq route: keep it
+            note = f"Coq route capped by its claim premises: {result_.strength_label}: {ev}"
+            return replace(report, notes=report.notes + (note,), conclusion=replace(concl, details=concl.details + (note,)))
+    return replace(report, conclusion=result_)
+
+
+_RANK = [ProofVerdict.KERNEL_CHECKED, ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED,
+         ProofVerdict.UNKNOWN, ProofVerdict.REFUTED]
+
+
+def _rank(r: CheckResult) -> tuple:
+    """Smaller is stronger: the verdict order first, then unconditional before conditional, whole domain before a box."""
+    return (_RANK.index(r.verdict), bool(r.premises), r.domain != "whole")

@@ -25,6 +25,7 @@ import sympy as sp
 
 from ..errors import InvalidArgument
 from .lemma import Lemma
+from .proof import merge_domains
 from .verdicts import CheckResult, ProofVerdict
 
 __all__ = ["location_loss_sup", "laplace_log_density", "l1_product_loss_sup", "ReducedStatement"]
@@ -173,7 +174,9 @@ class ReducedStatement:
         names = "; ".join(f"{n} ({c.verdict.value})" for n, c in red)
         return CheckResult(worst, f"{self.id}: reduced by generic lemmas [{names}] to the claim's residual: "
                                   f"{r.evidence}",
-                           details=tuple(f"{n}: {c.evidence}" for n, c in red))
+                           details=tuple(f"{n}: {c.evidence}" for n, c in red),
+                           premises=tuple(dict.fromkeys(x for c in [r, *(c for _, c in red)] for x in c.premises)),
+                           domain=merge_domains(r, *(c for _, c in red)))
 
 
 def _own(lem: Lemma, consts: Mapping[str, object]) -> dict:

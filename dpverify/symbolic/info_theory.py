@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from .lemma import Lemma, Range, Strategy, _nonneg_proof
+from .proof import merge_domains
 from .verdicts import CheckResult, ProofVerdict
 
 __all__ = ["SignLemma", "pinsker_derivative", "pinsker_at_p", "pinsker_factor_sign", "pinsker_binary", "log_sum_identity",
@@ -93,7 +94,9 @@ def _weakest(parts):
 def _combine(what: str, parts: list[tuple[str, CheckResult]], step: str) -> CheckResult:
     v = _weakest(parts)
     names = "; ".join(f"{n} ({r.verdict.value})" for n, r in parts)
-    return CheckResult(v, f"{what}: {names}; then {step}", details=tuple(f"{n}: {r.evidence}" for n, r in parts))
+    return CheckResult(v, f"{what}: {names}; then {step}", details=tuple(f"{n}: {r.evidence}" for n, r in parts),
+                       premises=tuple(dict.fromkeys(x for _, r in parts for x in r.premises)),
+                       domain=merge_domains(*(r for _, r in parts)))
 
 
 def pinsker_binary() -> CheckResult:

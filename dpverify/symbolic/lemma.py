@@ -366,6 +366,74 @@ class Lemma:
     def _box_text(self) -> str:
         return ", ".join(f"{k} in {r.describe()}" for k, r in self.box.items()) or "(no box)"
 
+    def _centre_refutation(self, names, cell) -> CheckResult | None:
+        """When a certifier's cell fails: the cell's centre evaluated rigorously (exact rationals for the hypotheses, an
+        Arb ball for the margin). REFUTED when every hypothesis holds there and the margin's ball lies strictly below 0
+        (at or below 0 for a strict inequality): a refutation beats ``tested``. None otherwise."""
+        if flint_or_none() is None:
+            return None
+        syms = self._syms()
+        point = {}
+        for n, (lo, hi) in zip(names, cell):
+            point[n] = int(lo) if self.box[n].scale == "int" else (float(lo) + float(hi)) / 2  # a float: exact in Arb
+        sub = {syms[n]: sp.Rational(v) for n, v in point.items()}
+        for h in self.hypotheses:
+            try:
+                if sp.sympify(h).xreplace(sub) is not sp.true:
+                    return None
+            except (TypeError, ValueError):
+                return None
+        try:
+            m = arb_eval(self.margin, {syms[n]: ball(v) for n, v in point.items()})
+        except (ArbUnsupported, TypeError, ValueError, ZeroDivisionError):
+            return None
+        if not (m.upper() < 0 or (self.strict and m.upper() <= 0)):
+            return None
+        ce = {n: repr(v) for n, v in point.items()}
+        ce["margin_upper"] = str(float(m.upper()))
+        return CheckResult(ProofVerdict.REFUTED, f"{self.id}: a certifier's cell failed and its centre {ce} violates the "
+                                                 f"statement: the margin rhs - lhs is an Arb ball below 0 (upper end "
+                                                 f"{float(m.upper()):.6g}, {PREC_BITS}-bit python-flint)",
+                           counterexample=ce)
+
+    def _certified_domain(self) -> str:
+        """``WHOLE`` when the box covers the statement's whole domain on every axis -- the symbol's assumption domain cut
+        by the hypotheses that involve that symbol alone (sympy ``solveset``) -- else the box in words. Undecided (a
+        hypothesis sympy cannot solve, an unbounded domain) counts as not covered: ``certified on B``."""
+        from .verdicts import WHOLE
+
+        syms = self._syms()
+        for name, rng in self.box.items():
+            sym = syms.get(name)
+            if sym is None:
+                return self._box_text()
+            dom = sp.S.Reals
+            if sym.is_positive:
+                dom = sp.Interval.open(0, sp.oo)
+            elif sym.is_nonnegative:
+                dom = sp.Interval(0, sp.oo)
+            elif sym.is_negative:
+                dom = sp.Interval.open(-sp.oo, 0)
+            for h in self.hypotheses:
+                if not isinstance(h, sp.Basic) or h.free_symbols != {sym}:
+                    continue
+                try:
+                    sol = sp.solveset(h, sym, sp.S.Reals)
+                except Exception:  # noqa: BLE001 - sympy cannot solve it: undecided, the box stays
+                    return self._box_text()
+                dom = dom.intersect(sol)
+            try:
+                inf, sup = dom.inf, dom.sup
+            except (AttributeError, NotImplementedError):
+                return self._box_text()
+            if not (inf.is_finite and sup.is_finite):
+                return self._box_text()
+            lo_ok = (sp.Float(rng.lo) <= (sp.ceiling(inf) if sym.is_integer else inf)) == sp.true
+            hi_ok = (sp.Float(rng.hi) >= (sp.floor(sup) if sym.is_integer else sup)) == sp.true
+            if not (lo_ok and hi_ok):
+                return self._box_text()
+        return WHOLE if self.box else self._box_text()
+
     def _domain_text(self) -> str:
         if self.box:
             return self._box_text() + " (and points of the symbols' domains outside the box)"
@@ -812,7 +880,7 @@ class Lemma:
             cell = stack.pop()
             checked += 1
             if checked > self.max_cells:
-                return f"cell budget {self.max_cells} exhausted"
+                return self._centre_refutation(names, cell) or f"cell budget {self.max_cells} exhausted"
             hi_l, lo_r = {}, {}
             for n, (lo, hi) in zip(names, cell):
                 if self.box[n].scale == "int":
@@ -830,14 +898,15 @@ class Lemma:
                 continue
             parts = self._split(names, cell)
             if parts is None:
-                return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
+                return self._centre_refutation(names, cell) or \
+                    f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
             stack.extend(parts)
         directions = ", ".join(f"{n}: lhs {'up' if a > 0 else 'down' if a < 0 else 'flat'}, rhs "
                                f"{'up' if b > 0 else 'down' if b < 0 else 'flat'}" for n, (a, b) in dirs.items())
         return CheckResult(ProofVerdict.CERTIFIED,
                            f"{self.id}: certified on {self._box_text()} by monotone enclosure ({directions}; directions "
                            f"by sympy or mpmath.iv); {checked} cells, each corner margin an Arb ball > 0 "
-                           f"({PREC_BITS}-bit python-flint)")
+                           f"({PREC_BITS}-bit python-flint)", domain=self._certified_domain())
 
     def _interval(self):
         names, cells = self._cells()
@@ -850,7 +919,7 @@ class Lemma:
             cell = stack.pop()
             checked += 1
             if checked > self.max_cells:
-                return f"cell budget {self.max_cells} exhausted"
+                return self._centre_refutation(names, cell) or f"cell budget {self.max_cells} exhausted"
             try:
                 val = arb_eval(self.margin, {syms[n]: ball(lo, hi) for n, (lo, hi) in zip(names, cell)})
             except ArbUnsupported as exc:
@@ -859,11 +928,12 @@ class Lemma:
                 continue
             parts = self._split(names, cell)
             if parts is None:
-                return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
+                return self._centre_refutation(names, cell) or \
+                    f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
             stack.extend(parts)
         return CheckResult(ProofVerdict.CERTIFIED,
                            f"{self.id}: certified on {self._box_text()} by branch and bound with Arb balls "
-                           f"({PREC_BITS}-bit python-flint): the margin's enclosure is >= 0 on each of {checked} cells")
+                           f"({PREC_BITS}-bit python-flint): the margin's enclosure is >= 0 on each of {checked} cells", domain=self._certified_domain())
 
     # hypotheses parametrised ------------------------------------------------------
     def _reparam(self):
@@ -998,4 +1068,4 @@ class Lemma:
                            f"{self.id}: exact Gaussian profile <= bound certified on {self._box_text()} "
                            f"(monotone enclosure: profile decreasing in eps and in sigma; "
                            f"directions by sympy or mpmath.iv per cell; {checked} cells, each margin an Arb ball > 0, "
-                           f"{PREC_BITS}-bit python-flint)")
+                           f"{PREC_BITS}-bit python-flint)", domain=self._certified_domain())

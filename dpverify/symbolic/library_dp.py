@@ -423,7 +423,7 @@ class OptimalCompositionLemma(Lemma):
             res = sub.check()
             consts = ", ".join(f"{k} = {v}" for k, v in self.constants.items())
             return CheckResult(res.verdict, f"{res.evidence} [statement constants: {consts}]",
-                               counterexample=res.counterexample, details=res.details)
+                               counterexample=res.counterexample, details=res.details, premises=res.premises, domain=res.domain)
         counter = self._search()
         if counter is not None:
             return counter
@@ -483,7 +483,7 @@ class OptimalCompositionLemma(Lemma):
                            f"{self.id}: certified on {self._box_text()} by branch and bound ({checked_cells} cells; k "
                            f"enumerated): delta_opt (KOV) is nonincreasing in the total eps and nondecreasing in the "
                            f"per-step eps, the total eps' directions by sympy, each cell's corner margin an Arb ball > 0 "
-                           f"({PREC_BITS}-bit python-flint)")
+                           f"({PREC_BITS}-bit python-flint)", domain=self._certified_domain())
 
 
 def advanced_composition_statement(k_max: int = 60, max_cells: int = 200000) -> OptimalCompositionLemma:
@@ -498,3 +498,79 @@ def advanced_composition_statement(k_max: int = 60, max_cells: int = 200000) -> 
         symbols=(k, e, dp), conclusion=sp.Le(DELTA_OPT(T, e, k), dp, evaluate=False), strategy=Strategy.SAMPLED,
         box={"k": Range(1, k_max, "int"), "epsilon": Range(1e-3, 2.0, "log"), "delta_prime": Range(1e-12, 0.5, "log")},
         samples=60, seed=17, max_cells=max_cells)
+
+
+def classical_gaussian_whole_domain(delta_split: str = "0.74", cells: int = 400) -> CheckResult:
+    """The classical Gaussian mechanism (Dwork & Roth Thm A.1) on its whole domain: sigma = c/eps, c = sqrt(2 log(1.25/
+    delta)) (sensitivity 1 by scaling) gives delta_BW(eps) <= delta for every 0 < eps <= 1 and 0 < delta < 1 (for
+    delta >= 1 the bound is trivial: delta_BW <= 1). The Arb certificate of ``std/gaussian-mechanism-classical`` covers
+    eps >= 1e-3 and delta in [1e-12, 0.5] only. The argument, each step checked:
+
+    1. (sympy) with a = eps/(2c) - c, b = -eps/(2c) - c: phi(a) = e^eps phi(b), and d/d eps [Phi(a) - e^eps Phi(b)] =
+       e^eps (phi(b)/c - Phi(b));
+    2. (sympy) Mills: h(x) = phi(x)/x - Phi(-x) has h' = -phi(x)/x^2 < 0 and h -> 0 as x -> oo, so Phi(-x) < phi(x)/x
+       for x > 0; with |b| = c + eps/(2c) > c, Phi(b) < phi(b)/|b| < phi(b)/c: delta_BW increases in eps, and eps = 1 is
+       the worst case;
+    3. at eps = 1, for delta <= ``delta_split``: delta_BW <= Phi(-(c - 1/(2c))) <= phi(c - 1/(2c))/(c - 1/(2c)) (Mills)
+       and phi(c - 1/(2c)) <= (delta/1.25) e^(1/2)/sqrt(2 pi) (sympy: the exponent is -c^2/2 + 1/2 - 1/(8c^2)), so
+       delta_BW <= delta K(c), K(c) = e^(1/2)/(1.25 sqrt(2 pi) (c - 1/(2c))), decreasing in c and c decreasing in delta:
+       K at delta = ``delta_split`` (an Arb ball) < 1 settles every smaller delta;
+    4. at eps = 1, delta in [``delta_split``, 1]: branch over ``cells`` Arb balls of delta, margin delta - delta_BW > 0.
+    """
+    from .arb import ball, flint_or_none
+    from .proof import certified, unknown
+
+    x, c, ep = sp.Symbol("x", positive=True), sp.Symbol("c", positive=True), sp.Symbol("epsilon", positive=True)
+
+    def Phi(z):
+        return (1 + sp.erf(z / sp.sqrt(2))) / 2
+
+    def phi(z):
+        return sp.exp(-z**2 / 2) / sp.sqrt(2 * sp.pi)
+
+    a, b = ep / (2 * c) - c, -ep / (2 * c) - c
+    ratio = sp.simplify(phi(a) - sp.exp(ep) * phi(b)) == 0
+    deriv = sp.simplify(sp.diff(Phi(a) - sp.exp(ep) * Phi(b), ep) - sp.exp(ep) * (phi(b) / c - Phi(b))) == 0
+    h = phi(x) / x - Phi(-x)
+    mills = sp.simplify(sp.diff(h, x) + phi(x) / x**2) == 0 and sp.limit(h, x, sp.oo) == 0
+    dl = sp.Symbol("delta", positive=True)
+    cc = sp.sqrt(2 * sp.log(sp.Rational(5, 4) / dl))
+    u = cc - 1 / (2 * cc)
+    expo = sp.simplify(sp.expand(-u**2 / 2) - (sp.log(dl / sp.Rational(5, 4)) + sp.Rational(1, 2) - 1 / (8 * cc**2))) == 0
+    if not (ratio and deriv and mills and expo):
+        return unknown(f"the whole-domain argument did not go through in sympy (phi ratio {ratio}, derivative {deriv}, "
+                       f"Mills {mills}, exponent {expo})")
+    if flint_or_none() is None:
+        return unknown("the whole-domain argument needs python-flint for its two numeric steps (K < 1 at the split, "
+                       "the top slice)")
+    import flint
+
+    arb = flint.arb
+    r2 = arb(2).sqrt()
+    split = ball(delta_split)
+    csplit = (2 * (ball("1.25") / split).log()).sqrt()
+    K = arb("0.5").exp() / (ball("1.25") * (2 * arb.pi()).sqrt() * (csplit - 1 / (2 * csplit)))
+    if not (K.upper() < 1 and (csplit - 1 / (2 * csplit)).lower() > 0):
+        return unknown(f"K(c) at delta = {delta_split} is not shown < 1 ({K})")
+    lo = float(delta_split)
+    bad = None
+    for i in range(cells):
+        d_lo = lo + (1 - lo) * i / cells
+        d_hi = lo + (1 - lo) * (i + 1) / cells
+        d = ball(repr(d_lo), repr(d_hi))
+        cd = (2 * (ball("1.25") / d).log()).sqrt()
+        pa, pb = 1 / (2 * cd) - cd, -1 / (2 * cd) - cd
+        dbw = (-pa / r2).erfc() / 2 - arb(1).exp() * (-pb / r2).erfc() / 2
+        if not (ball(repr(d_lo)) - dbw).lower() > 0:
+            bad = (d_lo, d_hi)
+            break
+    if bad is not None:
+        return unknown(f"the slice eps = 1 was not certified on delta in {bad}")
+    return certified(
+        "classical Gaussian mechanism, every 0 < eps <= 1 and 0 < delta < 1 (delta >= 1 trivial): delta_BW increases in "
+        "eps (sympy: d/d eps = e^eps (phi(b)/c - Phi(b)) with phi(a) = e^eps phi(b); Mills' Phi(-x) < phi(x)/x by h' = "
+        "-phi/x^2 < 0, h -> 0, and |b| > c), so eps = 1 is the worst case; there delta_BW <= delta K(c) with K(c) = "
+        f"e^(1/2)/(1.25 sqrt(2 pi)(c - 1/(2c))) (Mills and the exponent identity, sympy), K < 1 for delta <= {delta_split} "
+        f"(Arb: K <= {float(K.upper()):.4f}; K decreases as delta does); on delta in [{delta_split}, 1] the margin delta - "
+        f"delta_BW is an Arb ball > 0 on each of {cells} cells (the margin at each cell's left end, delta_BW enclosed on "
+        "the whole cell)")

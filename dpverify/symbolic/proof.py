@@ -21,10 +21,10 @@ import mpmath
 
 from ..errors import InvalidArgument
 from .numeric import DPS, decimal, gaussian_delta
-from .verdicts import CheckResult, ProofVerdict
+from .verdicts import WHOLE, CheckResult, Premise, PremiseKind, ProofVerdict
 
 __all__ = ["chain", "proved", "certified", "tested", "unknown", "refuted", "stated", "weakest", "rests_on", "search_refute",
-           "gaussian_profile_search", "ratio_at_most_one"]
+           "gaussian_profile_search", "ratio_at_most_one", "given", "fact", "published", "merge_domains"]
 
 _ORDER = [ProofVerdict.KERNEL_CHECKED, ProofVerdict.PROVED, ProofVerdict.CERTIFIED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN]
 
@@ -33,8 +33,45 @@ def proved(evidence: str, *details: str) -> CheckResult:
     return CheckResult(ProofVerdict.PROVED, evidence, details=details)
 
 
-def certified(evidence: str, *details: str) -> CheckResult:
-    return CheckResult(ProofVerdict.CERTIFIED, evidence, details=details)
+def certified(evidence: str, *details: str, domain: str = WHOLE) -> CheckResult:
+    """CERTIFIED on ``domain`` (:data:`WHOLE`, or the box in words: then the strength is ``certified on B``)."""
+    return CheckResult(ProofVerdict.CERTIFIED, evidence, details=details, domain=domain)
+
+
+def fact(name: str, reference: str = "") -> Premise:
+    """A standard mathematical fact that no check here establishes (the spectral theorem, the laws of det, ...)."""
+    return Premise(name, PremiseKind.FACT, reference=reference)
+
+
+def published(name: str, reference: str) -> Premise:
+    """A cited published theorem (``reference``: authors, year, label)."""
+    return Premise(name, PremiseKind.PUBLISHED, reference=reference)
+
+
+def given(result: CheckResult, *premises: Premise) -> CheckResult:
+    """``result`` holding *given* ``premises`` (facts or published theorems the checks do not establish): a PROVED,
+    CERTIFIED or KERNEL_CHECKED verdict becomes ``... given P1; P2`` (its strength is no longer unconditional). A
+    REFUTED, TESTED or UNKNOWN result is returned with the premises recorded (its verdict is already not strong)."""
+    if not premises:
+        return result
+    if any(not isinstance(p, Premise) for p in premises):
+        raise InvalidArgument(f"premises={premises!r} must be Premise values (dpverify.symbolic.proof.fact/published).")
+    if result.verdict is ProofVerdict.REFUTED:
+        return result
+    names = "; ".join(p.label() for p in premises)
+    return CheckResult(result.verdict, f"{result.evidence}; given (not machine-checked): {names}",
+                       counterexample=result.counterexample, details=result.details,
+                       premises=result.premises + tuple(premises), domain=result.domain)
+
+
+def merge_domains(*results: CheckResult) -> str:
+    """:data:`WHOLE` when every result holds on its whole domain, else the distinct boxes joined by '; '."""
+    boxes = list(dict.fromkeys(r.domain for r in results if r.domain != WHOLE))
+    return "; ".join(boxes) if boxes else WHOLE
+
+
+def _premises(*results: CheckResult) -> tuple:
+    return tuple(dict.fromkeys(p for r in results for p in r.premises))
 
 
 def tested(evidence: str, *details: str) -> CheckResult:
@@ -77,10 +114,14 @@ def rests_on(result: CheckResult, *premises: tuple[str, CheckResult]) -> CheckRe
         return CheckResult(ProofVerdict.UNKNOWN, f"{result.evidence}; rests on a refuted premise: {broken[0]}",
                            details=details)
     verdict = weakest(result, *(r for _, r in premises))
+    # the premises' own premises and boxes carry over: a conclusion is never stronger than its weakest premise
+    everything = (result, *(r for _, r in premises))
+    carry = dict(premises=_premises(*everything), domain=merge_domains(*everything))
+    names = ", ".join(f"{name} ({r.strength_label})" for name, r in premises)
     if verdict is result.verdict:
-        return CheckResult(verdict, f"{result.evidence}; premises: {names}", details=details)
+        return CheckResult(verdict, f"{result.evidence}; premises: {names}", details=details, **carry)
     return CheckResult(verdict, f"{result.evidence}; capped at {verdict.value} by its premises: {names}",
-                       details=details)
+                       details=details, **carry)
 
 
 def refuted(evidence: str, counterexample: Mapping[str, str], *details: str) -> CheckResult:
@@ -106,13 +147,14 @@ def chain(steps: Sequence[tuple[str, CheckResult]]) -> CheckResult:
             return CheckResult(ProofVerdict.REFUTED, f"first failing step: {name}: {r.evidence}",
                                counterexample=r.counterexample, details=details)
     worst = max((r.verdict for _, r in steps), key=_ORDER.index, default=ProofVerdict.UNKNOWN)
-    names = "; ".join(f"{name} ({r.verdict.value})" for name, r in steps)
+    names = "; ".join(f"{name} ({r.strength_label})" for name, r in steps)
+    carry = dict(premises=_premises(*(r for _, r in steps)), domain=merge_domains(*(r for _, r in steps)))
     if worst is ProofVerdict.UNKNOWN:
         if not steps:
             return CheckResult(worst, "no steps", details=details)
         first, why = next((name, r.evidence) for name, r in steps if r.verdict is ProofVerdict.UNKNOWN)
-        return CheckResult(worst, f"first undecided step: {first} ({why}); steps: {names}", details=details)
-    return CheckResult(worst, f"no step fails: {names}", details=details)
+        return CheckResult(worst, f"first undecided step: {first} ({why}); steps: {names}", details=details, **carry)
+    return CheckResult(worst, f"no step fails: {names}", details=details, **carry)
 
 
 def gaussian_profile_search(claim_id: str, sigma: Callable[..., float], points: Iterable[Mapping[str, float]],

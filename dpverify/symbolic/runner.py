@@ -15,7 +15,7 @@ from typing import Iterable
 from ..errors import DPVerifyError, InvalidArgument
 from .verdicts import ClaimReport
 
-__all__ = ["run_proofs", "proof_modules"]
+__all__ = ["run_proofs", "proof_modules", "check_paths"]
 
 PACKAGE = "dpverify_proofs"
 
@@ -34,6 +34,20 @@ def _load_path(path: Path):
     return module
 
 
+def check_paths(paths: Iterable[str | Path] | None) -> None:
+    """Raise :class:`InvalidArgument` for a path that is neither a ``.py`` file nor a folder holding proof files (what
+    :func:`proof_modules` would load), before anything runs."""
+    for p in paths or ():
+        p = Path(p)
+        if p.is_dir():
+            if not [f for f in p.glob("*.py") if not f.name.startswith("_")]:
+                raise InvalidArgument(f"path={str(p)!r} is a folder without proof files (no *.py file whose name does "
+                                      "not start with '_'); pass proof files or a folder of them, or no path for "
+                                      "every shipped proof.")
+        elif not (p.is_file() and p.suffix == ".py"):
+            raise InvalidArgument(f"path={str(p)!r} must be an existing .py proof file or a folder of them.")
+
+
 def proof_modules(paths: Iterable[str | Path] | None = None) -> list:
     """The proof modules: those at ``paths`` (files, or folders of ``*.py``), else every module of ``dpverify_proofs``."""
     if paths:
@@ -41,7 +55,12 @@ def proof_modules(paths: Iterable[str | Path] | None = None) -> list:
         for p in paths:
             p = Path(p)
             if p.is_dir():
-                mods += [_load_path(f) for f in sorted(p.glob("*.py")) if not f.name.startswith("_")]
+                files = [f for f in sorted(p.glob("*.py")) if not f.name.startswith("_")]
+                if not files:
+                    raise InvalidArgument(f"path={str(p)!r} is a folder without proof files (no *.py file whose name does "
+                                          "not start with '_'); pass proof files or a folder of them, or no path for "
+                                          "every shipped proof.")
+                mods += [_load_path(f) for f in files]
             else:
                 mods.append(_load_path(p))
         return mods

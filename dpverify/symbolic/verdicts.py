@@ -11,7 +11,9 @@ from typing import Any, Mapping
 
 from ..errors import InvalidArgument
 
-__all__ = ["ProofVerdict", "CheckResult", "ClaimReport", "CLAIM_KINDS", "verdict_label", "conclusion_summary"]
+__all__ = ["ProofVerdict", "CheckResult", "ClaimReport", "CLAIM_KINDS", "verdict_label", "conclusion_summary",
+           "PremiseKind", "Premise", "Strength", "STRONG_STRENGTHS", "WHOLE", "strength_counts", "COUNT_COLUMNS",
+           "rows_counts", "rows_share"]
 
 #: Kinds of a ClaimReport (see ``ClaimReport.kind``).
 CLAIM_KINDS = ("theorem", "definition", "instance")
@@ -44,6 +46,80 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+#: ``CheckResult.domain`` of a result that holds on the statement's whole domain.
+WHOLE = "whole"
+
+
+class PremiseKind(str, enum.Enum):
+    """What an undischarged premise of a verdict is."""
+
+    FACT = "fact"  # a standard mathematical fact that no check here establishes (spectral theorem, det laws, ...)
+    PUBLISHED = "published"  # a cited published theorem (``reference`` says which)
+    CLAIM = "claim"  # another claim of the papers, with *its* verdict (``verdict``)
+
+
+@dataclass(frozen=True)
+class Premise:
+    """An undischarged premise of a verdict: the verdict holds *given* it.
+
+    ``name`` says what is assumed; ``reference`` the source (a published theorem, a textbook); for a ``CLAIM``
+    premise ``claim_id`` and ``verdict`` (that claim's strength label, e.g. ``certified on B``)."""
+
+    name: str
+    kind: PremiseKind = PremiseKind.FACT
+    reference: str = ""
+    claim_id: str = ""
+    verdict: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.kind, PremiseKind):
+            raise InvalidArgument(f"kind={self.kind!r} must be a PremiseKind member (FACT, PUBLISHED or CLAIM).")
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidArgument("name must be a non-empty string (say what is assumed).")
+        if self.kind is PremiseKind.CLAIM and not (self.claim_id and self.verdict):
+            raise InvalidArgument(f"a CLAIM premise ({self.name!r}) needs claim_id and verdict (that claim's verdict).")
+        if self.kind is PremiseKind.PUBLISHED and not self.reference.strip():
+            raise InvalidArgument(f"a PUBLISHED premise ({self.name!r}) needs its reference.")
+        object.__setattr__(self, "name", _one_line(self.name))
+
+    def label(self) -> str:
+        if self.kind is PremiseKind.CLAIM:
+            return f"{self.name} [{self.claim_id}: {self.verdict}]"
+        if self.kind is PremiseKind.PUBLISHED:
+            return f"{self.name} ({self.reference})"
+        return self.name
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind.value, "reference": self.reference, "claim_id": self.claim_id,
+                "verdict": self.verdict, "label": self.label()}
+
+
+class Strength(str, enum.Enum):
+    """What a verdict says was checked (``CheckResult.strength``, ``ClaimReport.strength``).
+
+    Unconditional and on the whole domain: ``kernel-checked``, ``proved``, ``certified`` (the *strong* ones).
+    ``... given`` -- the same check, resting on named premises (``CheckResult.premises``); ``certified on B`` --
+    rigorous numerics on a box smaller than the statement's domain (``CheckResult.domain``); ``step`` -- a machine
+    check covers a step of the proof, never the claim (the conclusion is otherwise undecided)."""
+
+    KERNEL_CHECKED = "kernel-checked"
+    PROVED = "proved"
+    CERTIFIED = "certified"
+    KERNEL_CHECKED_GIVEN = "kernel-checked given"
+    PROVED_GIVEN = "proved given"
+    CERTIFIED_GIVEN = "certified given"
+    CERTIFIED_ON_BOX = "certified on B"
+    STEP = "step"
+    TESTED = "tested"
+    REFUTED = "refuted"
+    UNKNOWN = "unknown"
+
+
+STRONG_STRENGTHS = (Strength.KERNEL_CHECKED, Strength.PROVED, Strength.CERTIFIED)
+_GIVEN = {ProofVerdict.KERNEL_CHECKED: Strength.KERNEL_CHECKED_GIVEN, ProofVerdict.PROVED: Strength.PROVED_GIVEN,
+          ProofVerdict.CERTIFIED: Strength.CERTIFIED_GIVEN}
+
+
 @dataclass(frozen=True)
 class CheckResult:
     """The outcome of one check.
@@ -56,10 +132,21 @@ class CheckResult:
     evidence: str
     counterexample: Mapping[str, str] | None = None
     details: tuple[str, ...] = ()
+    #: undischarged premises: the verdict holds *given* them (empty: unconditional)
+    premises: tuple[Premise, ...] = ()
+    #: where the verdict holds: :data:`WHOLE` (the statement's whole domain) or the box, in words
+    domain: str = WHOLE
 
     def __post_init__(self):
         if not isinstance(self.verdict, ProofVerdict):
             raise InvalidArgument(f"verdict={self.verdict!r} must be a ProofVerdict member.")
+        prem = tuple(self.premises)
+        if any(not isinstance(p, Premise) for p in prem):
+            raise InvalidArgument(f"premises={self.premises!r} must be Premise values.")
+        object.__setattr__(self, "premises", tuple(dict.fromkeys(prem)))
+        if not isinstance(self.domain, str) or not self.domain.strip():
+            raise InvalidArgument(f"domain={self.domain!r} must be {WHOLE!r} or the box, in words.")
+        object.__setattr__(self, "domain", _one_line(self.domain))
         if not isinstance(self.evidence, str) or not self.evidence.strip():
             raise InvalidArgument("evidence must be a non-empty string (say what established the verdict).")
         object.__setattr__(self, "evidence", _one_line(self.evidence))
@@ -75,12 +162,39 @@ class CheckResult:
             object.__setattr__(self, "counterexample", ce)
         object.__setattr__(self, "details", tuple(str(d) for d in self.details))
 
+    @property
+    def strength(self) -> Strength:
+        """What was checked: the verdict, conditional on :attr:`premises`, limited to :attr:`domain`."""
+        v = self.verdict
+        if v in (ProofVerdict.REFUTED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN):
+            return Strength(v.value)
+        if self.premises:
+            return _GIVEN[v]  # the label also names the box when there is one
+        if self.domain != WHOLE:  # a check on a box only (a proof of a box-limited step caps the chain the same way)
+            return Strength.CERTIFIED_ON_BOX
+        return Strength(v.value)
+
+    @property
+    def strength_label(self) -> str:
+        """``kernel-checked``, ``certified on B (k in [1, 20], ...)``, ``kernel-checked given P1; P2``..."""
+        v = self.verdict
+        if v in (ProofVerdict.REFUTED, ProofVerdict.TESTED, ProofVerdict.UNKNOWN):
+            return v.value
+        text = v.value + (f" on B ({self.domain})" if self.domain != WHOLE else "")
+        if self.premises:
+            text += " given " + "; ".join(p.label() for p in self.premises)
+        return text
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict.value,
             "evidence": self.evidence,
             "counterexample": None if self.counterexample is None else dict(self.counterexample),
             "details": list(self.details),
+            "strength": self.strength.value,
+            "strength_label": self.strength_label,
+            "premises": [p.to_dict() for p in self.premises],
+            "domain": self.domain,
         }
 
 
@@ -102,8 +216,17 @@ class ClaimReport:
     #: what the conclusion is: a general ``theorem``; a ``definition`` (nothing to prove: reported, never
     #: counted as a proved claim); an ``instance`` (settled for fixed dimensions only, e.g. d = 2 or 3).
     kind: str = "theorem"
+    #: non-empty: the claim is not decidable as stated (an asymptotic rate, an unspecified constant, an informal
+    #: comparison, another paper's algorithm), and this says why; it is then left out of the strong share's denominator
+    undecidable: str = ""
+    #: machine-checked steps of the proof that are not the claim (e.g. a Coq theorem of ``Coverage.STEP``), one line each
+    checked_steps: tuple[str, ...] = field(default=())
 
     def __post_init__(self):
+        if not isinstance(self.undecidable, str):
+            raise InvalidArgument(f"undecidable={self.undecidable!r} must be a string (empty: decidable as stated).")
+        object.__setattr__(self, "undecidable", _one_line(self.undecidable))
+        object.__setattr__(self, "checked_steps", tuple(str(x) for x in self.checked_steps))
         if self.kind not in CLAIM_KINDS:
             raise InvalidArgument(f"kind={self.kind!r} must be one of {CLAIM_KINDS}.")
         if not isinstance(self.id, str) or self.id.count("/") < 1 or any(not p for p in self.id.split("/")):
@@ -124,6 +247,23 @@ class ClaimReport:
         return self.id.split("/")[0]
 
     @property
+    def decidable(self) -> bool:
+        return not self.undecidable
+
+    @property
+    def strength(self) -> Strength:
+        """The conclusion's :attr:`CheckResult.strength`; ``step`` when the conclusion is undecided but a step of its proof
+        is machine-checked (``checked_steps``)."""
+        s = self.conclusion.strength
+        return Strength.STEP if s is Strength.UNKNOWN and self.checked_steps else s
+
+    @property
+    def strength_label(self) -> str:
+        if self.strength is Strength.STEP:
+            return f"step ({len(self.checked_steps)} machine-checked; the claim is not)"
+        return self.conclusion.strength_label
+
+    @property
     def evidence(self) -> str:
         """One line: the conclusion's evidence, then the steps' evidence when it differs."""
         if self.steps.evidence == self.conclusion.evidence:
@@ -142,6 +282,13 @@ class ClaimReport:
             "conclusion_detail": self.conclusion.to_dict(),
             "notes": list(self.notes),
             "kind": self.kind,
+            "strength": self.strength.value,
+            "strength_label": self.strength_label,
+            "premises": [p.to_dict() for p in self.conclusion.premises],
+            "domain": self.conclusion.domain,
+            "decidable": self.decidable,
+            "decidable_reason": self.undecidable,
+            "checked_steps": list(self.checked_steps),
         }
 
 
@@ -161,3 +308,47 @@ def conclusion_summary(rows) -> str:
         key = verdict_label(verdict, kind)
         counts[key] = counts.get(key, 0) + 1
     return ", ".join(f"{v}: {n}" for v, n in sorted(counts.items()))
+
+
+#: The count columns of ``dpverify prove``, the HTML report and docs/findings.md, in order: a theorem counts in the
+#: first that applies (``not decidable`` before everything; definitions and instances are counted apart by kind).
+COUNT_COLUMNS = ("kernel-checked", "proved", "certified", "kernel-checked given", "proved given", "certified given",
+                 "certified on B", "step", "tested", "unknown", "refuted", "not decidable")
+
+
+def _column(strength: str, decidable: bool) -> str:
+    return "not decidable" if not decidable else strength
+
+
+def strength_counts(rows) -> dict[str, int]:
+    """Counts per column of :data:`COUNT_COLUMNS` for ``(strength, kind, decidable)`` triples of *theorems* (other kinds
+    are skipped: see :func:`conclusion_summary`). Every column is present (0 included)."""
+    out = {c: 0 for c in COUNT_COLUMNS}
+    for strength, kind, decidable in rows:
+        if kind != "theorem":
+            continue
+        col = _column(str(strength), bool(decidable))
+        if col not in out:
+            raise InvalidArgument(f"strength={strength!r} is not a Strength value ({[s.value for s in Strength]}).")
+        out[col] += 1
+    return out
+
+
+def rows_counts(rows) -> dict[str, int]:
+    """:func:`strength_counts` of ``ClaimReport.to_dict()`` rows (the JSON of ``dpverify prove``)."""
+    return strength_counts((r.get("strength", "unknown"), r.get("kind", "theorem"), r.get("decidable", True)) for r in rows)
+
+
+def rows_share(rows) -> dict:
+    """``{"strong": s, "decidable": n, "percent": p}`` of ``ClaimReport.to_dict()`` rows: unconditional kernel-checked,
+    proved or whole-domain certified theorems among the decidable theorems whose conclusion is not refuted (the count of
+    ``dpverify.symbolic.findings.strong_share``)."""
+    strong_names = {s.value for s in STRONG_STRENGTHS}
+
+    def concl(r):
+        c = r.get("conclusion")
+        return c.get("verdict") if isinstance(c, dict) else c
+
+    thm = [r for r in rows if r.get("kind", "theorem") == "theorem" and r.get("decidable", True) and concl(r) != "refuted"]
+    strong = sum(r.get("strength") in strong_names for r in thm)
+    return {"strong": strong, "decidable": len(thm), "percent": round(100 * strong / len(thm), 1) if thm else None}

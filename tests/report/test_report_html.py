@@ -137,3 +137,26 @@ def test_prove_report_says_which_verdicts_are_definitions_or_instances():
     from dpverify.errors import InvalidArgument
     with pytest.raises(InvalidArgument, match="kind='lemma'"):
         conclusion_summary([("proved", "lemma")])
+
+
+def test_prove_report_shows_strengths_premises_and_the_denominator():
+    """The prove report counts each theorem in one strength column, shows a conditional verdict's premises and a box's
+    domain in the row, and leaves a claim not decidable as stated out of the share (issue 33)."""
+    from dpverify.report.html import prove_report
+    from dpverify.symbolic.proof import certified, fact, given, proved
+    from dpverify.symbolic.verdicts import CheckResult, ClaimReport, ProofVerdict
+
+    def rep(cid, c, **kw):
+        return ClaimReport(cid, "s", steps=c, conclusion=c, **kw).to_dict()
+
+    rows = [rep("p/a", proved("sympy")),
+            rep("p/b", given(CheckResult(ProofVerdict.KERNEL_CHECKED, "coq"), fact("spectral theorem"))),
+            rep("p/c", certified("Arb", domain="k in [1, 20]")),
+            rep("p/d", CheckResult(ProofVerdict.UNKNOWN, "O(1) rates"), undecidable="an O(.) rate without constants")]
+    page = prove_report(rows)
+    assert "1 of 3 decidable theorems not refuted (33.3%)" in page
+    assert "kernel-checked given spectral theorem" in page
+    assert "certified on B (k in [1, 20])" in page
+    assert "not decidable as stated: an O(.) rate without constants" in page
+    for col in ("kernel-checked given", "certified on B", "not decidable"):
+        assert f"<th>{col}</th>" in page

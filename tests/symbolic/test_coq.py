@@ -273,6 +273,8 @@ def test_a_result_cached_in_another_build_directory_is_not_reused(compiled, monk
     must be compiled again in the current one: reusing that cached success sent the assumption query
     to a .vo that was not there ("Cannot find a physical path ... ApproxToTV")."""
     coq._CACHE.clear()  # forget the session's compilations: the next one happens in the fresh directory
+    monkeypatch.setenv("DPVERIFY_COQ_CACHE", "0")  # two distinct directories (the persistent cache would share one)
+    monkeypatch.setattr(coq, "_query_cache_get", lambda kind, key: None)
     with monkeypatch.context() as m:
         m.setattr(coq, "_BUILD", {})
         assert coq.compile_file("ApproxToTV.v").ok

@@ -65,7 +65,7 @@ def test_theorem_1_stays_tested_with_a_kernel_checked_lemma_3():
     """The chain names Proposition 3 (probabilistic, tested): a kernel-checked Lemma 3 must not lift the claim."""
     r = S.theorem_1()
     assert r.conclusion.verdict is ProofVerdict.TESTED
-    assert "Lemma 3 (kernel-checked)" in r.conclusion.evidence
+    assert "Lemma 3 (kernel-checked given Rayleigh-Ritz" in r.conclusion.evidence  # its premise named (round 9)
     assert "Proposition 3 (tested)" in r.conclusion.evidence
 
 

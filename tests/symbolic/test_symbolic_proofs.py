@@ -178,7 +178,28 @@ def _rp_singular(ce):
     return sum(d == 0 for d in dets) == 1 and 1 > mpmath.sqrt(2 * e * mpmath.log(2)) and 1 > e
 
 
+def _cor2_projection_alone(ce):
+    """Independent re-check of showkatbakhsh Corollary 2's privacy half: for X = ones(n, 2) and X' = X with X_12 = -1,
+    f^2 = n - 1 for both and sigma_RP^2 = (n'/(2^(2 eps) - 1) - f^2)_+ = 0 (50 digits); with a random integer S (exact),
+    S X has equal columns and S X' does not, so the release tells the two apart (1 bit > eps)."""
+    import numpy as np
+
+    n, k, e = int(ce["n"]), int(ce["n_prime"]), M(sp.Rational(ce["epsilon"]))
+    X = np.ones((n, 2), dtype=object)
+    Xp = X.copy()
+    Xp[0, 1] = -1
+    for Y in (X, Xp):
+        f2 = min(sum(int(v) ** 2 for v in Y[:, j]) - max(int(v) ** 2 for v in Y[:, j]) for j in range(2))
+        if not (f2 == n - 1 and k / (2 ** (2 * e) - 1) - f2 <= 0):
+            return False
+    S = np.random.default_rng(0).integers(-9, 10, size=(k, n)).astype(object)
+    S[:, 0] = np.where(S[:, 0] == 0, 1, S[:, 0])  # S e_1 != 0 (a Gaussian S has it with probability 1)
+    a, b = S.dot(X), S.dot(Xp)
+    return all(a[:, 0] == a[:, 1]) and any(b[:, 0] != b[:, 1]) and 1 > e
+
+
 RECHECK = {
+    ("showkatbakhsh-regression/corollary-2", "conclusion"): _cor2_projection_alone,
     ("lecture21-dp/lemma-1", "steps"): _ratio_step,
     ("lecture21-dp/lemma-2", "steps"): _ratio_step,
     ("lecture21-dp/lemma-5/independent", "steps"): _composition_step,
@@ -251,7 +272,11 @@ def test_key_findings(reports):
     assert v("tu-projections/theorem-1/derived") is ProofVerdict.PROVED
     assert v("tu-projections/lemma-1") is ProofVerdict.PROVED
     assert v("tu-projections/lemma-3") is ProofVerdict.CERTIFIED
-    assert v("lecture21-dp/lemma-3") in (ProofVerdict.PROVED, ProofVerdict.KERNEL_CHECKED)
+    assert reports["tu-projections/lemma-3"].conclusion.domain != "whole"  # k <= 20: certified on B
+    assert reports["lecture21-dp/lemma-6/eps-le-1"].conclusion.domain == "whole"  # extended (round 9)
+    assert v("tu-projections/lemma-4") is ProofVerdict.PROVED  # every delta in (0, 1) (round 9)
+    # the Coq file proves only the arithmetic (a step): the claim keeps its sympy verdict
+    assert v("lecture21-dp/lemma-3") is ProofVerdict.PROVED
     assert v("tu-projections/theorem-2", "steps") is ProofVerdict.REFUTED
     assert v("showkatbakhsh-regression/corollary-3") is ProofVerdict.REFUTED
 
@@ -266,8 +291,11 @@ def test_mutations_of_claim_level_proofs(mods):
     assert lec.union_bound_lemma(sp.log(1 / d)).check().verdict is ProofVerdict.REFUTED  # forgot the union over K
     assert sk.corollary_2_limit().verdict is ProofVerdict.PROVED
     assert sk.corollary_2_limit(1).verdict is not ProofVerdict.PROVED  # n' = n is not o(n)
-    # the corollary rests on Theorem 2 (UNKNOWN: unspecified constants), so it is no stronger than that
-    assert sk.corollary_2().conclusion.verdict is ProofVerdict.UNKNOWN
+    # round 9: the corollary's privacy half ("random projection itself guarantees the privacy" once sigma_RP = 0) is
+    # refuted in its own regime; with too few rows for sigma_RP to vanish the refutation does not apply (the utility
+    # half rests on Theorem 2: not decidable as stated)
+    assert sk.corollary_2().conclusion.verdict is ProofVerdict.REFUTED
+    assert sk.corollary_2_privacy(n=4, n_prime=4).verdict is ProofVerdict.UNKNOWN  # f^2 = 3 < n'/(2 - 1): sigma > 0
     tv = sk.tv_from_dp_lemma()
     assert tv.check().verdict is ProofVerdict.PROVED
     assert tv.mutated(conclusion=sp.Eq(tv.lhs, tv.rhs + tv.symbols[3], evaluate=False),
@@ -293,6 +321,7 @@ def test_prove_json_on_one_file(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert {c["id"] for c in doc["claims"]} >= {"lecture21-dp/lemma-6", "lecture21-dp/lemma-1"}
     for c in doc["claims"]:
+        assert isinstance(c["premises"], list) and c["domain"] and isinstance(c["decidable"], bool)
         assert c["steps"] in {"proved", "certified", "tested", "refuted", "unknown"}
         assert c["conclusion"] in {"kernel-checked", "proved", "certified", "tested", "refuted", "unknown"}
         assert isinstance(c["evidence"], str) and c["statement"]
