@@ -121,7 +121,10 @@ def scheduler_arg(text: str) -> str:
     """argparse type of ``--scheduler``: [SCHEME://]HOST[:PORT] (checked before anything runs)."""
     import re
 
-    if not re.fullmatch(r"(?:[a-z][a-z0-9+.-]*://)?(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?", text or ""):
+    # Dask's in-process transport names a scheduler as inproc://HOST/PID/N (distributed.comm.inproc)
+    inproc = re.fullmatch(r"inproc://[A-Za-z0-9_.-]+(?:/[0-9]+)+", text or "")
+    if not inproc and not re.fullmatch(r"(?:[a-z][a-z0-9+.-]*://)?(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?",
+                                       text or ""):
         raise argparse.ArgumentTypeError(f"{text!r} is not a scheduler address; give [SCHEME://]HOST[:PORT], e.g. "
                                          "tcp://10.0.0.5:8786 (`dask scheduler` prints it)")
     return text

@@ -14,7 +14,7 @@ import time
 from . import _common
 
 #: (header, minimum width, flexible)
-COLUMNS = [("ID", 24, True), ("kind", 10, False), ("claim", 30, True), ("steps", 12, False), ("conclusion", 14, False),
+COLUMNS = [("ID", 18, True), ("kind", 10, False), ("claim", 16, True), ("steps", 12, False), ("conclusion", 14, False),
            ("strength", 20, False)]
 
 

@@ -51,7 +51,9 @@ def test_interval_certificate_refuses_a_false_tight_statement():
                box={"x": Range(0, 1)}, samples=10, hypotheses=(sp.Ge(x, 0), sp.Le(x, 1)))
     bad = ok.mutated(box={"x": Range(0, 1.2)}, hypotheses=(sp.Ge(x, 0), sp.Le(x, sp.Rational(6, 5))))
     assert ok.check().verdict is ProofVerdict.CERTIFIED
-    assert bad._interval().__class__ is str  # the certifier alone does not certify it
+    refused = bad._interval()  # the certifier does not certify it: its failing cell's centre is a counterexample
+    assert not isinstance(refused, str) and refused.verdict is ProofVerdict.REFUTED
+    assert float(refused.counterexample["x"]) > 1
     assert bad.check().verdict is ProofVerdict.REFUTED
 
 
