@@ -18,37 +18,19 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import math
 import os
 import sys
 import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
 
 import dpverify  # noqa: E402
-from dpverify import PrivacyClaim  # noqa: E402
 from dpverify.mechanism import is_white_box  # noqa: E402
 from dpverify.registry import load_entries  # noqa: E402
+from dpverify_mechanisms.faulty.lying_density import FarTailLiar  # noqa: E402
 
 
-class FarTailLiar:
-    """Correct Laplace(1) sampler; log_density under data = 1 decays at half the rate beyond 12."""
-
-    claim = PrivacyClaim(1.0)
-
-    def __init__(self, knee: float = 12.0):
-        self.knee = knee
-
-    def sample(self, data, size, rng):
-        return float(data) + rng.laplace(0.0, 1.0, size)
-
-    def log_density(self, outputs, data):
-        z = np.abs(np.asarray(outputs, dtype=float) - float(data))
-        if float(data) == 1.0:
-            z = np.where(z > self.knee, self.knee + (z - self.knee) / 2, z)
-        return -math.log(2.0) - z
 
 
 def liar_run(seeds: int, samples: int, knee: float) -> dict:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .auditing import AuditResult, audit
 from .claims import ClaimForm, NeighbourRelation, PrivacyClaim, Verdict
-from .errors import DPVerifyError, InvalidArgument, MechanismError, NumericalError, UnsupportedEvent
+from .errors import DeadlineExceeded, DPVerifyError, InvalidArgument, MechanismError, NumericalError, UnsupportedEvent
 from .mechanism import Mechanism, WhiteBoxMechanism, is_white_box
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,6 +55,7 @@ __all__ = [
     "AuditResult",
     "ClaimForm",
     "DPVerifyError",
+    "DeadlineExceeded",
     "InvalidArgument",
     "Mechanism",
     "MechanismError",

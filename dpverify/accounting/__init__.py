@@ -54,8 +54,16 @@ from .kov import KOVComposition
 from .pld import Discretisation, PLDBounds, PLDComposition
 from .profiles import delta_for_epsilon, epsilon_for_delta
 from .rdp import DEFAULT_ORDERS, RDPComposition
+from .sampler_audit import SamplerAudit, SamplerCheck, Sampling, audit_sampler
+from .samplers import shuffled_gaussian_delta_lower, shuffled_gaussian_epsilon_lower
 
 __all__ = [
+    "SamplerAudit",
+    "SamplerCheck",
+    "Sampling",
+    "audit_sampler",
+    "shuffled_gaussian_delta_lower",
+    "shuffled_gaussian_epsilon_lower",
     "CompositionCalibration",
     "PLDBounds",
     "calibrate",

@@ -15,7 +15,6 @@ plus the identity's false-alarm rate (CONSISTENCY_ALPHA / 8 per direction).
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pytest
@@ -23,25 +22,10 @@ import pytest
 import dpverify
 from dpverify import PrivacyClaim, Verdict
 from dpverify.auditing.consistency import MIN_EVENT_DRAWS, confirm_violations, violation_threshold
+from dpverify_mechanisms.faulty.lying_density import FarTailLiar
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
 
-class FarTailLiar:
-    """Correct Laplace(1) sampler; log_density under data = 1 is too flat beyond ``knee`` scale units."""
-
-    claim = PrivacyClaim(1.0)
-
-    def __init__(self, knee: float = 12.0):
-        self.knee = knee
-
-    def sample(self, data, size, rng):
-        return float(data) + rng.laplace(0.0, 1.0, size)
-
-    def log_density(self, outputs, data):
-        z = np.abs(np.asarray(outputs, dtype=float) - float(data))
-        if float(data) == 1.0:
-            z = np.where(z > self.knee, self.knee + (z - self.knee) / 2, z)
-        return -math.log(2.0) - z
 
 
 class HalfScaleLaplace(ScalarLaplace):
