@@ -1,6 +1,6 @@
 """Black-box false alarms on tight correct mechanisms stay at or below the nominal rate (issue 27, item 8).
 
-Runs ``benchmarks/blackbox_false_alarms.py`` (5 tight correct mechanisms x 200 seeds, default audit at
+Runs ``benchmarks/bench_blackbox_event_families.py`` (5 tight correct mechanisms x 200 seeds, default audit at
 confidence 0.95) and requires that no mechanism's count of ``violated`` verdicts is significantly
 above 5 % (one-sided exact binomial test at level 0.01 per mechanism, the issue's acceptance).
 
@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "blackbox_false_alarms.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_blackbox_event_families.py"
 
 
 @pytest.mark.slow
 def test_tight_correct_mechanisms_are_not_flagged_above_the_nominal_rate(capsys):
-    spec = importlib.util.spec_from_file_location("blackbox_false_alarms", BENCH)
+    spec = importlib.util.spec_from_file_location("bench_blackbox_event_families", BENCH)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     code = bench.main(["--seeds", "200", "--samples", str(bench.DEFAULT_SAMPLES)])

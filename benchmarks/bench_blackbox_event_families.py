@@ -1,6 +1,6 @@
 """False alarms of the default black-box audit on tight correct mechanisms, per event family (issue 27).
 
-Usage: python benchmarks/blackbox_false_alarms.py [--seeds 200] [--samples 50000] [--scalar-samples 200000]
+Usage: python benchmarks/bench_blackbox_event_families.py [--seeds 200] [--samples 50000] [--scalar-samples 200000]
                                                   [--confidence 0.95] [--only NAME ...] [--first-seed 0]
 
 Five correct mechanisms whose true epsilon equals their claim (so every certified bound sits at the
