@@ -1,6 +1,6 @@
 """Ctrl-C of a pooled black-box audit, many times, under background load: how long from SIGINT to exit?
 
-The scenario is the one of ``tests/audit/test_randomness.py::test_ctrl_c_ends_a_pooled_audit_with_one_line``:
+The scenario is the one of ``tests/auditing/test_randomness.py::test_ctrl_c_ends_a_pooled_audit_with_one_line``:
 ``python -m dpverify audit slow_mech:MECH`` (a sampler that sleeps 0.3 s per batch, the automatic 2-worker
 process pool), SIGINT 1.5 s after sampling started. Per run it records the seconds from SIGINT to the
 "interrupted" line on stderr (the main thread has taken the KeyboardInterrupt and stopped the pool) and to
@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# the very scenario of tests/audit/test_randomness.py::test_ctrl_c_ends_a_pooled_audit_with_one_line
+# the very scenario of tests/auditing/test_randomness.py::test_ctrl_c_ends_a_pooled_audit_with_one_line
 sys.path.insert(0, str(ROOT / "tests" / "audit"))
 from test_randomness import SLOW_MODULE  # noqa: E402
 

@@ -4,7 +4,7 @@
 on neighbours at distance 1), but its ``log_density`` under data = 1 decays at half the rate beyond
 ``knee`` scale units: the density lies only in a far tail that pilot draws never reach. A white-box
 audit must answer ``inconsistent`` or give no privacy verdict (never ``violated``). Used by
-``tests/audit_whitebox/test_consistency_tail.py`` and ``benchmarks/bench_consistency_trust.py``.
+``tests/auditing/whitebox/test_consistency_tail.py`` and ``benchmarks/bench_consistency_trust.py``.
 """
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from dpverify import PrivacyClaim, Verdict
 from dpverify.auditing.consistency import CONSISTENCY_ALPHA, thresholds_for
 from dpverify.auditing.streaming import DirectionStats, batch_stats, delta_sums_float
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace
+from consistency_doubles import RandomizedResponse  # tests/support
 
 
 class _Laplace:
@@ -35,29 +36,6 @@ class _Laplace:
     def log_density(self, outputs, data):
         b = self.density_scale
         return -math.log(2 * b) - np.abs(np.asarray(outputs, dtype=float) - float(data)) / b
-
-
-class RandomizedResponse:
-    """Report the bit with probability e^eps / (1 + e^eps). ``mass_factor`` != 1 scales the stated
-    mass under data = 1 (an unnormalised mass: the classic typo)."""
-
-    def __init__(self, epsilon=1.0, mass_factor=1.0):
-        self.epsilon, self.mass_factor = epsilon, mass_factor
-        self.claim = PrivacyClaim(epsilon)
-        self.p = math.exp(epsilon) / (1 + math.exp(epsilon))
-
-    def check_neighbours(self, d, dp):
-        if {int(d), int(dp)} != {0, 1}:
-            raise dpverify.InvalidArgument("randomized response compares the bits 0 and 1")
-
-    def sample(self, data, size, rng):
-        keep = rng.random(size) < self.p
-        return np.where(keep, int(data), 1 - int(data)).astype(np.int64)
-
-    def log_density(self, outputs, data):
-        o = np.asarray(outputs)
-        lp = np.where(o == int(data), math.log(self.p), math.log(1 - self.p))
-        return lp + (math.log(self.mass_factor) if int(data) == 1 else 0.0)
 
 
 LIARS = [

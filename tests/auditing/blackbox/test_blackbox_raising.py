@@ -26,8 +26,7 @@ from dpverify import MechanismError, PrivacyClaim
 from dpverify.auditing import blackbox
 from dpverify.auditing.blackbox import InlineExecutor
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "adapters"))
-import _adapter_fakes as fakes  # noqa: E402
+import _adapter_fakes as fakes  # noqa: E402  (tests/support, on sys.path via tests/conftest.py)
 
 
 class AlwaysRaises:
@@ -130,7 +129,7 @@ def test_no_raised_draws_means_no_note():
 
 # -- the CLI and the pytest plugin: the three broken samplers of the issue ------------------------------
 
-ADAPTERS_DIR = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "adapters")
+ADAPTERS_DIR = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "support")
 
 #: Source defining MECH, one of the three broken samplers (the adapter one over the diffprivlib fake,
 #: installed by the caller's ``monkeypatch``).

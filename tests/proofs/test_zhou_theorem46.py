@@ -114,7 +114,7 @@ def test_theorem_4_6_trace_step_is_checked_not_stated():
     step = Z.trace_l1_step()
     assert step.verdict is (ProofVerdict.KERNEL_CHECKED if coq.coqc_path() else ProofVerdict.TESTED), step.evidence
     assert "trace_l1_bound (ZhouTheorem46.v)" in step.evidence
-    # the claim's steps: tests/symbolic/test_proofs_zhou_compression.py (its module fixture computes every claim)
+    # the claim's steps: tests/proofs/test_proofs_zhou_compression.py (its module fixture computes every claim)
 
 
 def test_renormalisation_lemma_mutant_is_false():

@@ -23,7 +23,7 @@ from dpverify.mechanism import is_white_box
 from dpverify.registry import load_entries
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
-from test_consistency import RandomizedResponse  # same folder (pytest prepends it to sys.path)
+from consistency_doubles import RandomizedResponse  # tests/support
 
 pytestmark = pytest.mark.slow
 

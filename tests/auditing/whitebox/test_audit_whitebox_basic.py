@@ -178,7 +178,7 @@ def test_bad_audit_arguments(kwargs, exc, needle):
 
 BAD_PAIRS = [
     # Query answers (the mechanism's neighbour space is WHOLE) of different shapes are not neighbours
-    # (datasets of records may differ in length under ADD_REMOVE_ONE: tests/audit/test_pairs.py).
+    # (datasets of records may differ in length under ADD_REMOVE_ONE: tests/auditing/test_pairs.py).
     ("different-shapes", (np.zeros(2), np.zeros(3)), "are not neighbours"),
     ("equal", (0.5, 0.5), "D = D'"),
     ("too-far", (0.0, 5.0), "norm 5 > bound=1"),
