@@ -25,8 +25,19 @@ class InvalidArgument(DPVerifyError, ValueError):
 class MechanismError(DPVerifyError):
     """A mechanism under audit misbehaved (wrong output count, raised, returned NaN ...).
 
-    The message names the mechanism and the neighbouring pair that triggered it.
+    The message names the mechanism and the neighbouring pair that triggered it. The structured fields
+    say the same for programs: ``pair`` (the index of the pair in the audit's list, or None when not tied
+    to one pair) and ``direction`` (``"D->D'"``, ``"D'->D"`` or the dataset ``"D"``/``"D'"``; None when
+    not tied to one).
     """
+
+    def __init__(self, message: str = "", *, pair: int | None = None, direction: str | None = None):
+        super().__init__(message)
+        self.pair = pair
+        self.direction = direction
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), str(self), dict(self.__dict__)))
 
 
 class DeadlineExceeded(MechanismError):
@@ -36,13 +47,11 @@ class DeadlineExceeded(MechanismError):
     ``time_budget`` is the budget in seconds; ``seconds`` the time waited (None when not measured).
     """
 
-    def __init__(self, message: str, time_budget: float | None = None, seconds: float | None = None):
-        super().__init__(message)
+    def __init__(self, message: str, time_budget: float | None = None, seconds: float | None = None, *,
+                 pair: int | None = None, direction: str | None = None):
+        super().__init__(message, pair=pair, direction=direction)
         self.time_budget = time_budget
         self.seconds = seconds
-
-    def __reduce__(self):
-        return (type(self), (str(self), self.time_budget, self.seconds))
 
 
 class NumericalError(DPVerifyError, ArithmeticError):
@@ -50,4 +59,23 @@ class NumericalError(DPVerifyError, ArithmeticError):
 
 
 class UnsupportedEvent(DPVerifyError):
-    """An accounting method cannot handle an event (the message names the event and the method)."""
+    """A method cannot handle an event: an accounting method a privacy event, or a black-box audit an
+    output event. The message names the event and the method; the structured fields say the same for
+    programs: ``event`` (the event object, or None) and ``method`` (the method's name, or None).
+    """
+
+    def __init__(self, message: str = "", *, event: object = None, method: str | None = None):
+        super().__init__(message)
+        self.event = event
+        self.method = method
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), str(self), dict(self.__dict__)))
+
+
+def _rebuild(cls: type, message: str, fields: dict) -> DPVerifyError:
+    """Unpickle an error with its structured fields (errors cross process and Dask worker boundaries)."""
+    err = cls.__new__(cls)
+    Exception.__init__(err, message)
+    err.__dict__.update(fields)
+    return err
