@@ -7,7 +7,7 @@ batch size (fixed by the output size), never on the number of workers.
 from __future__ import annotations
 
 import time
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
@@ -21,6 +21,18 @@ __all__ = ["normalise_pairs", "describe", "root_seed", "batch_plan", "run_batche
 
 #: Elements (not outputs) per batch: a few MB, cache-friendly, whatever the output shape.
 BATCH_ELEMENTS = 1 << 18
+
+
+class InlineExecutor(Executor):
+    """An executor that runs every task at once in the calling process (forces a serial audit)."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        f: Future = Future()
+        try:
+            f.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # delivered through the future, as a pool would
+            f.set_exception(exc)
+        return f
 
 
 def describe(obj: Any, limit: int = 80) -> str:

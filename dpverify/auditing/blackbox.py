@@ -111,6 +111,7 @@ from .._validate import open_unit
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument, MechanismError
 from . import _runner
+from ._runner import InlineExecutor  # noqa: F401  (public here too: tests and benchmarks force a serial audit)
 from .bounds import clopper_pearson_lower, clopper_pearson_upper, paired_log_ratio_lower
 from .events import HalfLine, OutputTable, RaisedDraw, ScoreAbove, to_table, with_errors
 from .result import AuditResult, DirectionResult
@@ -190,18 +191,6 @@ SECOND_OVERLAP_MAX = 0.5
 #: tails of one score, so less winner's curse than across candidates; chosen on a simulation of the
 #: count-score thresholds of LaplaceParallel, never on audit draws).
 PAIRED_THRESHOLD_LEVEL = 0.05
-
-
-class InlineExecutor(Executor):
-    """An executor that runs every task at once in the calling process (forces a serial audit)."""
-
-    def submit(self, fn, /, *args, **kwargs):
-        f: Future = Future()
-        try:
-            f.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # delivered through the future, as a pool would
-            f.set_exception(exc)
-        return f
 
 
 def _where(k: int, data: Any, data_prime: Any, which: str) -> str:
