@@ -35,7 +35,7 @@ def main() -> None:
     from dpverify import audit
     from dpverify.registry import load_entries
     from dpverify.testing import DEFAULT_ALPHA_RUN, DEFAULT_SEED, PROFILES, Profile
-    from dpverify.testing._profiles import check_confidence, check_seed
+    from dpverify.testing.profiles import check_confidence, check_seed
 
     entries = [e for e in load_entries() if e.section == "mechanisms"]
     samples = PROFILES[Profile.CI].samples

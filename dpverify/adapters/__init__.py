@@ -13,7 +13,7 @@ the seed), and returns outputs of whatever type the library returns. See ``docs/
 """
 from __future__ import annotations
 
-from ._base import LibraryMechanism, absent_records, bound_pairs, library_version, require
+from .base import LibraryMechanism, absent_records, bound_pairs, library_version, require
 
 __all__ = ["LibraryMechanism", "absent_records", "bound_pairs", "library_version", "require", "ADAPTERS"]
 

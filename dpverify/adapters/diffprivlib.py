@@ -26,7 +26,7 @@ import numpy as np
 from .. import _validate as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from ._base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
+from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
 
 _dpl = require("diffprivlib", "diffprivlib", "diffprivlib")
 

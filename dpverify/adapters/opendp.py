@@ -23,7 +23,7 @@ import numpy as np
 from .. import _validate as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from ._base import LibraryMechanism, as_outputs, relation_of, require
+from .base import LibraryMechanism, as_outputs, relation_of, require
 
 dp = require("opendp.prelude", "opendp", "opendp")
 

@@ -29,7 +29,7 @@ import numpy as np
 from .. import _validate as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from ._base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
+from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
 
 _pdp = require("pipeline_dp", "pipeline-dp", "pipeline_dp")
 
@@ -98,7 +98,7 @@ class PipelineDPMechanism(LibraryMechanism):
 
     def _build(self):
         try:
-            from . import pydp as _pydp_adapter
+            from . import pydp as _pydp_adapter  # deferred: python-dp (optional library), absent on some pipeline-dp installs
 
             _pydp_adapter.drain()
         except ImportError:  # pragma: no cover - pipeline-dp depends on python-dp

@@ -26,7 +26,7 @@ from typing import Any, Callable
 from .. import _validate as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from ._base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
+from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
 
 _pydp = require("pydp", "python-dp", "pydp")
 _nm = require("pydp.algorithms.numerical_mechanisms", "python-dp", "pydp")

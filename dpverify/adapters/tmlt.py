@@ -26,7 +26,7 @@ import numpy as np
 
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from ._base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
+from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
 
 _core = require("tmlt.core", "tmlt.core", "tmlt")
 _measures = require("tmlt.core.measures", "tmlt.core", "tmlt")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._profiles import (
+from .profiles import (
     DEFAULT_ALPHA_RUN,
     DEFAULT_CONFIDENCE,
     DEFAULT_PROFILE,
@@ -39,11 +39,11 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "assert_private":
-        from ._assert import assert_private
+        from .assertion import assert_private  # deferred: the plugin imports this package at pytest start-up
 
         return assert_private
     if name == "Auditor":
-        from .plugin import Auditor
+        from .plugin import Auditor  # deferred: pytest, loaded only when the plugin is used
 
         return Auditor
     raise AttributeError(f"module 'dpverify.testing' has no attribute {name!r}")

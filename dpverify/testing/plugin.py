@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from ._profiles import (
+from .profiles import (
     DEFAULT_ALPHA_RUN,
     DEFAULT_PROFILE,
     DEFAULT_SEED,
@@ -229,7 +229,7 @@ class Auditor:
     """The configured privacy checker of a pytest run (the ``dp_auditor`` fixture).
 
     ``assert_private`` checks with the run's profile (``samples``, ``max_pairs``), a seed derived
-    from the run seed and the test id (:func:`dpverify.testing._profiles.check_seed`), and the
+    from the run seed and the test id (:func:`dpverify.testing.profiles.check_seed`), and the
     confidence given by the run's false-alarm budget; on failure the message ends with the
     pytest command that reproduces it.
     """
@@ -242,7 +242,7 @@ class Auditor:
     def last_pairs(self) -> tuple | None:
         """The pairs the last check drew from a strategy (a tuple of ``(D, D_prime)``), None when
         its pairs were given explicitly. Pairs depend on the run seed and the test id only
-        (:func:`dpverify.testing._profiles.check_seed`), never on test selection or imports."""
+        (:func:`dpverify.testing.profiles.check_seed`), never on test selection or imports."""
         return self._last_pairs
 
     @property
@@ -304,7 +304,7 @@ class Auditor:
         ``samples=dp_auditor.samples // 10``).
         """
         __tracebackhide__ = True
-        from ._assert import check_private
+        from .assertion import check_private  # deferred: keeps the plugin light at pytest start-up (loads the audit stack)
 
         item = self._item()
         checks = _checks(item)

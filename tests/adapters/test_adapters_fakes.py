@@ -10,7 +10,7 @@ import pytest
 import dpverify
 from dpverify import InvalidArgument, NeighbourRelation, PrivacyClaim
 from dpverify.adapters import absent_records
-from dpverify.adapters._base import as_outputs
+from dpverify.adapters.base import as_outputs
 
 import _adapter_fakes as fakes
 

@@ -6,7 +6,7 @@ import pickle
 import pytest
 
 from dpverify import InvalidArgument
-from dpverify.adapters._base import ScalarDistanceCheck
+from dpverify.adapters.base import ScalarDistanceCheck
 
 
 def test_within_the_bound_passes_and_the_check_pickles():

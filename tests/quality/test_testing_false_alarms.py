@@ -25,8 +25,8 @@ from scipy.stats import binom
 from dpverify import NeighbourRelation
 from dpverify import strategies as dps
 from dpverify.testing import DEFAULT_ALPHA_RUN
-from dpverify.testing._assert import check_private
-from dpverify.testing._profiles import check_confidence, check_seed
+from dpverify.testing.assertion import check_private
+from dpverify.testing.profiles import check_confidence, check_seed
 from dp_testing_doubles import GaussianSum, RandomisedResponse, TightGaussian
 from dpverify_mechanisms.lecture21_dp import ClassicalGaussian, ScalarLaplace, VectorLaplace
 from dpverify_mechanisms.tu_projections import KenthapadiGaussian

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from dpverify import AuditResult, InvalidArgument, Verdict
 from dpverify import strategies as dps
 from dpverify.testing import assert_private
-from dpverify.testing._assert import draw_pairs
+from dpverify.testing.assertion import draw_pairs
 from dp_testing_doubles import HalvedLaplace, HalvedVectorLaplace
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace, VectorLaplace
 
@@ -94,7 +94,7 @@ def test_plugin_imports_nothing_heavy_of_its_own():
     """The plugin module and the package it loads import no hypothesis and no audit code at start-up
     (numpy/scipy come only from ``import dpverify`` itself: see docs/testing.md)."""
     code = ("import sys; import dpverify.testing.plugin\n"
-            "print(sorted(m for m in ('hypothesis', 'dpverify.auditing.whitebox', 'dpverify.testing._assert', "
+            "print(sorted(m for m in ('hypothesis', 'dpverify.auditing.whitebox', 'dpverify.testing.assertion', "
             "'dpverify.strategies') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr

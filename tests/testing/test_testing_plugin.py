@@ -218,14 +218,14 @@ def test_each_example(dp_auditor, pair):
                          ids=["alpha-zero", "alpha-nan", "tests-zero", "checks-zero", "tests-fractional"])
 def test_check_confidence_rejects_bad_arguments(args):
     from dpverify import InvalidArgument
-    from dpverify.testing._profiles import check_confidence
+    from dpverify.testing.profiles import check_confidence
 
     with pytest.raises(InvalidArgument):
         check_confidence(*args)
 
 
 def test_check_seed_depends_on_run_seed_test_and_index_only():
-    from dpverify.testing._profiles import check_seed
+    from dpverify.testing.profiles import check_seed
 
     seeds = {check_seed(1, "a.py::t", 0), check_seed(2, "a.py::t", 0), check_seed(1, "a.py::u", 0),
              check_seed(1, "a.py::t", 1)}

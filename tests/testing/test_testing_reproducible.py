@@ -28,7 +28,7 @@ import pytest
 
 import dpverify.strategies  # noqa: F401
 import dpverify.auditing.whitebox  # noqa: F401  (the audit machinery, loaded once: numpy.fft cannot load twice)
-import dpverify.testing._assert  # noqa: F401
+import dpverify.testing.assertion  # noqa: F401
 
 pytest_plugins = ["pytester"]
 
@@ -162,7 +162,7 @@ def test_every_seed_draws_an_extreme_pair():
     import numpy as np
 
     from dpverify import strategies as dps
-    from dpverify.testing._assert import draw_pairs
+    from dpverify.testing.assertion import draw_pairs
 
     strategy = dps.vectors(3, low=-1.0, high=1.0)
     firsts = set()

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import _validate as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
 
@@ -68,8 +69,6 @@ def bound_pairs(data: Any, lower: float, upper: float, relation: NeighbourRelati
     clamped aggregation's sensitivity is reached. Pairs with D = D' are left out; the result is a
     list of ``(D, D')`` tuples ready for ``dpverify.audit``.
     """
-    from .. import _validate as v
-
     lo = v.real("lower", lower)
     hi = v.real("upper", upper)
     if not lo <= hi:

@@ -12,7 +12,7 @@ from .._validate import integer, open_unit
 from ..auditing import AuditResult, audit
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument
-from ._profiles import DEFAULT_CONFIDENCE, DEFAULT_PROFILE, PROFILES
+from .profiles import DEFAULT_CONFIDENCE, DEFAULT_PROFILE, PROFILES
 
 __all__ = ["assert_private", "draw_pairs", "is_strategy", "resolve_seed"]
 
@@ -56,7 +56,7 @@ def draw_pairs(strategy: Any, max_pairs: int, seed: int) -> list:
     imported modules switched off where the installed Hypothesis has that feature (best effort: it
     is Hypothesis internals; pass a strategy of :mod:`dpverify.strategies` for a guarantee).
     """
-    from ..strategies import sample_pairs
+    from ..strategies import sample_pairs  # deferred: dpverify.strategies needs hypothesis (optional extra)
 
     max_pairs = integer("max_pairs", max_pairs, minimum=1, fix="Draw at least one pair from the strategy.")
     rng = np.random.default_rng([seed, _PAIRS_STREAM])
