@@ -179,15 +179,15 @@ def discrete_gaussian_delta(sigma2: float, sensitivity: int, epsilon: float) -> 
 
     delta = P[Z > eps sigma^2/Delta - Delta/2] - e^eps P[Z > eps sigma^2/Delta + Delta/2], Z ~ N_Z(0, sigma2).
     """
-    mpmath.mp.dps = 30
-    s2 = mpmath.mpf(sigma2)
-    reach = int(mpmath.ceil(40 * mpmath.sqrt(s2))) + 10
-    w = {z: mpmath.e ** (-mpmath.mpf(z) ** 2 / (2 * s2)) for z in range(-reach, reach + 1)}
-    total = mpmath.fsum(w.values())
-    a = mpmath.mpf(epsilon) * s2 / sensitivity - mpmath.mpf(sensitivity) / 2
-    b = mpmath.mpf(epsilon) * s2 / sensitivity + mpmath.mpf(sensitivity) / 2
-    tail = lambda c: mpmath.fsum(x for z, x in w.items() if z > c) / total  # noqa: E731
-    return float(tail(a) - mpmath.e ** epsilon * tail(b))
+    with mpmath.mp.workdps(30):  # local precision: never the caller's global mpmath setting
+        s2 = mpmath.mpf(sigma2)
+        reach = int(mpmath.ceil(40 * mpmath.sqrt(s2))) + 10
+        w = {z: mpmath.e ** (-mpmath.mpf(z) ** 2 / (2 * s2)) for z in range(-reach, reach + 1)}
+        total = mpmath.fsum(w.values())
+        a = mpmath.mpf(epsilon) * s2 / sensitivity - mpmath.mpf(sensitivity) / 2
+        b = mpmath.mpf(epsilon) * s2 / sensitivity + mpmath.mpf(sensitivity) / 2
+        tail = lambda c: mpmath.fsum(x for z, x in w.items() if z > c) / total  # noqa: E731
+        return float(tail(a) - mpmath.e ** epsilon * tail(b))
 
 
 class DiscreteGaussianCKS:
