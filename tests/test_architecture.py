@@ -13,6 +13,7 @@ Each rule fails with the offending modules, lines or names listed.
 from __future__ import annotations
 
 import ast
+import functools
 from collections import Counter
 from pathlib import Path
 
@@ -37,6 +38,12 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+@functools.lru_cache(maxsize=None)
+def _source(path: Path) -> tuple[str, ast.Module]:
+    text = path.read_text()
+    return text, ast.parse(text)
+
+
 def _target(module: str, is_package: bool, node: ast.ImportFrom, name: str) -> str:
     if node.level:
         base = module.split(".")
@@ -49,10 +56,11 @@ def _target(module: str, is_package: bool, node: ast.ImportFrom, name: str) -> s
     return f"{mod}.{name}" if f"{mod}.{name}" in MODULES else mod
 
 
+@functools.lru_cache(maxsize=None)
 def _imports(module: str, path: Path):
     """(target module, line, inside a function?, source line) for every import of dpverify* in ``module``."""
-    tree = ast.parse(path.read_text())
-    lines = path.read_text().splitlines()
+    text, tree = _source(path)
+    lines = text.splitlines()
     is_package = path.name == "__init__.py"
     out = []
 
@@ -130,11 +138,11 @@ def test_function_local_imports_defer_a_heavy_dependency_and_say_so():
 
 
 def test_module_and_function_sizes():
-    big = {m: n for m, p in MODULES.items() if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    big = {m: n for m, p in MODULES.items() if (n := len(_source(p)[0].splitlines())) > MAX_MODULE_LINES}
     assert big == {}
     long = []
     for m, p in MODULES.items():
-        for node in ast.walk(ast.parse(p.read_text())):
+        for node in ast.walk(_source(p)[1]):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (m, node.name) not in TABLES:
                 n = node.end_lineno - node.lineno + 1
                 if n > MAX_FUNCTION_LINES:
