@@ -9,7 +9,7 @@ calls; the stages exchange the frozen values of :mod:`.values`):
    multiplicity ``K`` is fixed before any selection draw, and the alpha budget
    (:class:`~.budget.AlphaBudget`) is split once from it. A later batch that does not fit a numeric
    layout stops the audit with a MechanismError.
-2. *Select* (:mod:`.select`): ``min(SELECTION_CAP, selection_fraction * samples)`` outputs per
+2. *Select* (:mod:`.selection`): ``min(SELECTION_CAP, selection_fraction * samples)`` outputs per
    dataset are drawn, kept, and used to choose events. For the direction "D->D'" (events favouring
    D) each *family* (:mod:`.scores`, :mod:`.learned`, over the outputs encoded by
    :mod:`.event_families`) gives one event maximising the predicted certified epsilon and one

@@ -57,7 +57,7 @@ class SamplePlan:
     note: str | None
 
     @classmethod
-    def make(cls, capped: "_runner.SamplesPlan", selection_fraction: float, stop_early: bool) -> "SamplePlan":
+    def make(cls, capped: _runner.SamplesPlan, selection_fraction: float, stop_early: bool) -> "SamplePlan":
         """The plan for the (capped) samples of ``capped`` (:func:`dpverify.auditing._runner.plan_samples`),
         ``selection_fraction`` already validated."""
         samples = capped.samples

@@ -1,6 +1,6 @@
 """Stage 3, certify: fresh draws count the selected events of one round of one pair.
 
-:func:`certify` draws ``certification`` outputs per dataset in batches (sizes from :func:`look_plan`,
+:func:`certify_events` draws ``certification`` outputs per dataset in batches (sizes from :func:`look_plan`,
 fixed by the layout alone); each batch is reduced at once to the counts of every selected event (a few
 bytes per event; counts merge by addition, so any executor gives the same result) and dropped. The
 j-th batch of D and the j-th of D' are drawn in one task (:func:`pair_counts`), so the i-th outputs of
@@ -29,7 +29,7 @@ from .event_families import RaisedDraw, ScoreAbove
 from .sequential import cs_lower, cs_upper
 from .values import CertifiedEvent, Certification, Selection
 
-__all__ = ["certify", "pair_counts", "look_plan", "Certifier", "CERT_GROUP_MAX", "CERT_TASKS_PER_THREAD",
+__all__ = ["certify_events", "pair_counts", "look_plan", "Certifier", "CERT_GROUP_MAX", "CERT_TASKS_PER_THREAD",
            "FIRST_LOOK"]
 
 #: First certification batch of a sequential round (batches then double up to the batch size).
@@ -214,7 +214,7 @@ def look_plan(n: int, per: int, sequential: bool, looks: tuple[int, ...] | None 
     return out
 
 
-def certify(mechanism, pair, wheres, structured: bool, per: int, selection: Selection, seeds, rnd: Round, slots: int,
+def certify_events(mechanism, pair, wheres, structured: bool, per: int, selection: Selection, seeds, rnd: Round, slots: int,
             claim, float_bits: bool, executor) -> Certification:
     """Count and bound the events of ``selection`` on ``rnd.certification`` fresh outputs per dataset
     (``seeds``: D's and D''s certification seeds; ``per``: outputs per batch; ``slots``: the pair's

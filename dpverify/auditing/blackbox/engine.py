@@ -17,12 +17,12 @@ from ...errors import InvalidArgument
 from .. import _runner
 from ..result import AuditResult
 from .budget import MIN_SAMPLES, SELECTION_FRACTION, AlphaBudget, SamplePlan
-from .certify import certify
+from .certify import certify_events
 from .draws import where
-from .probe import check_probes, probe
-from .select import select
+from .probe import check_probes, probe_pair
+from .selection import choose_events
 from .values import PairRecord
-from .verdict import verdict
+from .verdict import decide
 
 __all__ = ["audit_black_box", "AUTO_POOL_MIN_OUTPUTS"]
 
@@ -72,7 +72,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     wheres = [(where(k, d, dp, "D"), where(k, d, dp, "D'")) for k, (d, dp) in enumerate(pairs)]
     try:
         # 1. probe: each pair's layout, so the event slots K and the alpha budget, before any selection draw
-        probes = [probe(mechanism, d, dp, pair_seeds[k][:2], *wheres[k], float_bits, learned)
+        probes = [probe_pair(mechanism, d, dp, pair_seeds[k][:2], *wheres[k], float_bits, learned)
                   for k, (d, dp) in enumerate(pairs)]
         check_probes(mechanism, pairs, [r for _, r in probes])
         budget = AlphaBudget.split(confidence, stop_early, plan.pilot,
@@ -84,8 +84,8 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         if own_pool is not None:
             own_pool.shutdown()
     # 4. verdict
-    return verdict(mechanism, pairs, records, stopped, claim=claim, confidence=confidence, plan=plan, budget=budget,
-                   stop_early=stop_early, notes=notes, search=search, start=start)
+    return decide(mechanism, pairs, records, stopped, claim=claim, confidence=confidence, plan=plan, budget=budget,
+                  stop_early=stop_early, notes=notes, search=search, start=start)
 
 
 def _rounds(mechanism, pairs, wheres, probes, pair_seeds, plan, budget, claim, learned, float_bits, executor):
@@ -101,13 +101,13 @@ def _rounds(mechanism, pairs, wheres, probes, pair_seeds, plan, budget, claim, l
         for k, pair in enumerate(pairs):
             layout = probes[k][0]
             sel_seeds, cert_seeds = zip(*(ss.spawn(2) for ss in pair_seeds[k][rnd.seed_index].spawn(2)))
-            sel = select(mechanism, pair, wheres[k], layout, sel_seeds, rnd, claim, learned, float_bits, executor)
+            sel = choose_events(mechanism, pair, wheres[k], layout, sel_seeds, rnd, claim, learned, float_bits, executor)
             raised[k] = raised[k].with_types([dict(t) for t in sel.raised])
             constant[k] = sel.constant if sel.constant is not None else constant[k]
             drawn[k] += sel.drawn
             if not sel.events:
                 continue
-            cert = certify(mechanism, pair, wheres[k], layout.structured, layout.per, sel, cert_seeds, rnd,
+            cert = certify_events(mechanism, pair, wheres[k], layout.structured, layout.per, sel, cert_seeds, rnd,
                            layout.slots, claim, float_bits, executor)
             events[k].extend(cert.events)
             drawn[k] += cert.drawn

@@ -1,6 +1,6 @@
 """Stage 1, probe: the first draws of each pair fix its output layout before any selection draw.
 
-:func:`probe` draws ``PROBE_OUTPUTS`` outputs per dataset (their own seeds) and returns the pair's
+:func:`probe_pair` draws ``PROBE_OUTPUTS`` outputs per dataset (their own seeds) and returns the pair's
 :class:`~dpverify.auditing.blackbox.values.Layout` (numeric arrays of one shape, else structured
 outputs; the feature names; the batch size; the number of candidate events per direction, so the
 multiplicity ``K`` is fixed before any selection draw) and its
@@ -12,7 +12,6 @@ which most draws raised.
 """
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 
@@ -23,7 +22,7 @@ from .event_families import to_table
 from .scores import slots
 from .values import Layout, RaisedDraws, Where
 
-__all__ = ["probe", "check_probes", "degenerate_message", "types_text", "PROBE_OUTPUTS", "BATCH_OUTPUTS",
+__all__ = ["probe_pair", "check_probes", "degenerate_message", "types_text", "PROBE_OUTPUTS", "BATCH_OUTPUTS",
            "STRUCTURED_BATCH_OUTPUTS"]
 
 #: Outputs per batch at most (fewer for large outputs); fixed, so results do not depend on workers.
@@ -64,7 +63,7 @@ def _probe_one(mechanism, data, seed, where: Where, float_bits):
             names), raised
 
 
-def probe(mechanism, data, data_prime, seeds, where_d: Where, where_dp: Where, float_bits: bool,
+def probe_pair(mechanism, data, data_prime, seeds, where_d: Where, where_dp: Where, float_bits: bool,
           learned: bool) -> tuple[Layout, RaisedDraws]:
     """The layout of one pair from its probe draws (``seeds``: D's and D''s), and the draws that raised."""
     probes = [_probe_one(mechanism, data, seeds[0], where_d, float_bits),

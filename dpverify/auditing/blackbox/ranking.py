@@ -1,6 +1,6 @@
 """Which selected event gets the paired bound (pure claims), from the selection draws alone.
 
-The selection (:mod:`~dpverify.auditing.blackbox.select`) holds back the last ``VALIDATION_SHARE`` of
+The selection (:mod:`~dpverify.auditing.blackbox.selection`) holds back the last ``VALIDATION_SHARE`` of
 its draws; the events chosen on the rest are ranked here by the paired bound each is predicted to get
 (:func:`held_out_paired`: the held-out discordant pairs' odds ratio at its ``HELD_OUT_LEVEL`` lower
 bound, so rare events do not win on their noise, minus the certification's penalty and the margin

@@ -31,7 +31,7 @@ from .draws import PROBE_OUTPUTS
 from .probe import degenerate_message, types_text
 from .values import CertifiedEvent, PairRecord, direction_name
 
-__all__ = ["verdict", "EVIDENCE_ALPHA", "MOSTLY_RAISED_SHARE", "CURVE_POINTS"]
+__all__ = ["decide", "EVIDENCE_ALPHA", "MOSTLY_RAISED_SHARE", "CURVE_POINTS"]
 
 #: Overall level of the "evidence" test behind the inconclusive verdict (union bound over the 2K
 #: bounds, like the certification): a correct mechanism is called inconclusive with probability
@@ -144,7 +144,7 @@ def _summary(best_r, plan: SamplePlan, budget: AlphaBudget, stop_early: bool, cl
             "simultaneously"]
 
 
-def verdict(mechanism, pairs, records: list[PairRecord], stopped, *, claim, confidence: float, plan: SamplePlan,
+def decide(mechanism, pairs, records: list[PairRecord], stopped, *, claim, confidence: float, plan: SamplePlan,
             budget: AlphaBudget, stop_early: bool, notes: list[str], search, start: float) -> AuditResult:
     """The AuditResult of the rounds' ``records`` (one per pair); ``stopped`` is ``(pair, round label)``
     when a sequential look certified a violation, else None; ``notes`` the notes gathered so far."""

@@ -1,6 +1,6 @@
-"""Stage 2, select: the selection draws of one round of one pair choose the events to certify.
+"""Stage 2, select (the selection draws): the selection draws of one round of one pair choose the events to certify.
 
-:func:`select` draws ``selection`` outputs per dataset (batches of the probe's size, on the executor),
+:func:`choose_events` draws ``selection`` outputs per dataset (batches of the probe's size, on the executor),
 keeps them, and chooses events on them. For the direction "D->D'" (events favouring D) each *family*
 (:mod:`~dpverify.auditing.blackbox.scores`, :mod:`~dpverify.auditing.blackbox.learned`) gives one event
 maximising the predicted certified epsilon and one maximising the predicted delta at
@@ -32,7 +32,7 @@ from .ranking import (FITTED_SCORES, RANK_Z_MIN, SECOND_OVERLAP_MAX, all_draws_p
 from .scores import predicted, scan, select_both
 from .values import Layout, SelectedEvent, Selection
 
-__all__ = ["select", "selection_tables", "VALIDATION_SHARE", "VALIDATION_MIN"]
+__all__ = ["choose_events", "selection_tables", "VALIDATION_SHARE", "VALIDATION_MIN"]
 
 #: Pure claims: share of the selection draws held out to rank the candidates for the paired
 #: bound (thresholds are chosen on the rest), when there are at least VALIDATION_MIN of them.
@@ -54,7 +54,7 @@ def selection_tables(mechanism, pair, wheres, layout: Layout, size: int, seeds, 
     return merge([t for t, w in zip(parts, which) if w == 0]), merge([t for t, w in zip(parts, which) if w == 1])
 
 
-def select(mechanism, pair, wheres, layout: Layout, seeds, rnd: Round, claim, learned: bool, float_bits: bool,
+def choose_events(mechanism, pair, wheres, layout: Layout, seeds, rnd: Round, claim, learned: bool, float_bits: bool,
            executor) -> Selection:
     """The events of one round (``rnd``) of one pair, chosen on its selection draws."""
     sel, cert = rnd.selection, rnd.certification
