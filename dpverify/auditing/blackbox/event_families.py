@@ -13,7 +13,7 @@ into a :class:`OutputTable`:
   outputs the numbers found in it, in reading order ("number[0]" is the first number), their sum
   and how many there are. Missing numbers are ``-inf``.
   With ``float_bits``, float outputs also get the feature ``granularity`` (the exponent of the
-  lowest set bit, min over coordinates: :mod:`dpverify.auditing.floatbits`); vectors get the
+  lowest set bit, min over coordinates: :mod:`dpverify.auditing.blackbox.floatbits`); vectors get the
   consecutive differences of their first coordinates.
 * ``skeleton`` - for structured outputs, the code of the output with every number masked (which
   branch the mechanism took; ``0`` for plain numeric outputs).
@@ -365,7 +365,7 @@ class OutcomeSet:
 @dataclass(frozen=True)
 class ScoreAbove:
     """``score(output) >= threshold`` (``upper``) or ``<= threshold``, for a score learned on the
-    selection samples (a log density-ratio estimate, see :mod:`dpverify.auditing.scores`)."""
+    selection samples (a log density-ratio estimate, see :mod:`dpverify.auditing.blackbox.scores`)."""
 
     score: Any  # an object with ``__call__(table) -> scores`` and ``describe()``
     threshold: float

@@ -16,7 +16,7 @@ meant to approximate it:
   0.1 %/99.9 % quantiles and standardised), the indicator of each above its median, indicators of
   +-inf, the counts above, counts of the most frequent exact values (e.g. "BOTTOM" zeros,
   "not answered" infinities), the sorted coordinates, and the float granularity (lowest set bit,
-  :mod:`dpverify.auditing.floatbits`) when present. Its logit is an estimate of the log ratio.
+  :mod:`dpverify.auditing.blackbox.floatbits`) when present. Its logit is an estimate of the log ratio.
 
 Both are plain functions of the output once fitted, so events ``score >= t`` certified on
 independent draws give valid bounds however poor the fit; the fit only decides the power. The

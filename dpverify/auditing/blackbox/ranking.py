@@ -190,7 +190,8 @@ def paired_alternatives(events, goals, owner, f1: OutputTable | None, f2: Output
     with the threshold that maximises :func:`held_out_paired` (at PAIRED_THRESHOLD_LEVEL) on the
     fitting draws ``f1``, ``f2``
     (discordant counts at their expectation for independent pairs, a (1 - b/N) and b (1 - a/N));
-    None where there is none or it is the event's own threshold."""
+    None where there is none or it is the event's own threshold. ``goals[i]`` is event i's goal
+    (``"epsilon"`` or ``"delta"``), ``owner[i]`` its favoured side (0: D, 1: D')."""
     out: list = [None] * len(events)
     if f1 is None or f2 is None or f1.size == 0 or f1.size != f2.size:
         return out
