@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from types import SimpleNamespace
 
 import pytest
 
-from dpverify.auditing._runner import plan_samples
 from dpverify.auditing.blackbox import budget
 from dpverify.auditing.blackbox.budget import AlphaBudget, SamplePlan
 from dpverify.auditing.blackbox.certify import FIRST_LOOK, look_plan
 from dpverify.auditing.blackbox.values import Layout, RaisedDraws, Where
+
+
+def plan_samples(samples: int, cap: int | None = None, streams: int = 2):
+    """The fields of the executor's up-front sample plan that SamplePlan reads (samples after the cap)."""
+    n = samples if cap is None else min(samples, cap)
+    return SimpleNamespace(samples=n, capped=n < samples, note=f"samples={samples} capped at {n}" if n < samples else None)
 
 
 @pytest.mark.parametrize("stop_early, pilot", [(False, False), (True, False), (True, True)])
