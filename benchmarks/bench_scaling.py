@@ -153,29 +153,28 @@ def _bytes_per_task(kind: str) -> dict:
                 "evaluation_points": int(eval_eps.size), "task_result_bytes": len(cloudpickle.dumps(st)),
                 "outputs_per_task": (1 << 18) * dist.GROUP, "result_in_memory_bytes": st.nbytes()}
     from dpverify import audit
-    from dpverify.auditing import blackbox
-    from dpverify.auditing.blackbox import InlineExecutor
+    from dpverify.auditing.blackbox import InlineExecutor, certify, probe
 
     seen = []
-    orig = blackbox._Certifier.__init__
+    orig = certify.Certifier.__init__
 
     def spy(self, executor, ctx, n):
         seen.append(ctx)
         orig(self, executor, ctx, n)
 
-    blackbox._Certifier.__init__ = spy
+    certify.Certifier.__init__ = spy
     try:  # the events of a real audit of the benchmark's mechanism
         audit(mech, pair, samples=200_000, rng=SEED, executor=InlineExecutor())
     finally:
-        blackbox._Certifier.__init__ = orig
+        certify.Certifier.__init__ = orig
     ctx = seen[-1]
-    g = blackbox.CERT_GROUP_MAX
+    g = certify.CERT_GROUP_MAX
     ss = np.random.SeedSequence(1).spawn(2 * g)
-    batches = [(blackbox.BATCH_OUTPUTS, ss[2 * i], ss[2 * i + 1]) for i in range(g)]
-    res = blackbox._pair_counts(ctx, batches[:1])
+    batches = [(probe.BATCH_OUTPUTS, ss[2 * i], ss[2 * i + 1]) for i in range(g)]
+    res = certify.pair_counts(ctx, batches[:1])
     return {"once_per_stage_bytes": len(cloudpickle.dumps(ctx)), "events": len(ctx[8]),
             "task_arguments_bytes": len(cloudpickle.dumps((key, batches))), "task_result_bytes": len(cloudpickle.dumps(res)),
-            "outputs_per_task": 2 * g * blackbox.BATCH_OUTPUTS}
+            "outputs_per_task": 2 * g * probe.BATCH_OUTPUTS}
 
 
 def _machine_busy_seconds() -> float:

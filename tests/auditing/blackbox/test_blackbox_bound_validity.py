@@ -7,7 +7,7 @@ the paired event in almost every audit (it carries 0.85 of alpha) and sits at th
 report it" is the conditional rate P(wrong | largest), not a coverage failure: the maximum over all
 bounds carries its multiplicity through the union bound (see ``dpverify.auditing.blackbox``). This
 test checks the event-level coverage directly: the threshold is chosen by the pipeline's own
-:func:`_calibrated_threshold` on fresh selection draws of Laplace(1) (D = 1, D' = 0), and the
+:func:`calibrated_threshold` on fresh selection draws of Laplace(1) (D = 1, D' = 0), and the
 certification counts of that event are drawn from their exact law (independent pairs: a multinomial
 over (in E on D only, on D' only, on both, on neither)).
 
@@ -22,9 +22,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpverify.auditing.blackbox import _calibrated_threshold
+from dpverify.auditing.blackbox.ranking import calibrated_threshold
 from dpverify.auditing.bounds import paired_log_ratio_lower
-from dpverify.auditing.events import HalfLine, to_table
+from dpverify.auditing.blackbox.event_families import HalfLine, to_table
 
 ALPHA, MARGIN = 0.0425, 0.0005
 
@@ -52,7 +52,7 @@ def _coverage(seeds: int, sel: int, cert: int, lie: float = 0.0) -> tuple[int, l
         x1 = 1.0 + rng.laplace(0.0, 1.0, sel)  # D (favoured by the upper tail)
         x2 = rng.laplace(0.0, 1.0, sel)  # D'
         t1, t2 = to_table(x1, "D"), to_table(x2, "D'")
-        ev = _calibrated_threshold(HalfLine(0, "output", 0.0, True), 0, [t1], [t2], cert, ALPHA)
+        ev = calibrated_threshold(HalfLine(0, "output", 0.0, True), 0, [t1], [t2], cert, ALPHA)
         assert ev is not None
         p1, p2 = _sf(ev.threshold, 1.0), _sf(ev.threshold, 0.0)
         ts.append(ev.threshold)

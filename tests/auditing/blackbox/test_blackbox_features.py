@@ -15,8 +15,8 @@ import pytest
 from scipy import stats
 
 from dpverify import PrivacyClaim, Verdict, audit
-from dpverify.auditing.floatbits import NO_BITS, granularity
-from dpverify.auditing.sequential import cs_lower, cs_upper
+from dpverify.auditing.blackbox.floatbits import NO_BITS, granularity
+from dpverify.auditing.blackbox.sequential import cs_lower, cs_upper
 
 CONF_SAFE = 1 - 1e-7
 
@@ -313,14 +313,14 @@ def test_held_out_ranking_does_not_crown_a_rare_event_on_its_noise():
     0.18; it certified -0.05 on fresh draws) and the count event with 3841 vs 3630 (0.056, standard
     error 0.023; it certified 0.032). The prediction must rank the count event first, and be -inf
     when no discordant pair favours the event."""
-    from dpverify.auditing.blackbox import _held_out_paired
+    from dpverify.auditing.blackbox.ranking import held_out_paired
 
-    rare, count = _held_out_paired([76, 3841], [54, 3630], [76, 5121], [54, 4910], 20_000, 900_000, 0.035)
+    rare, count = held_out_paired([76, 3841], [54, 3630], [76, 5121], [54, 4910], 20_000, 900_000, 0.035)
     assert count > rare
     assert count < math.log(3841 / 3630)  # pessimistic: below the held-out point estimate
-    assert _held_out_paired([0], [5], [0], [5], 20_000, 900_000, 0.035)[0] == -math.inf
+    assert held_out_paired([0], [5], [0], [5], 20_000, 900_000, 0.035)[0] == -math.inf
     # the point estimate (level 0.5) would rank the rare event first: the pessimism is what decides
-    hi_rare, hi_count = _held_out_paired([76, 3841], [54, 3630], [76, 5121], [54, 4910], 20_000, 900_000, 0.035,
+    hi_rare, hi_count = held_out_paired([76, 3841], [54, 3630], [76, 5121], [54, 4910], 20_000, 900_000, 0.035,
                                          level=0.5)
     assert hi_rare > hi_count
 
@@ -328,15 +328,15 @@ def test_held_out_ranking_does_not_crown_a_rare_event_on_its_noise():
 def test_paired_threshold_alternative_moves_off_a_handful_of_outputs():
     """A half-line whose selection threshold keeps a handful of outputs (the scan's noisy best tail)
     gets an alternative threshold for the paired bound that keeps a sizeable share of them."""
-    from dpverify.auditing.blackbox import _Event, _paired_alternatives
-    from dpverify.auditing.events import HalfLine, to_table
+    from dpverify.auditing.blackbox.ranking import paired_alternatives
+    from dpverify.auditing.blackbox.event_families import HalfLine, to_table
 
     rng = np.random.default_rng(5)
     f1 = to_table(rng.laplace(0.3, 1.0, 50_000), "D")
     f2 = to_table(rng.laplace(0.0, 1.0, 50_000), "D'")
     far = float(np.sort(f1.features[:, 0])[-5])  # the 5 largest outputs of D
     ev = HalfLine(0, "output", far, True)
-    alt = _paired_alternatives([ev], [_Event("half-line", "epsilon", "", "main")], [0], f1, f2, 900_000, 0.035)[0]
+    alt = paired_alternatives([ev], ["epsilon"], [0], f1, f2, 900_000, 0.035)[0]
     assert isinstance(alt, HalfLine) and alt.upper and alt.feature == 0
     share = float(np.mean(f1.features[:, 0] >= alt.threshold))
     assert 0.01 < share < 0.9
@@ -358,21 +358,21 @@ def test_calibrated_tails_track_the_far_tail_of_a_count_score():
     in the count), 80,000 outputs each: the calibrated expected tail counts must match the exact
     binomial tails where the empirical counts are noisy (count >= 16: ~190 and ~12 expected).
     Tolerances are several standard errors of a two-parameter fit (false failure < 1e-6)."""
-    from dpverify.auditing.blackbox import _calibrated_tails
+    from dpverify.auditing.blackbox.ranking import calibrated_tails
 
     rng = np.random.default_rng(8)
     n = 80_000
     x1 = rng.binomial(20, 0.55, n).astype(float)
     x2 = rng.binomial(20, 0.45, n).astype(float)
     v = np.arange(21.0)
-    t1, t2 = _calibrated_tails(x1, x2, v, True)
+    t1, t2 = calibrated_tails(x1, x2, v, True)
     for j in (12, 14, 16):
         e1, e2 = n * stats.binom.sf(j - 1, 20, 0.55), n * stats.binom.sf(j - 1, 20, 0.45)
         assert abs(math.log(t1[j] / t2[j]) - math.log(e1 / e2)) < 0.25
         assert abs(t1[j] / e1 - 1) < 0.15
-    lo1, lo2 = _calibrated_tails(x1, x2, v, False)
+    lo1, lo2 = calibrated_tails(x1, x2, v, False)
     assert lo1[20] == pytest.approx(n, rel=1e-9) and lo2[20] == pytest.approx(n, rel=1e-9)  # every output is <= 20
-    assert _calibrated_tails(np.ones(10), np.ones(10), np.ones(1), True) is None  # nothing to fit
+    assert calibrated_tails(np.ones(10), np.ones(10), np.ones(1), True) is None  # nothing to fit
 
 
 def test_paired_rank_z_tells_a_weak_signal_from_a_null_family():
@@ -380,36 +380,36 @@ def test_paired_rank_z_tells_a_weak_signal_from_a_null_family():
     medians with P = 0.51 on D, 0.49 on D' (100,000 pairs; expected z about 40) must reach it, with
     the orientation flipping the sign, and a null family (the same law on both sides, z ~ N(0, 1))
     must stay below 5 (false failure < 1e-6). Infinite scores (draws that raised) are ranked too."""
-    from dpverify.auditing.blackbox import RANK_Z_MIN, _paired_rank_z
+    from dpverify.auditing.blackbox.ranking import RANK_Z_MIN, paired_rank_z
 
     rng = np.random.default_rng(21)
     n = 100_000
     x1, x2 = rng.binomial(20, 0.51, n).astype(float), rng.binomial(20, 0.49, n).astype(float)
-    z = _paired_rank_z(x1, x2, True)
+    z = paired_rank_z(x1, x2, True)
     assert z > max(20.0, RANK_Z_MIN)
-    assert _paired_rank_z(x1, x2, False) == pytest.approx(-z)
+    assert paired_rank_z(x1, x2, False) == pytest.approx(-z)
     y1, y2 = rng.binomial(20, 0.5, n).astype(float), rng.binomial(20, 0.5, n).astype(float)
-    assert abs(_paired_rank_z(y1, y2, True)) < 5.0
+    assert abs(paired_rank_z(y1, y2, True)) < 5.0
     x1[:10] = -np.inf
-    assert math.isfinite(_paired_rank_z(x1, x2, True)) and _paired_rank_z(x1, x2, True) > 20.0
-    assert _paired_rank_z(np.ones(5), np.ones(5), True) == 0.0  # no spread: no evidence
+    assert math.isfinite(paired_rank_z(x1, x2, True)) and paired_rank_z(x1, x2, True) > 20.0
+    assert paired_rank_z(np.ones(5), np.ones(5), True) == 0.0  # no spread: no evidence
 
 
 def test_all_draws_prediction_picks_the_favoured_tail():
-    """_all_draws_paired on a half-line of a shifted Laplace (D at 0.3, D' at 0, 50,000 pairs): a finite
+    """all_draws_paired on a half-line of a shifted Laplace (D at 0.3, D' at 0, 50,000 pairs): a finite
     prediction below the true log ratio of the best tail (0.3), a threshold in D's upper tail, and the
     rank z of the pairs; the reversed orientation (favouring D' above a threshold) predicts nothing
     better than the favoured one. Selection draws only: no certification is involved."""
-    from dpverify.auditing.blackbox import _all_draws_paired, _paired_rank_z
-    from dpverify.auditing.events import HalfLine, to_table
+    from dpverify.auditing.blackbox.ranking import all_draws_paired, paired_rank_z
+    from dpverify.auditing.blackbox.event_families import HalfLine, to_table
 
     rng = np.random.default_rng(6)
     a, b = rng.laplace(0.3, 1.0, 50_000), rng.laplace(0.0, 1.0, 50_000)
     t1, t2 = to_table(a, "D"), to_table(b, "D'")
     ev = HalfLine(0, "output", 0.0, True)
-    pred, thr, z = _all_draws_paired(ev, 0, [t1], [t2], 900_000, 0.04)
+    pred, thr, z = all_draws_paired(ev, 0, [t1], [t2], 900_000, 0.04)
     assert math.isfinite(pred) and 0.0 < pred < 0.3
     assert thr > 0.3
-    assert z == pytest.approx(_paired_rank_z(a, b, True))
-    wrong, _, z_wrong = _all_draws_paired(ev, 1, [t1], [t2], 900_000, 0.04)
+    assert z == pytest.approx(paired_rank_z(a, b, True))
+    wrong, _, z_wrong = all_draws_paired(ev, 1, [t1], [t2], 900_000, 0.04)
     assert z_wrong < 0 and wrong < pred

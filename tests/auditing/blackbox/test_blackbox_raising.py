@@ -71,6 +71,7 @@ def test_a_sampler_raising_on_every_draw_is_a_mechanism_error(mech):
         _audit(mech)
     msg = str(info.value)
     assert "raised on every probe draw of both datasets of pair 0" in msg
+    assert info.value.pair == 0 and info.value.direction is None  # both datasets: no one direction
     assert f"{blackbox.PROBE_OUTPUTS} of {blackbox.PROBE_OUTPUTS} draws of D" in msg
     assert "no privacy verdict" in msg and "sample(data, size, rng)" in msg
     want = "RuntimeError: the service is down" if isinstance(mech, AlwaysRaises) else "TypeError"

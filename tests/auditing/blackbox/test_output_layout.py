@@ -18,7 +18,7 @@ import pytest
 
 from dpverify import MechanismError, PrivacyClaim, Verdict, audit
 from dpverify.auditing.blackbox import PROBE_OUTPUTS
-from dpverify.auditing.events import to_table
+from dpverify.auditing.blackbox.event_families import to_table
 
 
 def test_an_outputs_code_does_not_depend_on_its_batch():
@@ -73,3 +73,4 @@ def test_outputs_that_change_form_after_the_probe_are_a_mechanism_error(later, m
     with pytest.raises(MechanismError, match="probe draws") as err:
         audit(ChangesForm(later), (0.0, 1.0), samples=5_000, rng=1)
     assert message in str(err.value) and "Return one form throughout" in str(err.value)
+    assert err.value.pair == 0 and err.value.direction in ("D", "D'")  # the structured fields say the same

@@ -17,7 +17,8 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from dpverify import PrivacyClaim, audit  # noqa: E402
-from dpverify.auditing import _runner, blackbox  # noqa: E402
+from dpverify.auditing import _runner  # noqa: E402
+from dpverify.auditing.blackbox import certify as bb_certify, probe as bb_probe  # noqa: E402
 from dpverify.auditing import distributed as dist  # noqa: E402
 from dpverify.auditing.blackbox import InlineExecutor  # noqa: E402
 from dpverify.auditing.result import jsonable  # noqa: E402
@@ -44,7 +45,7 @@ def clients():
 @pytest.fixture
 def small_batches(monkeypatch):
     monkeypatch.setattr(_runner, "BATCH_ELEMENTS", 4096)  # white-box: 4,096 outputs per batch
-    monkeypatch.setattr(blackbox, "BATCH_OUTPUTS", 512)
+    monkeypatch.setattr(bb_probe, "BATCH_OUTPUTS", 512)  # read by the probe (batch size)
     monkeypatch.setattr(dist, "GROUP", 3)
 
 
@@ -292,7 +293,7 @@ def test_sampler_ignoring_rng_on_dask_is_said(clients, small_batches):
 def test_pair_counts_are_the_counts_and_discordant_pairs_of_the_paired_draws():
     """_pair_counts against a direct computation from the same seeds: event counts on each dataset and
     the discordant pairs of the paired-bound event (j-th output of D with the j-th output of D')."""
-    from dpverify.auditing.events import HalfLine
+    from dpverify.auditing.blackbox.event_families import HalfLine
 
     mech = ScalarLaplace(1.0)
     events = [HalfLine(0, "output", 0.5, True), HalfLine(0, "output", -0.3, False), HalfLine(0, "output", 1.2, True)]
@@ -310,11 +311,11 @@ def test_pair_counts_are_the_counts_and_discordant_pairs_of_the_paired_draws():
         want_n01 += int(np.sum(in2[2] & ~in1[2]))
     for top in (2, -1):
         ctx = (mech, 0.0, 1.0, "D", "D'", False, ("output",), False, events, top)
-        c1, c2, n10, n01 = blackbox._pair_counts(ctx, batches)
+        c1, c2, n10, n01 = bb_certify.pair_counts(ctx, batches)
         assert list(c1) == list(want_c1) and list(c2) == list(want_c2)
         assert (n10, n01) == ((want_n10, want_n01) if top >= 0 else (0, 0))
         # any split of the batches into tasks sums to the same totals
-        parts = [blackbox._pair_counts(ctx, g) for g in (batches[:1], batches[1:])]
+        parts = [bb_certify.pair_counts(ctx, g) for g in (batches[:1], batches[1:])]
         assert list(parts[0][0] + parts[1][0]) == list(c1) and parts[0][2] + parts[1][2] == n10
     assert want_n10 > 0 and want_n01 > 0 and want_n10 != want_n01  # the check can tell the two apart
 
@@ -327,8 +328,8 @@ def test_black_box_task_grouping_does_not_change_the_result(monkeypatch, small_b
     assert any(e["discordant_pairs"] for d in ref["directions"] for e in d["events"])
     assert max(e["certification_samples"] for d in ref["directions"] for e in d["events"]) == 6_000 - 2_400
     for gmax, per in ((1, 1), (3, 1), (64, 2)):
-        monkeypatch.setattr(blackbox, "CERT_GROUP_MAX", gmax)
-        monkeypatch.setattr(blackbox, "CERT_TASKS_PER_THREAD", per)
+        monkeypatch.setattr(bb_certify, "CERT_GROUP_MAX", gmax)
+        monkeypatch.setattr(bb_certify, "CERT_TASKS_PER_THREAD", per)
         assert _doc(audit(mech, pair, samples=6_000, rng=3, executor=InlineExecutor(), learned=False)) == ref, (gmax, per)
 
 
@@ -361,7 +362,7 @@ def test_shared_objects_travel_once_per_audit(clients, small_batches, monkeypatc
     real_submit = clients[2].submit
 
     def submit(func, *args, **kw):
-        if func in (dist.stream_group, blackbox._pair_counts):
+        if func in (dist.stream_group, bb_certify.pair_counts):
             seen.append([type(a).__name__ for a in args])
         return real_submit(func, *args, **kw)
 

@@ -31,9 +31,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from .events import HalfLine, OutcomeSet, OutputTable, ScoreAbove
+from .event_families import HalfLine, OutcomeSet, OutputTable, ScoreAbove
+from .learned import CountScore, feature_groups, fit_scores
 
-__all__ = ["Candidate", "scan", "scan_both", "predicted", "NaiveBayesScore", "select_events", "select_both", "slots"]
+__all__ = ["Candidate", "scan", "scan_both", "predicted", "NaiveBayesScore", "select_events", "select_both", "slots",
+           "thresholds"]
 
 #: Candidates per scan re-ranked with exact Clopper-Pearson quantiles.
 EXACT_RERANK = 48
@@ -105,7 +107,7 @@ def scan(s1: np.ndarray, s2: np.ndarray, sizes, alpha: float, delta: float, eps:
     Returns ((t_eps, eps_pred), (t_delta, delta_pred)). ``sizes`` = (n1, n2, m1, m2).
     """
     n1, n2, m1, m2 = sizes
-    v = _thresholds(np.unique(np.concatenate([s1, s2])))
+    v = thresholds(np.unique(np.concatenate([s1, s2])))
     a1, a2 = np.sort(s1), np.sort(s2)
     if upper:
         a = n1 - np.searchsorted(a1, v, side="left")
@@ -209,7 +211,7 @@ def _outcome_candidates(family, keys1, keys2, examples, sizes, alpha, delta, eps
     return out
 
 
-def _thresholds(v: np.ndarray) -> np.ndarray:
+def thresholds(v: np.ndarray) -> np.ndarray:
     """The candidate thresholds among the sorted distinct values ``v`` (see MAX_THRESHOLDS)."""
     if v.size <= MAX_THRESHOLDS + 2 * TAIL_THRESHOLDS:
         return v
@@ -219,7 +221,7 @@ def _thresholds(v: np.ndarray) -> np.ndarray:
 
 def _counts(s1: np.ndarray, s2: np.ndarray):
     """Candidate thresholds of the pooled scores and, per value, the counts of ``>= v`` and ``<= v``."""
-    v = _thresholds(np.unique(np.concatenate([s1, s2])))
+    v = thresholds(np.unique(np.concatenate([s1, s2])))
     a1, a2 = np.sort(s1), np.sort(s2)
     up1 = s1.size - np.searchsorted(a1, v, side="left")
     up2 = s2.size - np.searchsorted(a2, v, side="left")
@@ -261,13 +263,11 @@ def scan_both(s1, s2, sizes, alpha, delta, eps):
 def slots(kind: str, names: tuple[str, ...], learned: bool = True) -> int:
     """How many candidate events :func:`select_both` can return per direction for a table of this
     layout (fixed before any selection draw, so the multiplicity correction is set in advance)."""
-    from .learned import _groups
-
     n = 2 + 2  # half-line, exact outcome
     if kind == "structured":
         n += 2 + 2  # outcome branch, naive Bayes
         return n
-    coords, diffs, _, _ = _groups(names)
+    coords, diffs, _, _ = feature_groups(names)
     if coords:
         n += 2  # naive Bayes
     if learned and kind == "numeric" and len(names) >= 2:
@@ -307,8 +307,6 @@ def select_both(t1: OutputTable, t2: OutputTable, sizes, alpha: float, delta: fl
     if feats or t1.kind == "structured":
         scores.append(("learned score", NaiveBayesScore(t1, t2, feats), True))
     if learned:
-        from .learned import CountScore, fit_scores
-
         for fam, sc in fit_scores(t1, t2):
             scores.append((fam, sc, not isinstance(sc, CountScore)))
     for fam, sc, oriented in scores:

@@ -16,7 +16,7 @@ meant to approximate it:
   0.1 %/99.9 % quantiles and standardised), the indicator of each above its median, indicators of
   +-inf, the counts above, counts of the most frequent exact values (e.g. "BOTTOM" zeros,
   "not answered" infinities), the sorted coordinates, and the float granularity (lowest set bit,
-  :mod:`dpverify.auditing.floatbits`) when present. Its logit is an estimate of the log ratio.
+  :mod:`dpverify.auditing.blackbox.floatbits`) when present. Its logit is an estimate of the log ratio.
 
 Both are plain functions of the output once fitted, so events ``score >= t`` certified on
 independent draws give valid bounds however poor the fit; the fit only decides the power. The
@@ -31,9 +31,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize
 
-from .events import OutputTable
+from .event_families import OutputTable
 
-__all__ = ["CountScore", "LogisticScore", "fit_scores", "FIT_ROWS"]
+__all__ = ["CountScore", "LogisticScore", "fit_scores", "feature_groups", "FIT_ROWS"]
 
 #: Rows per dataset used to fit the logistic regression (the first ones; draws are i.i.d.).
 FIT_ROWS = 25_000
@@ -43,7 +43,9 @@ PENALTY = 1e-4
 FREQUENT_SHARE = 0.05
 
 
-def _groups(names: tuple[str, ...]) -> tuple[list[int], list[int], list[int], int | None]:
+def feature_groups(names: tuple[str, ...]) -> tuple[list[int], list[int], list[int], int | None]:
+    """``(coordinates, differences, other features, granularity or None)``: the indices of the
+    feature ``names`` of a table (:func:`~dpverify.auditing.blackbox.event_families.to_table`) by kind."""
     coords = [j for j, nm in enumerate(names) if nm.startswith("output") or nm.startswith("number[")]
     diffs = [j for j, nm in enumerate(names) if nm.startswith("difference")]
     others = [j for j, nm in enumerate(names) if j not in coords and j not in diffs and nm != "granularity"]
@@ -55,7 +57,7 @@ class _Design:
     """Engineered features, with every constant (quantiles, medians, values) fitted on selection."""
 
     def __init__(self, x1: np.ndarray, x2: np.ndarray, names: tuple[str, ...]):
-        self.coords, self.diffs, self.others, self.gran = _groups(names)
+        self.coords, self.diffs, self.others, self.gran = feature_groups(names)
         self.base = self.coords + self.diffs + self.others
         # constants from the first FIT_ROWS rows of each sample (i.i.d. draws; the same rows the
         # regression is fitted on)
