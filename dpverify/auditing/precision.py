@@ -24,7 +24,7 @@ import numpy as np
 
 from .._validate import integer, positive
 from ..errors import MechanismError, NumericalError
-from . import _runner
+from ._describe import describe
 
 __all__ = ["PrecisionPolicy", "refine_losses", "has_mp"]
 
@@ -66,14 +66,14 @@ def _mp_loss(mechanism, output, data, data_prime, dps) -> float:
             lb = mechanism.log_density_mp(output, data_prime, dps)
         except Exception as exc:
             raise MechanismError(
-                f"{_runner.describe(mechanism)}.log_density_mp raised {type(exc).__name__}: {exc}; "
-                f"at output {_runner.describe(output)}."
+                f"{describe(mechanism)}.log_density_mp raised {type(exc).__name__}: {exc}; "
+                f"at output {describe(output)}."
             ) from exc
         la, lb = mpmath.mpf(la), mpmath.mpf(lb)
         if mpmath.isnan(la) or mpmath.isnan(lb) or la == mpmath.inf or lb == mpmath.inf or la == -mpmath.inf:
             raise NumericalError(
-                f"{_runner.describe(mechanism)}.log_density_mp returned {la} (data) and {lb} (data_prime) at "
-                f"output {_runner.describe(output)}; it must be finite on the support, -inf outside it."
+                f"{describe(mechanism)}.log_density_mp returned {la} (data) and {lb} (data_prime) at "
+                f"output {describe(output)}; it must be finite on the support, -inf outside it."
             )
         if lb == -mpmath.inf:
             return math.inf
