@@ -20,13 +20,39 @@ from .._validate import as_rng, integer
 from ..errors import InvalidArgument, MechanismError
 from ._describe import describe
 
-__all__ = ["BATCH_ELEMENTS", "root_seed", "BatchPlan", "batch_plan", "check_outputs", "call_sampler", "honours_rng",
+__all__ = ["BATCH_ELEMENTS", "DIRECTIONS", "Origin", "NO_ORIGIN", "root_seed", "BatchPlan", "batch_plan", "check_outputs", "call_sampler", "honours_rng",
            "same_outputs", "validate_samples", "DEFAULT_MAX_SAMPLES", "SamplesPlan", "plan_samples",
            "available_memory"]
 
 #: Elements (not outputs) per batch: a few MB, cache-friendly, whatever the output shape. Read by
 #: :func:`batch_plan` at each call (a test may lower it to get many small batches).
 BATCH_ELEMENTS = 1 << 18
+#: The two directions of a pair, in the order of an audit's results (D -> D' first).
+DIRECTIONS = ("D->D'", "D'->D")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a batch belongs: the index of its pair in the audit's list and its direction (``"D->D'"``,
+    ``"D'->D"``), each None when not tied to one. Batches carry it so that a
+    :class:`~dpverify.errors.MechanismError` raised while drawing or evaluating them fills its
+    ``pair``/``direction`` fields (the message text is unchanged)."""
+
+    pair: int | None = None
+    direction: str | None = None
+
+    @classmethod
+    def of(cls, index: int) -> "Origin":
+        """The origin of the ``index``-th direction of an audit (pair ``index // 2``, D -> D' first)."""
+        return cls(index // 2, DIRECTIONS[index % 2])
+
+    def fields(self) -> dict:
+        """The keyword fields of a MechanismError raised for this origin."""
+        return {"pair": self.pair, "direction": self.direction}
+
+
+#: A batch not tied to one pair (e.g. :func:`dpverify.auditing.whitebox.privacy_losses`).
+NO_ORIGIN = Origin()
 
 
 def root_seed(rng: Any) -> np.random.SeedSequence:
@@ -53,27 +79,29 @@ def batch_plan(samples: int, elements_per_output: int) -> BatchPlan:
     return BatchPlan(tuple([per] * full + ([rest] if rest else [])))
 
 
-def check_outputs(mechanism: Any, outputs: Any, size: int, where: str) -> np.ndarray:
-    """``outputs`` as an array with ``size`` rows, or MechanismError naming the mechanism."""
+def check_outputs(mechanism: Any, outputs: Any, size: int, where: str, *, origin: Origin = NO_ORIGIN) -> np.ndarray:
+    """``outputs`` as an array with ``size`` rows, or MechanismError naming the mechanism (fields from
+    ``origin``)."""
     try:
         arr = np.asarray(outputs)
     except Exception as exc:  # pragma: no cover - exotic containers
         raise MechanismError(f"{describe(mechanism)}.sample returned {type(outputs).__name__}, "
-                             f"which is not array-like ({exc}); {where}.") from None
+                             f"which is not array-like ({exc}); {where}.", **origin.fields()) from None
     if arr.ndim == 0 or arr.shape[0] != size:
         raise MechanismError(
             f"{describe(mechanism)}.sample(size={size}) returned shape {arr.shape}; it must return "
-            f"{size} outputs stacked on axis 0; {where}."
+            f"{size} outputs stacked on axis 0; {where}.", **origin.fields()
         )
     return arr
 
 
 def call_sampler(mechanism: Any, sample: Callable[[], Any], where: str, *, what: str = "sample",
-                 hint: str = "") -> Any:
+                 hint: str = "", origin: Origin = NO_ORIGIN) -> Any:
     """``sample()``, with any exception turned into a MechanismError naming the mechanism and ``where``.
 
     ``what`` names the method for the message (``sample``, ``proposal.sample``); ``hint`` is
-    appended to it. A MechanismError raised by the mechanism itself passes through unchanged.
+    appended to it; ``origin`` fills the error's ``pair``/``direction``. A MechanismError raised by the
+    mechanism itself passes through unchanged.
     """
     try:
         return sample()
@@ -81,7 +109,7 @@ def call_sampler(mechanism: Any, sample: Callable[[], Any], where: str, *, what:
         raise
     except Exception as exc:
         raise MechanismError(
-            f"{describe(mechanism)}.{what} raised {type(exc).__name__}: {exc}; {where}.{hint}"
+            f"{describe(mechanism)}.{what} raised {type(exc).__name__}: {exc}; {where}.{hint}", **origin.fields()
         ) from exc
 
 

@@ -47,7 +47,7 @@ import numpy as np
 from ..errors import InvalidArgument, MechanismError, NumericalError
 from ._describe import describe
 from .bounds import kl_lower
-from .draws import batch_plan, call_sampler, check_outputs
+from .draws import NO_ORIGIN, Origin, batch_plan, call_sampler, check_outputs
 from .executor import run_batches
 from .precision import refine_losses
 
@@ -97,8 +97,9 @@ def truncated_lower(y: np.ndarray, n: int, bound: float, alpha: float) -> float:
     return bound * max(lo_kl, lo_eb)
 
 
-def get_proposal(mechanism: Any, data: Any, data_prime: Any, epsilon: float):
-    """The mechanism's proposal for (data, data_prime) at ``epsilon``, or None if it offers none."""
+def get_proposal(mechanism: Any, data: Any, data_prime: Any, epsilon: float, origin: Origin = NO_ORIGIN):
+    """The mechanism's proposal for (data, data_prime) at ``epsilon``, or None if it offers none
+    (a MechanismError, with ``origin``'s pair and direction, when it raises or returns no proposal)."""
     make = getattr(mechanism, "proposal", None)
     if not callable(make):
         return None
@@ -107,14 +108,14 @@ def get_proposal(mechanism: Any, data: Any, data_prime: Any, epsilon: float):
     except Exception as exc:
         raise MechanismError(
             f"{describe(mechanism)}.proposal raised {type(exc).__name__}: {exc}; "
-            f"data={describe(data)}, data_prime={describe(data_prime)}."
+            f"data={describe(data)}, data_prime={describe(data_prime)}.", **origin.fields()
         ) from exc
     if prop is None:
         return None
     if not (callable(getattr(prop, "sample", None)) and callable(getattr(prop, "log_density", None))):
         raise MechanismError(
             f"{describe(mechanism)}.proposal returned {describe(prop)}, which lacks "
-            "sample(size, rng) and log_density(outputs)."
+            "sample(size, rng) and log_density(outputs).", **origin.fields()
         )
     return prop
 
@@ -150,11 +151,12 @@ class WeightedSample:
         return np.exp(self.log_weight[self.loss == np.inf])
 
 
-def _weighted_batch(mechanism, proposal, data, data_prime, size, seed, precision):
+def _weighted_batch(mechanism, proposal, data, data_prime, size, seed, precision, origin: Origin = NO_ORIGIN):
     rng = np.random.default_rng(seed)
     where = f"data={describe(data)}, data_prime={describe(data_prime)} (proposal draws)"
-    outputs = call_sampler(mechanism, lambda: proposal.sample(size, rng), where, what="proposal.sample")
-    outputs = check_outputs(mechanism, outputs, size, where)
+    outputs = call_sampler(mechanism, lambda: proposal.sample(size, rng), where, what="proposal.sample",
+                           origin=origin)
+    outputs = check_outputs(mechanism, outputs, size, where, origin=origin)
     a = np.asarray(mechanism.log_density(outputs, data), dtype=float)
     b = np.asarray(mechanism.log_density(outputs, data_prime), dtype=float)
     q = np.asarray(proposal.log_density(outputs), dtype=float)
@@ -162,7 +164,7 @@ def _weighted_batch(mechanism, proposal, data, data_prime, size, seed, precision
         if arr.shape != (size,):
             raise MechanismError(
                 f"{describe(mechanism)}: {name} returned shape {arr.shape} for {size} outputs; "
-                f"it must be ({size},); {where}."
+                f"it must be ({size},); {where}.", **origin.fields()
             )
     bad = np.isnan(a) | np.isnan(b) | np.isnan(q) | (a == np.inf) | (b == np.inf) | (q == np.inf) | (q == -np.inf)
     if bad.any():
@@ -182,21 +184,22 @@ def _weighted_batch(mechanism, proposal, data, data_prime, size, seed, precision
         loss = np.where(fa, a - b, -np.inf) - err_l  # outputs impossible under D never count (w = 0)
     log_w = np.where(fa, a - q, -np.inf) - err_w
     loss, recomputed, imprecise = refine_losses(mechanism, outputs, data, data_prime, a, b, loss, err_l,
-                                                precision)
+                                                precision, origin=origin)
     keep = loss > 0
     return loss[keep], log_w[keep], recomputed, imprecise
 
 
 def weighted_direction_sample(mechanism, proposal, data, data_prime, samples, seed, executor, precision,
-                              progress=None) -> WeightedSample:
-    """Draw ``samples`` outputs from ``proposal`` in batches; keep the draws with L > 0."""
+                              progress=None, origin: Origin = NO_ORIGIN) -> WeightedSample:
+    """Draw ``samples`` outputs from ``proposal`` in batches; keep the draws with L > 0 (``origin``: the
+    direction's pair and name, for a MechanismError's fields)."""
     probe_seed, batches_seed = seed.spawn(2)
     probe = check_outputs(mechanism, proposal.sample(1, np.random.default_rng(probe_seed)), 1,
-                                  "proposal probe draw")
+                          "proposal probe draw", origin=origin)
     per = max(1, int(probe[0].size) if probe.ndim > 1 else 1)
     plan = batch_plan(samples, per)
     seeds = batches_seed.spawn(len(plan.sizes))
-    tasks = [(mechanism, proposal, data, data_prime, s, sd, precision) for s, sd in zip(plan.sizes, seeds)]
+    tasks = [(mechanism, proposal, data, data_prime, s, sd, precision, origin) for s, sd in zip(plan.sizes, seeds)]
     parts = run_batches(_weighted_batch, tasks, executor, progress)
     loss = np.concatenate([p[0] for p in parts])
     log_w = np.concatenate([p[1] for p in parts])

@@ -59,7 +59,7 @@ import time
 import numpy as np
 
 from ..bounds import clopper_pearson_lower, clopper_pearson_upper, kl_lower, kl_upper
-from ..draws import batch_plan
+from ..draws import DIRECTIONS, NO_ORIGIN, Origin, batch_plan
 from ..executor import run_batches
 from ..streaming import DirectionStats
 from .losses import loss_batch_parts, probe_elements
@@ -181,12 +181,12 @@ def violation_threshold(epsilon: float, pilot_losses: list[np.ndarray]) -> float
     return float(_nudge(t, seen))
 
 
-def event_batch(mechanism, data, data_prime, size, seed, precision, threshold):
+def event_batch(mechanism, data, data_prime, size, seed, precision, threshold, origin: Origin = NO_ORIGIN):
     """One batch of the violating-event check: ``size`` outputs o ~ M(data), L = log p_data(o) -
     log p_data_prime(o) (as computed, not lowered), and returns the integers
     (draws, #{L > t}, floor(2^30 * sum of 1{L > t} exp(-(L - t))), #{L < -t}).
     Integers merge exactly, so the executor never changes the result."""
-    _, _, _, a, b, _ = loss_batch_parts(mechanism, data, data_prime, size, seed, precision)
+    _, _, _, a, b, _ = loss_batch_parts(mechanism, data, data_prime, size, seed, precision, origin)
     raw = a - b
     above = raw > threshold
     fin = above & (raw < np.inf)
@@ -195,11 +195,11 @@ def event_batch(mechanism, data, data_prime, size, seed, precision, threshold):
             int(np.count_nonzero(raw < -threshold)))
 
 
-def _event_counts(mechanism, x, y, n, seed, executor, precision, threshold, deadline):
+def _event_counts(mechanism, x, y, n, seed, executor, precision, threshold, deadline, origin):
     """Summed :func:`event_batch` over ``n`` fresh draws from x (stops between chunks at ``deadline``)."""
     probe_seed, batches_seed = seed.spawn(2)
-    plan = batch_plan(n, probe_elements(mechanism, x, probe_seed))
-    tasks = [(mechanism, x, y, size, s, precision, threshold)
+    plan = batch_plan(n, probe_elements(mechanism, x, probe_seed, origin))
+    tasks = [(mechanism, x, y, size, s, precision, threshold, origin)
              for size, s in zip(plan.sizes, batches_seed.spawn(len(plan.sizes)))]
     workers = getattr(executor, "_max_workers", 1) if executor is not None else 1
     chunk = max(1, 2 * int(workers or 1))
@@ -224,7 +224,7 @@ def confirm_violations(mechanism, pairs, directions, claim, root, samples, execu
     t = violation_threshold(claim.epsilon, pilot_losses)
     n = max(int(samples), CONFIRM_SAMPLES)
     alpha_each = CONSISTENCY_ALPHA / (8 * max(1, len(directions)))
-    names = ("D->D'", "D'->D")
+    names = DIRECTIONS
     seeds = root.spawn(2 * len(directions))
     failures, checks = [], []
     confirmed = False
@@ -232,8 +232,10 @@ def confirm_violations(mechanism, pairs, directions, claim, root, samples, execu
         d, dp = pairs[k]
         x, y = (d, dp) if j == 0 else (dp, d)
         first, second = ("D", "D'") if j == 0 else ("D'", "D")
-        nx, above, w_fixed, _ = _event_counts(mechanism, x, y, n, seeds[2 * i], executor, precision, t, deadline)
-        ny, _, _, below = _event_counts(mechanism, y, x, n, seeds[2 * i + 1], executor, precision, t, deadline)
+        nx, above, w_fixed, _ = _event_counts(mechanism, x, y, n, seeds[2 * i], executor, precision, t, deadline,
+                                              Origin(k, names[j]))
+        ny, _, _, below = _event_counts(mechanism, y, x, n, seeds[2 * i + 1], executor, precision, t, deadline,
+                                        Origin(k, names[1 - j]))
         if nx == 0 or ny == 0:
             continue
         scaled = min(w_fixed / _FIXED / nx, 1.0)  # mean of 1{L > t} exp(-(L - t)), in [0, 1]

@@ -26,7 +26,7 @@ from ...claims import PrivacyClaim
 from ...errors import InvalidArgument
 from .. import distributed
 from .._describe import describe
-from ..draws import available_memory, batch_plan
+from ..draws import NO_ORIGIN, Origin, available_memory, batch_plan
 from ..executor import progress_ticker, progress_wanted, run_batches
 from ..importance import get_proposal, samples_for_resolution, weighted_direction_sample
 from ..streaming import DirectionStats
@@ -47,20 +47,20 @@ BYTES_PER_KEPT_SAMPLE = 48
 def stream_directions(mechanism, directions, eval_eps, thresholds, executor, precision, deadline, progress):
     """Stream every direction's batches, interleaved (batch i of every direction before batch i + 1),
     merging each into its direction's summary; stop early (between chunks) at ``deadline``
-    (time.monotonic(), or None). ``directions`` is a list of (x, y, samples, seed). Returns
+    (time.monotonic(), or None). ``directions`` is a list of (x, y, samples, seed, origin). Returns
     (list of DirectionStats, stopped early?)."""
     plans = []
-    for x, y, n, seed in directions:
+    for x, y, n, seed, origin in directions:
         probe_seed, batches_seed = seed.spawn(2)
-        probe = probe_elements(mechanism, x, probe_seed)
+        probe = probe_elements(mechanism, x, probe_seed, origin)
         plan = batch_plan(n, probe)
         plans.append(list(zip(plan.sizes, batches_seed.spawn(len(plan.sizes)))))
     tasks = []
     for i in range(max((len(p) for p in plans), default=0)):
         for j, plan in enumerate(plans):
             if i < len(plan):
-                x, y = directions[j][0], directions[j][1]
-                tasks.append((j, (mechanism, x, y, plan[i][0], plan[i][1], precision, eval_eps, thresholds)))
+                x, y, origin = directions[j][0], directions[j][1], directions[j][4]
+                tasks.append((j, (mechanism, x, y, plan[i][0], plan[i][1], precision, eval_eps, thresholds, origin)))
     stats = [DirectionStats.empty(eval_eps.size, thresholds.size) for _ in directions]
     if distributed.is_dask_client(executor):
         return _stream_on_dask(executor, mechanism, directions, plans, stats, eval_eps, thresholds, precision,
@@ -99,8 +99,8 @@ def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thres
     for i in range(max((len(g) for g in groups), default=0)):
         for j, g in enumerate(groups):
             if i < len(g):
-                x, y = directions[j][0], directions[j][1]
-                tasks.append((j, (shared[0], x, y, g[i], precision, shared[1], thresholds)))
+                x, y, origin = directions[j][0], directions[j][1], directions[j][4]
+                tasks.append((j, (shared[0], x, y, g[i], precision, shared[1], thresholds, origin)))
 
     def merge(j, st):
         stats[j] = stats[j].merge(st)
@@ -118,6 +118,9 @@ def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thres
 
 
 def want_proposal(mechanism, claim: PrivacyClaim, proposal) -> bool:
+    """Whether the audit importance-samples: ``proposal`` False/None never, True always (InvalidArgument
+    when the mechanism offers none), ``'auto'`` when it offers one and 0 < claim.delta <=
+    :data:`AUTO_PROPOSAL_MAX_DELTA`."""
     if proposal is False or proposal is None:
         return False
     offered = callable(getattr(mechanism, "proposal", None))
@@ -133,30 +136,32 @@ def want_proposal(mechanism, claim: PrivacyClaim, proposal) -> bool:
     raise InvalidArgument(f"proposal={proposal!r} must be 'auto', True or False.")
 
 
-def plain_pilot(mechanism, x, y, seed, claim, n_pilot, precision):
-    losses = direction_losses(mechanism, x, y, n_pilot, seed, None, precision)[0]
+def plain_pilot(mechanism, x, y, seed, claim, n_pilot, precision, origin: Origin = NO_ORIGIN):
+    """The sample variance of g = (1 - exp(eps - L))_+ at claim.epsilon on ``n_pilot`` independent plain
+    draws (0.25, the largest possible, for a single draw): it sizes a run for ``delta_resolution``."""
+    losses = direction_losses(mechanism, x, y, n_pilot, seed, None, precision, origin=origin)[0]
     g = np.where(losses > claim.epsilon, -np.expm1(np.minimum(claim.epsilon - losses, 0.0)), 0.0)
     return float(np.var(g, ddof=1)) if n_pilot > 1 else 0.25
 
 
 def direction(mechanism, x, y, claim, samples, seed, pilot_seed, executor, use_is, delta_resolution,
-               max_samples, alpha_point, alpha_grid, precision, progress):
-    """One direction: returns (estimates object, extra dict, samples used)."""
+              max_samples, alpha_point, alpha_grid, precision, progress, origin: Origin = NO_ORIGIN):
+    """One direction, every loss kept: returns (estimates object, extra dict, samples used)."""
     extra: dict = {}
-    prop = get_proposal(mechanism, x, y, claim.epsilon) if use_is else None
+    prop = get_proposal(mechanism, x, y, claim.epsilon, origin) if use_is else None
     if prop is None:
         if delta_resolution is not None:
-            var = plain_pilot(mechanism, x, y, pilot_seed, claim, PILOT_SAMPLES, precision)
+            var = plain_pilot(mechanism, x, y, pilot_seed, claim, PILOT_SAMPLES, precision, origin)
             samples = samples_for_resolution(delta_resolution, var, 1.0, alpha_point)
             extra["pilot_samples"] = PILOT_SAMPLES
         capped = samples > max_samples
         samples = min(samples, max_samples)
         losses, recomputed, imprecise = direction_losses(mechanism, x, y, samples, seed, executor, precision,
-                                                          progress_wanted(progress, samples))
+                                                         progress_wanted(progress, samples), origin)
         est = PlainEstimates(LossProfile.from_losses(losses))
     else:
         n_pilot = PILOT_SAMPLES if delta_resolution is not None else min(max(2_000, samples // 16), PILOT_SAMPLES)
-        pilot = weighted_direction_sample(mechanism, prop, x, y, n_pilot, pilot_seed, None, precision)
+        pilot = weighted_direction_sample(mechanism, prop, x, y, n_pilot, pilot_seed, None, precision, None, origin)
         y_pilot = pilot.values(claim.epsilon)
         bound = 2.0 * float(y_pilot.max()) if y_pilot.size and y_pilot.max() > 0 else 1.0
         extra.update(pilot_samples=n_pilot, truncation=bound)
@@ -167,7 +172,7 @@ def direction(mechanism, x, y, claim, samples, seed, pilot_seed, executor, use_i
         capped = samples > max_samples
         samples = min(samples, max_samples)
         ws = weighted_direction_sample(mechanism, prop, x, y, samples, seed, executor, precision,
-                                       progress_wanted(progress, samples))
+                                       progress_wanted(progress, samples), origin)
         est = WeightedEstimates(ws, bound)
         recomputed, imprecise = ws.recomputed, ws.imprecise
     if capped:
@@ -178,6 +183,8 @@ def direction(mechanism, x, y, claim, samples, seed, pilot_seed, executor, use_i
 
 
 def refuse_if_too_large(samples: int, directions: int, use_is: bool) -> None:
+    """InvalidArgument, with the estimate, when the kept losses of a non-streaming run would take more
+    than 80 % of the available memory."""
     need = BYTES_PER_KEPT_SAMPLE * samples * directions * (2 if use_is else 1)
     have = available_memory()
     if have is not None and need > 0.8 * have:

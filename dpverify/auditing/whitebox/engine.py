@@ -28,7 +28,7 @@ from ...errors import InvalidArgument
 from .._describe import describe
 from .consistency import (CONSISTENCY_ALPHA, confirm_violations, describe_failure, pair_consistency,
                           thresholds_for)
-from ..draws import DEFAULT_MAX_SAMPLES, root_seed
+from ..draws import DEFAULT_MAX_SAMPLES, DIRECTIONS, Origin, root_seed
 from ..executor import progress_wanted
 from ..importance import samples_for_resolution
 from ..precision import PrecisionPolicy
@@ -37,14 +37,12 @@ from .directions import PILOT_SAMPLES, direction, plain_pilot, refuse_if_too_lar
 from .estimators import EPSILON_GRID, StreamEstimates, epsilon_lower, profile_summary
 from .losses import direction_losses
 
-__all__ = ["audit_white_box", "WhiteBoxPlan", "CONSISTENCY_PILOT", "CONSISTENCY_SAMPLES", "DIRECTION_NAMES"]
+__all__ = ["audit_white_box", "WhiteBoxPlan", "CONSISTENCY_PILOT", "CONSISTENCY_SAMPLES"]
 
 #: Pilot draws per direction that choose the consistency thresholds (independent of the audit's).
 CONSISTENCY_PILOT = 2_000
 #: Plain draws per direction for the consistency check when the audit itself does not stream.
 CONSISTENCY_SAMPLES = 200_000
-#: The two directions of a pair, in the order of the results (D -> D' first).
-DIRECTION_NAMES = ("D->D'", "D'->D")
 
 
 @dataclass(frozen=True)
@@ -104,14 +102,14 @@ def _certify_streaming(mechanism, plan: WhiteBoxPlan, thresholds, executor, dead
     for i, (x, y) in enumerate(plan.dirs):
         n = plan.samples
         if plan.delta_resolution is not None:
-            var = plain_pilot(mechanism, x, y, plan.pilot_seeds[i], claim, PILOT_SAMPLES, plan.precision)
+            var = plain_pilot(mechanism, x, y, plan.pilot_seeds[i], claim, PILOT_SAMPLES, plan.precision, Origin.of(i))
             n = samples_for_resolution(plan.delta_resolution, var, 1.0, plan.alpha_point)
         counts.append(n)
     capped = [n > plan.max_samples for n in counts]
     counts = [min(n, plan.max_samples) for n in counts]
     stats, stopped = stream_directions(
-        mechanism, [(x, y, n, s) for (x, y), n, s in zip(plan.dirs, counts, plan.seeds)], plan.eval_eps, thresholds,
-        executor, plan.precision, deadline, progress_wanted(progress, max(counts)))
+        mechanism, [(x, y, n, s, Origin.of(i)) for i, ((x, y), n, s) in enumerate(zip(plan.dirs, counts, plan.seeds))],
+        plan.eval_eps, thresholds, executor, plan.precision, deadline, progress_wanted(progress, max(counts)))
     results, used = [], []
     for i, st in enumerate(stats):
         k, j = divmod(i, 2)
@@ -122,14 +120,14 @@ def _certify_streaming(mechanism, plan: WhiteBoxPlan, thresholds, executor, dead
         if capped[i]:
             extra["capped_at_max_samples"] = True
         if st.n == 0:
-            results.append(DirectionResult(k, DIRECTION_NAMES[j], 0, 0.0, 0.0, 0.0, 0, extra))
+            results.append(DirectionResult(k, DIRECTIONS[j], 0, 0.0, 0.0, 0.0, 0, extra))
             used.append(0)
             continue
         eps_low = epsilon_lower(est, claim, plan.alpha_grid)
         inf_report = est.infinite_report(plan.alpha)
         extra["infinite_loss_probability"] = inf_report
         used.append(st.n)
-        results.append(DirectionResult(k, DIRECTION_NAMES[j], st.n, eps_low, est.lower(claim.epsilon, plan.alpha_point),
+        results.append(DirectionResult(k, DIRECTIONS[j], st.n, eps_low, est.lower(claim.epsilon, plan.alpha_point),
                                        est.estimate(claim.epsilon), inf_report["count"], extra))
     return results, used, stats, stopped
 
@@ -144,7 +142,7 @@ def _certify_kept(mechanism, plan: WhiteBoxPlan, executor, progress, profile):
             x, y = plan.dirs[i]
             est, extra, n_dir = direction(mechanism, x, y, claim, plan.samples, plan.seeds[i], plan.pilot_seeds[i],
                                           executor, plan.use_is, plan.delta_resolution, plan.max_samples,
-                                          plan.alpha_point, plan.alpha_grid, plan.precision, progress)
+                                          plan.alpha_point, plan.alpha_grid, plan.precision, progress, Origin.of(i))
             d_hat = est.estimate(claim.epsilon)
             d_low = est.lower(claim.epsilon, plan.alpha_point)
             if extra.get("method") == "importance":
@@ -153,7 +151,7 @@ def _certify_kept(mechanism, plan: WhiteBoxPlan, executor, progress, profile):
                 # the larger bound (the grid's alpha is split between the two: union bound).
                 plain, _, _ = direction(mechanism, x, y, claim, plan.samples, plan.plain_seeds[i], None, executor,
                                         False, None, plan.max_samples, plan.alpha_point, plan.alpha_grid,
-                                        plan.precision, None)
+                                        plan.precision, None, Origin.of(i))
                 eps_low = max(epsilon_lower(est, claim, plan.alpha_grid / 2),
                               epsilon_lower(plain, claim, plan.alpha_grid / 2))
                 extra["epsilon_lower_from"] = "max(importance, plain) at alpha_grid/2 each"
@@ -164,15 +162,15 @@ def _certify_kept(mechanism, plan: WhiteBoxPlan, executor, progress, profile):
             if profile:
                 extra["profile"] = profile_summary(est, claim, plan.alpha_point)
             used.append(n_dir)
-            results.append(DirectionResult(k, DIRECTION_NAMES[j], n_dir, eps_low, d_low, d_hat,
+            results.append(DirectionResult(k, DIRECTIONS[j], n_dir, eps_low, d_low, d_hat,
                                            inf_report["count"], extra))
     return results, used
 
 
 def _consistency_thresholds(mechanism, plan: WhiteBoxPlan):
     """(thresholds, pilot losses per direction) of the density-sampler check, from independent pilots."""
-    pilots = [direction_losses(mechanism, x, y, CONSISTENCY_PILOT, s, None, plan.precision)[0]
-              for (x, y), s in zip(plan.dirs, plan.check_seeds)]
+    pilots = [direction_losses(mechanism, x, y, CONSISTENCY_PILOT, s, None, plan.precision, origin=Origin.of(i))[0]
+              for i, ((x, y), s) in enumerate(zip(plan.dirs, plan.check_seeds))]
     return thresholds_for(plan.claim.epsilon, pilots), pilots
 
 
@@ -182,8 +180,9 @@ def _check_consistency(mechanism, plan: WhiteBoxPlan, stats, thresholds, executo
     if stats is None:  # the certifying draws were not plain: draw plain ones for the check
         n_check = min(plan.samples, CONSISTENCY_SAMPLES)
         stats, _ = stream_directions(
-            mechanism, [(x, y, n_check, s) for (x, y), s in zip(plan.dirs, plan.consistency_seeds)], plan.eval_eps,
-            thresholds, executor, plan.precision, None, None)
+            mechanism, [(x, y, n_check, s, Origin.of(i)) for i, ((x, y), s) in enumerate(zip(plan.dirs,
+                                                                                            plan.consistency_seeds))],
+            plan.eval_eps, thresholds, executor, plan.precision, None, None)
     tests = max(1, 2 * thresholds.size * len(plan.pairs))
     alpha_each = CONSISTENCY_ALPHA / (8 * tests)  # half of CONSISTENCY_ALPHA; the rest for confirm_violations
     failures, checks = [], []
