@@ -78,7 +78,7 @@ def is_dask_client(obj: Any) -> bool:
 def require_distributed(what: str):
     """The ``distributed`` module, or InvalidArgument saying how to install it."""
     try:
-        import distributed
+        import distributed  # deferred: dask optional
     except ImportError:
         raise InvalidArgument(f"{what} needs dask.distributed, which is not installed; {_INSTALL}.") from None
     return distributed
@@ -87,7 +87,7 @@ def require_distributed(what: str):
 def check_picklable(name: str, obj: Any) -> None:
     """InvalidArgument naming ``obj`` when it cannot be pickled for Dask workers (cloudpickle)."""
     try:
-        import cloudpickle
+        import cloudpickle  # deferred: dask optional (comes with distributed)
 
         dumps = cloudpickle.dumps
     except ImportError:  # pragma: no cover - cloudpickle comes with distributed
@@ -226,7 +226,7 @@ def map_ordered(client: Any, func: Callable, tasks: Sequence[tuple]) -> list:
     left = _left()
     try:
         if left is not None:  # an audit with time_budget: wait until its hard deadline at most
-            from distributed import wait
+            from distributed import wait  # deferred: dask optional
 
             wait(futures, timeout=left)
         return client.gather(futures)
@@ -257,7 +257,7 @@ def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any]
     this module never imports a tester.
     Returns True when ``deadline`` (time.monotonic()) stopped the submissions before the end.
     ``threads`` is the cluster's thread count when the caller already asked the scheduler for it."""
-    from distributed import as_completed
+    from distributed import as_completed  # deferred: dask optional
 
     window = 2 * (total_threads(client) if threads is None else threads) + 2
     keys = _keys(func, len(tasks))
@@ -360,7 +360,7 @@ def drop_nanny_leftovers() -> list[str]:
 def local_cluster(workers: int | None, **kwargs: Any):
     """A ``LocalCluster`` of ``workers`` one-thread worker processes for audits (no dashboard, no
     worker profiler, :data:`WORKER_ENVIRON` applied to its nannies; ``kwargs`` go to LocalCluster)."""
-    import dask
+    import dask  # deferred: dask optional
 
     distributed = require_distributed("a Dask cluster")
     settings = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items()}

@@ -134,7 +134,7 @@ def progress_ticker(progress: Any, total: int, desc: str = "audit") -> Callable 
 
 def _bar(total: int, desc: str):
     try:
-        from tqdm.auto import tqdm  # optional extra `progress`
+        from tqdm.auto import tqdm  # deferred: tqdm optional (extra `progress`)
     except ImportError:
         return None
     return tqdm(total=total, desc=desc, unit="batch", leave=False)
