@@ -113,7 +113,6 @@ def call_sampler(mechanism: Any, sample: Callable[[], Any], where: str, *, what:
         ) from exc
 
 
-
 def honours_rng(mechanism: Any, data: Any, size: int = 32) -> bool | None:
     """Whether ``mechanism.sample`` honours its ``rng``: two calls with generators from the same
     seed give the same outputs. False means the sampler draws from some other state (global
@@ -128,7 +127,6 @@ def honours_rng(mechanism: Any, data: Any, size: int = 32) -> bool | None:
         return None
 
 
-
 def same_outputs(a: Any, b: Any) -> bool:
     """Whether two draws are equal: numbers exactly (NaN equal to NaN), other outputs by their repr."""
     x, y = np.asarray(a), np.asarray(b)
@@ -137,7 +135,6 @@ def same_outputs(a: Any, b: Any) -> bool:
     if x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
         return bool(np.array_equal(x, y, equal_nan=True))
     return bool(repr(a) == repr(b))
-
 
 
 def validate_samples(samples: Any) -> int:

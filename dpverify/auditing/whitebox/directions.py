@@ -88,7 +88,7 @@ def stream_directions(mechanism, directions, eval_eps, thresholds, executor, pre
 
 def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thresholds, precision, deadline,
                     progress):
-    """:func:`_stream_directions` on a Dask cluster (:mod:`dpverify.auditing.distributed`): groups of
+    """:func:`stream_directions` on a Dask cluster (:mod:`dpverify.auditing.distributed`): groups of
     consecutive batches of one direction per task, interleaved like the batches; same statistics."""
     threads = distributed.total_threads(client)
     sizes = [distributed.group_size(len(plan), threads) for plan in plans]
@@ -114,7 +114,6 @@ def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thres
         if bar is not None:
             bar(None, None)
     return stats, stopped
-
 
 
 def want_proposal(mechanism, claim: PrivacyClaim, proposal) -> bool:
@@ -179,7 +178,6 @@ def direction(mechanism, x, y, claim, samples, seed, pilot_seed, executor, use_i
         extra["capped_at_max_samples"] = True
     extra.update(method=est.method, recomputed=recomputed, imprecise=imprecise)
     return est, extra, samples
-
 
 
 def refuse_if_too_large(samples: int, directions: int, use_is: bool) -> None:

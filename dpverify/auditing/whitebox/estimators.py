@@ -79,7 +79,6 @@ class LossProfile:
         return self.infinite / self.n
 
 
-
 class PlainEstimates:
     """delta(eps) estimates and Hoeffding-KL bounds from plain draws o ~ M(D)."""
 
@@ -178,7 +177,6 @@ def infinite_report(k: int, n: int, alpha: float) -> dict:
     return {"count": k, "estimate": k / n, "lower": float(clopper_pearson_lower(k, n, alpha / 2)),
             "upper": float(clopper_pearson_upper(k, n, alpha / 2)), "level": 1 - alpha,
             "bound": "Clopper-Pearson (exact binomial)"}
-
 
 
 def epsilon_lower(est, claim: PrivacyClaim, alpha_grid: float) -> float:
