@@ -78,7 +78,7 @@ def _cluster(workers: int):
 
 def _audit(kind: str, samples: int, seed: int, executor, log_every: int = 0, ticks: list | None = None):
     from dpverify import audit
-    from dpverify.auditing.blackbox import InlineExecutor
+    from dpverify.auditing.executor import InlineExecutor
     from dpverify.auditing.result import jsonable
 
     mech, pair = _mechanism(kind)
@@ -154,7 +154,7 @@ def _bytes_per_task(kind: str) -> dict:
                 "outputs_per_task": (1 << 18) * dist.GROUP, "result_in_memory_bytes": st.nbytes()}
     from dpverify import audit
     from dpverify.auditing import blackbox
-    from dpverify.auditing.blackbox import InlineExecutor
+    from dpverify.auditing.executor import InlineExecutor
 
     seen = []
     orig = blackbox._Certifier.__init__
@@ -304,7 +304,7 @@ def cmd_versus(args) -> None:
 _MALLOC_CHILD = """
 import json, resource, sys
 from dpverify import audit
-from dpverify.auditing.blackbox import InlineExecutor
+from dpverify.auditing.executor import InlineExecutor
 sys.path.insert(0, {bench!r})
 from bench_scaling import _mechanism
 def cpu():

@@ -19,7 +19,7 @@ distributed = pytest.importorskip("distributed")
 from dpverify import PrivacyClaim, audit  # noqa: E402
 from dpverify.auditing import blackbox, draws  # noqa: E402
 from dpverify.auditing import distributed as dist  # noqa: E402
-from dpverify.auditing.blackbox import InlineExecutor  # noqa: E402
+from dpverify.auditing.executor import InlineExecutor  # noqa: E402
 from dpverify.auditing.result import jsonable  # noqa: E402
 from dpverify.auditing.whitebox import stream_group  # noqa: E402
 from dpverify.errors import InvalidArgument  # noqa: E402
