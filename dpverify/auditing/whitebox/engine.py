@@ -1,7 +1,7 @@
-"""White-box stage 3, the engine: :func:`audit_white_box` reads as its phases.
+"""White-box engine: :func:`audit_white_box` reads as its phases.
 
 plan (validated options, the alpha budget, every seed stream spawned up front)
--> consistency thresholds (independent pilot draws, :mod:`dpverify.auditing.consistency`)
+-> consistency thresholds (independent pilot draws, :mod:`~dpverify.auditing.whitebox.consistency`)
 -> certify each direction (:mod:`~dpverify.auditing.whitebox.directions`: streamed summaries or kept
 losses, through the executor, into estimators, :mod:`~dpverify.auditing.whitebox.estimators`)
 -> density-sampler consistency and the check of the violating event
@@ -26,13 +26,13 @@ from ...claims import PrivacyClaim, Verdict
 from ..._validate import integer, positive
 from ...errors import InvalidArgument
 from .._describe import describe
-from .consistency import (CONSISTENCY_ALPHA, confirm_violations, describe_failure, pair_consistency,
-                          thresholds_for)
 from ..draws import DEFAULT_MAX_SAMPLES, DIRECTIONS, Origin, root_seed
 from ..executor import progress_wanted
 from ..importance import samples_for_resolution
 from ..precision import PrecisionPolicy
 from ..result import AuditResult, DirectionResult
+from .consistency import (CONSISTENCY_ALPHA, confirm_violations, describe_failure, pair_consistency,
+                          thresholds_for)
 from .directions import PILOT_SAMPLES, direction, plain_pilot, refuse_if_too_large, stream_directions, want_proposal
 from .estimators import EPSILON_GRID, StreamEstimates, epsilon_lower, profile_summary
 from .losses import direction_losses
@@ -53,8 +53,8 @@ class WhiteBoxPlan:
     pilots, plain draws under importance sampling, consistency pilots, consistency draws)."""
 
     claim: PrivacyClaim
-    pairs: list
-    dirs: list
+    pairs: tuple
+    dirs: tuple
     samples: int
     confidence: float
     alpha: float
@@ -66,11 +66,11 @@ class WhiteBoxPlan:
     max_samples: int
     precision: Any
     root: Any
-    seeds: list
-    pilot_seeds: list
-    plain_seeds: list
-    check_seeds: list
-    consistency_seeds: list
+    seeds: tuple
+    pilot_seeds: tuple
+    plain_seeds: tuple
+    check_seeds: tuple
+    consistency_seeds: tuple
     eval_eps: np.ndarray
 
 
@@ -87,9 +87,9 @@ def _plan(mechanism, pairs, claim, samples, confidence, rng, proposal, delta_res
     root = root_seed(rng)
     m = 2 * len(pairs)
     alpha = 1.0 - confidence
-    streams = [root.spawn(m) for _ in range(5)]  # certification, pilots, plain, consistency pilots, consistency
-    dirs = [(d, dp) if j == 0 else (dp, d) for d, dp in pairs for j in range(2)]
-    return WhiteBoxPlan(claim, pairs, dirs, samples, confidence, alpha, alpha / (2 * m),
+    streams = [tuple(root.spawn(m)) for _ in range(5)]  # certification, pilots, plain, consistency pilots, consistency
+    dirs = tuple((d, dp) if j == 0 else (dp, d) for d, dp in pairs for j in range(2))
+    return WhiteBoxPlan(claim, tuple(pairs), dirs, samples, confidence, alpha, alpha / (2 * m),
                         alpha / (2 * m * (len(EPSILON_GRID) + 1)), use_is, not use_is and not profile,
                         delta_resolution, max_samples, precision, root, *streams,
                         np.unique(np.append(EPSILON_GRID, claim.epsilon)))

@@ -1,4 +1,4 @@
-"""White-box stage 2, the estimators: delta(eps) estimates and confidence bounds over the loss samples.
+"""White-box estimators: delta(eps) estimates and confidence bounds over the loss samples.
 
 The privacy profile is delta(eps) = E[(1 - exp(eps - L))_+], the mean of a [0, 1]-valued variable, so
 Hoeffding's Theorem 1 (KL form, :mod:`dpverify.auditing.bounds`) gives confidence bounds. Three

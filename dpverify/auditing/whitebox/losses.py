@@ -1,4 +1,4 @@
-"""White-box stage 1, the privacy losses: draw a batch from M(D) and evaluate L = log p_D - log p_D'.
+"""White-box losses: draw a batch from M(D) and evaluate L = log p_D - log p_D'.
 
 For a pair (D, D') and a direction, outputs o_i ~ M(D) give losses
 L_i = log p_D(o_i) - log p_D'(o_i) (``+inf`` where o_i is impossible under D'), computed per batch
