@@ -6,7 +6,7 @@ Two measurements, both counting verdicts (no timing claims):
    scale units (``FarTailLiar``), pair (0, 1), claim (1, 0), ``--liar-seeds`` seeds at
    ``--liar-samples`` draws per direction. Before issue 27 about 1 seed in 5 said ``violated``
    (one tail draw whose loss the density puts above 1). Counted: verdicts, and how often the
-   violating-event check (``dpverify.auditing.consistency.confirm_violations``) ran.
+   violating-event check (``dpverify.auditing.whitebox.consistency.confirm_violations``) ran.
 2. Every shipped white-box mechanism (``dpverify_mechanisms.registry``) on its registry pairs,
    ``--seeds`` seeds at ``--samples`` draws per direction: counted ``inconsistent`` verdicts (false
    alarms of the consistency check, at most 1e-6 per audit by its union bound) and every verdict.

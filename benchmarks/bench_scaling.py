@@ -78,7 +78,7 @@ def _cluster(workers: int):
 
 def _audit(kind: str, samples: int, seed: int, executor, log_every: int = 0, ticks: list | None = None):
     from dpverify import audit
-    from dpverify.auditing.blackbox import InlineExecutor
+    from dpverify.auditing.executor import InlineExecutor
     from dpverify.auditing.result import jsonable
 
     mech, pair = _mechanism(kind)
@@ -142,18 +142,19 @@ def _bytes_per_task(kind: str) -> dict:
     key = "dpverify-identity-0123456789ab-0"  # a shared object's future travels as its key
     if kind == "white":
         from dpverify.auditing import distributed as dist
-        from dpverify.auditing.whitebox import EPSILON_GRID
+        from dpverify.auditing.whitebox import EPSILON_GRID, stream_group
 
         eval_eps = np.unique(np.append(EPSILON_GRID, 1.0))
         thresholds = np.array([0.5, 1.0])
         batches = list(zip([1 << 18] * dist.GROUP, np.random.SeedSequence(1).spawn(dist.GROUP)))  # a largest task
-        st = dist.stream_group(mech, pair[0], pair[1], batches, None, eval_eps, thresholds)
+        st = stream_group(mech, pair[0], pair[1], batches, None, eval_eps, thresholds)
         return {"once_per_audit_bytes": len(cloudpickle.dumps(mech)) + len(cloudpickle.dumps(eval_eps)),
                 "task_arguments_bytes": len(cloudpickle.dumps((key, pair[0], pair[1], batches, None, key, thresholds))),
                 "evaluation_points": int(eval_eps.size), "task_result_bytes": len(cloudpickle.dumps(st)),
                 "outputs_per_task": (1 << 18) * dist.GROUP, "result_in_memory_bytes": st.nbytes()}
     from dpverify import audit
-    from dpverify.auditing.blackbox import InlineExecutor, certify, probe
+    from dpverify.auditing.blackbox import certify, probe
+    from dpverify.auditing.executor import InlineExecutor
 
     seen = []
     orig = certify.Certifier.__init__
@@ -303,7 +304,7 @@ def cmd_versus(args) -> None:
 _MALLOC_CHILD = """
 import json, resource, sys
 from dpverify import audit
-from dpverify.auditing.blackbox import InlineExecutor
+from dpverify.auditing.executor import InlineExecutor
 sys.path.insert(0, {bench!r})
 from bench_scaling import _mechanism
 def cpu():

@@ -5,7 +5,7 @@ Nothing here imports dask until a Client is actually used (the ``dask`` extra:
 compute:
 
 * **Seeds.** Every batch's generator is a grandchild of the run's root ``SeedSequence`` (see
-  :mod:`dpverify.auditing._runner`) and batch sizes depend only on the output size, so a batch
+  :mod:`dpverify.auditing.draws`) and batch sizes depend only on the output size, so a batch
   gives the same outputs on any worker, on a retry, or inline.
 * **Merging.** White-box batches come back as :class:`~dpverify.auditing.streaming.DirectionStats`
   (integer fixed-point sums and counts: merging is exact, associative and commutative), black-box
@@ -44,9 +44,12 @@ import uuid
 from typing import Any, Callable, Sequence
 
 from ..errors import InvalidArgument
+from . import _deadline
+from ._describe import describe
 
 __all__ = ["is_dask_client", "require_distributed", "check_picklable", "FromFactory", "map_ordered",
-           "stream_tasks", "stream_group", "share", "connect", "local_cluster", "WORKER_ENVIRON", "GROUP", "group_size"]
+           "stream_tasks", "share", "total_threads", "check_workers_agree",
+           "startup_environ", "drop_nanny_leftovers", "connect", "local_cluster", "WORKER_ENVIRON", "GROUP", "group_size"]
 
 #: At most this many white-box batches per Dask task (consecutive batches of one direction, merged
 #: on the worker); :func:`group_size` picks fewer when a run has few batches.
@@ -75,7 +78,7 @@ def is_dask_client(obj: Any) -> bool:
 def require_distributed(what: str):
     """The ``distributed`` module, or InvalidArgument saying how to install it."""
     try:
-        import distributed
+        import distributed  # deferred: dask optional
     except ImportError:
         raise InvalidArgument(f"{what} needs dask.distributed, which is not installed; {_INSTALL}.") from None
     return distributed
@@ -83,10 +86,8 @@ def require_distributed(what: str):
 
 def check_picklable(name: str, obj: Any) -> None:
     """InvalidArgument naming ``obj`` when it cannot be pickled for Dask workers (cloudpickle)."""
-    from ._runner import describe
-
     try:
-        import cloudpickle
+        import cloudpickle  # deferred: dask optional (comes with distributed)
 
         dumps = cloudpickle.dumps
     except ImportError:  # pragma: no cover - cloudpickle comes with distributed
@@ -113,8 +114,6 @@ class FromFactory:
 
     def __init__(self, factory: Callable[..., Any], *args: Any, **kwargs: Any):
         if not callable(factory):
-            from ._runner import describe
-
             raise InvalidArgument(f"factory={describe(factory)} must be callable (it builds the mechanism).")
         self._factory, self._args, self._kwargs = factory, args, kwargs
         self._built = None
@@ -179,8 +178,6 @@ def check_workers_agree(client: Any, mechanism: Any, data: Any, data_prime: Any)
     of the same outputs (last bits: another libm or SIMD path) give a note: the bounds stay valid,
     but the result is not bit-identical to a run elsewhere. Call only for samplers that honour rng.
     """
-    from ._runner import describe
-
     try:
         mine = _probe(mechanism, data, data_prime)
     except Exception:  # the audit itself will report the sampler's error
@@ -229,7 +226,7 @@ def map_ordered(client: Any, func: Callable, tasks: Sequence[tuple]) -> list:
     left = _left()
     try:
         if left is not None:  # an audit with time_budget: wait until its hard deadline at most
-            from distributed import wait
+            from distributed import wait  # deferred: dask optional
 
             wait(futures, timeout=left)
         return client.gather(futures)
@@ -237,17 +234,6 @@ def map_ordered(client: Any, func: Callable, tasks: Sequence[tuple]) -> list:
         client.cancel(futures)
         _raise_if_deadline(exc)
         raise
-
-
-def stream_group(mechanism, data, data_prime, batches, precision, eval_eps, thresholds):
-    """Worker task: the merged summary of consecutive white-box batches ``[(size, seed), ...]``."""
-    from .whitebox import _stream_batch
-
-    out = None
-    for size, seed in batches:
-        st = _stream_batch(mechanism, data, data_prime, size, seed, precision, eval_eps, thresholds)
-        out = st if out is None else out.merge(st)
-    return out
 
 
 def _identity(obj: Any) -> Any:
@@ -263,14 +249,16 @@ def share(client: Any, obj: Any):
 
 
 def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any], None], deadline: float | None,
-                 tick: Callable | None, func: Callable | None = None, threads: int | None = None) -> bool:
-    """Run ``tasks`` (each ``(j, args for func)``, ``func`` :func:`stream_group` by default) with a
-    bounded window, calling ``merge(j, result)`` as each completes (any order: merging is exact).
+                 tick: Callable | None, *, func: Callable, threads: int | None = None) -> bool:
+    """Run ``func(*args)`` for each task ``(j, args)`` of ``tasks`` with a bounded window, calling
+    ``merge(j, result)`` as each completes (any order: merging is exact). ``func`` is the tester's task
+    function (a module-level function, pickled by reference): the white-box tester passes
+    :func:`dpverify.auditing.whitebox.losses.stream_group`, the black-box one its certification task;
+    this module never imports a tester.
     Returns True when ``deadline`` (time.monotonic()) stopped the submissions before the end.
     ``threads`` is the cluster's thread count when the caller already asked the scheduler for it."""
-    from distributed import as_completed
+    from distributed import as_completed  # deferred: dask optional
 
-    func = stream_group if func is None else func
     window = 2 * (total_threads(client) if threads is None else threads) + 2
     keys = _keys(func, len(tasks))
     owner: dict = {}
@@ -311,19 +299,15 @@ def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any]
 
 def _left() -> float | None:
     """Seconds to the hard deadline of an audit with ``time_budget`` on this cluster, or None."""
-    from ._deadline import hard_deadline
-
-    hard = hard_deadline()
+    hard = _deadline.hard_deadline()
     return None if hard is None else max(0.0, hard - time.monotonic())
 
 
 def _raise_if_deadline(exc: BaseException) -> None:
     """DeadlineExceeded instead of a timeout raised because the hard deadline passed."""
-    from ._deadline import deadline_error, hard_deadline
-
-    hard = hard_deadline()
+    hard = _deadline.hard_deadline()
     if hard is not None and isinstance(exc, TimeoutError) and time.monotonic() >= hard - 1.0:
-        raise deadline_error("a task on the Dask cluster") from None
+        raise _deadline.deadline_error("a task on the Dask cluster") from None
 
 
 def connect(scheduler: str | None = None, workers: int | None = None):
@@ -348,7 +332,7 @@ def connect(scheduler: str | None = None, workers: int | None = None):
 WORKER_ENVIRON = {"MALLOC_TRIM_THRESHOLD_": None}
 
 
-def _startup_environ() -> set | None:
+def startup_environ() -> set | None:
     """Names of the environment variables this process started with (Linux), or None if unknown."""
     try:
         with open("/proc/self/environ", "rb") as fh:
@@ -357,7 +341,7 @@ def _startup_environ() -> set | None:
         return None
 
 
-def _drop_nanny_leftovers() -> list[str]:
+def drop_nanny_leftovers() -> list[str]:
     """A nanny writes its variables into the environment of the process that runs it (so a default
     LocalCluster started earlier in this process leaves ``MALLOC_TRIM_THRESHOLD_`` behind), and new
     workers inherit that environment: remove such a leftover of the :data:`WORKER_ENVIRON` variables
@@ -366,7 +350,7 @@ def _drop_nanny_leftovers() -> list[str]:
     start, dropped = None, []
     for name, value in WORKER_ENVIRON.items():
         if value is None and name in os.environ:
-            start = _startup_environ() if start is None else start
+            start = startup_environ() if start is None else start
             if start is not None and name not in start:
                 del os.environ[name]
                 dropped.append(name)
@@ -376,7 +360,7 @@ def _drop_nanny_leftovers() -> list[str]:
 def local_cluster(workers: int | None, **kwargs: Any):
     """A ``LocalCluster`` of ``workers`` one-thread worker processes for audits (no dashboard, no
     worker profiler, :data:`WORKER_ENVIRON` applied to its nannies; ``kwargs`` go to LocalCluster)."""
-    import dask
+    import dask  # deferred: dask optional
 
     distributed = require_distributed("a Dask cluster")
     settings = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items()}
@@ -391,6 +375,6 @@ def local_cluster(workers: int | None, **kwargs: Any):
     settings["distributed.worker.memory.monitor-interval"] = "1s"
     opts = dict(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
     opts.update(kwargs)
-    _drop_nanny_leftovers()
+    drop_nanny_leftovers()
     with dask.config.set(settings):  # read by each Nanny when it is created (and kept for restarts)
         return distributed.LocalCluster(**opts)

@@ -33,7 +33,7 @@ The pilot's only role is to choose B; a poor B (too small: truncation bias; too 
 range term) costs power, never validity.
 
 **Floating point, safe side.** Each log weight and each loss is lowered by the same kind of error
-bound as in :mod:`dpverify.auditing.whitebox`, so w and g are never overstated; the sums over the
+bound as in :mod:`dpverify.auditing.whitebox.losses`, so w and g are never overstated; the sums over the
 sample subtract a round-off bound.
 """
 from __future__ import annotations
@@ -45,8 +45,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidArgument, MechanismError, NumericalError
-from . import _runner
+from ._describe import describe
 from .bounds import kl_lower
+from .draws import NO_ORIGIN, Origin, batch_plan, call_sampler, check_outputs
+from .executor import run_batches
+from .precision import refine_losses
 
 __all__ = [
     "empirical_bernstein_lower",
@@ -54,6 +57,7 @@ __all__ = [
     "weighted_direction_sample",
     "samples_for_resolution",
     "get_proposal",
+    "truncated_lower",
 ]
 
 _EPS = np.finfo(float).eps
@@ -93,8 +97,9 @@ def truncated_lower(y: np.ndarray, n: int, bound: float, alpha: float) -> float:
     return bound * max(lo_kl, lo_eb)
 
 
-def get_proposal(mechanism: Any, data: Any, data_prime: Any, epsilon: float):
-    """The mechanism's proposal for (data, data_prime) at ``epsilon``, or None if it offers none."""
+def get_proposal(mechanism: Any, data: Any, data_prime: Any, epsilon: float, origin: Origin = NO_ORIGIN):
+    """The mechanism's proposal for (data, data_prime) at ``epsilon``, or None if it offers none
+    (a MechanismError, with ``origin``'s pair and direction, when it raises or returns no proposal)."""
     make = getattr(mechanism, "proposal", None)
     if not callable(make):
         return None
@@ -102,15 +107,15 @@ def get_proposal(mechanism: Any, data: Any, data_prime: Any, epsilon: float):
         prop = make(data, data_prime, epsilon)
     except Exception as exc:
         raise MechanismError(
-            f"{_runner.describe(mechanism)}.proposal raised {type(exc).__name__}: {exc}; "
-            f"data={_runner.describe(data)}, data_prime={_runner.describe(data_prime)}."
+            f"{describe(mechanism)}.proposal raised {type(exc).__name__}: {exc}; "
+            f"data={describe(data)}, data_prime={describe(data_prime)}.", **origin.fields()
         ) from exc
     if prop is None:
         return None
     if not (callable(getattr(prop, "sample", None)) and callable(getattr(prop, "log_density", None))):
         raise MechanismError(
-            f"{_runner.describe(mechanism)}.proposal returned {_runner.describe(prop)}, which lacks "
-            "sample(size, rng) and log_density(outputs)."
+            f"{describe(mechanism)}.proposal returned {describe(prop)}, which lacks "
+            "sample(size, rng) and log_density(outputs).", **origin.fields()
         )
     return prop
 
@@ -146,27 +151,26 @@ class WeightedSample:
         return np.exp(self.log_weight[self.loss == np.inf])
 
 
-def _weighted_batch(mechanism, proposal, data, data_prime, size, seed, precision):
-    from .precision import refine_losses
-
+def _weighted_batch(mechanism, proposal, data, data_prime, size, seed, precision, origin: Origin = NO_ORIGIN):
     rng = np.random.default_rng(seed)
-    where = f"data={_runner.describe(data)}, data_prime={_runner.describe(data_prime)} (proposal draws)"
-    outputs = _runner.call_sampler(mechanism, lambda: proposal.sample(size, rng), where, what="proposal.sample")
-    outputs = _runner.check_outputs(mechanism, outputs, size, where)
+    where = f"data={describe(data)}, data_prime={describe(data_prime)} (proposal draws)"
+    outputs = call_sampler(mechanism, lambda: proposal.sample(size, rng), where, what="proposal.sample",
+                           origin=origin)
+    outputs = check_outputs(mechanism, outputs, size, where, origin=origin)
     a = np.asarray(mechanism.log_density(outputs, data), dtype=float)
     b = np.asarray(mechanism.log_density(outputs, data_prime), dtype=float)
     q = np.asarray(proposal.log_density(outputs), dtype=float)
     for name, arr in (("log_density(., data)", a), ("log_density(., data_prime)", b), ("proposal.log_density", q)):
         if arr.shape != (size,):
             raise MechanismError(
-                f"{_runner.describe(mechanism)}: {name} returned shape {arr.shape} for {size} outputs; "
-                f"it must be ({size},); {where}."
+                f"{describe(mechanism)}: {name} returned shape {arr.shape} for {size} outputs; "
+                f"it must be ({size},); {where}.", **origin.fields()
             )
     bad = np.isnan(a) | np.isnan(b) | np.isnan(q) | (a == np.inf) | (b == np.inf) | (q == np.inf) | (q == -np.inf)
     if bad.any():
         i = int(np.argmax(bad))
         raise NumericalError(
-            f"{_runner.describe(mechanism)}: at output {_runner.describe(np.asarray(outputs[i]))} the log "
+            f"{describe(mechanism)}: at output {describe(np.asarray(outputs[i]))} the log "
             f"densities are {float(a[i])!r} (data), {float(b[i])!r} (data_prime), {float(q[i])!r} (proposal); {where}. NaN is never valid, "
             "and the proposal must give positive density to every output it samples."
         )
@@ -180,23 +184,22 @@ def _weighted_batch(mechanism, proposal, data, data_prime, size, seed, precision
         loss = np.where(fa, a - b, -np.inf) - err_l  # outputs impossible under D never count (w = 0)
     log_w = np.where(fa, a - q, -np.inf) - err_w
     loss, recomputed, imprecise = refine_losses(mechanism, outputs, data, data_prime, a, b, loss, err_l,
-                                                precision)
+                                                precision, origin=origin)
     keep = loss > 0
     return loss[keep], log_w[keep], recomputed, imprecise
 
 
 def weighted_direction_sample(mechanism, proposal, data, data_prime, samples, seed, executor, precision,
-                              progress=None) -> WeightedSample:
-    """Draw ``samples`` outputs from ``proposal`` in batches; keep the draws with L > 0."""
-    from ._progress import run_batches
-
+                              progress=None, origin: Origin = NO_ORIGIN) -> WeightedSample:
+    """Draw ``samples`` outputs from ``proposal`` in batches; keep the draws with L > 0 (``origin``: the
+    direction's pair and name, for a MechanismError's fields)."""
     probe_seed, batches_seed = seed.spawn(2)
-    probe = _runner.check_outputs(mechanism, proposal.sample(1, np.random.default_rng(probe_seed)), 1,
-                                  "proposal probe draw")
+    probe = check_outputs(mechanism, proposal.sample(1, np.random.default_rng(probe_seed)), 1,
+                          "proposal probe draw", origin=origin)
     per = max(1, int(probe[0].size) if probe.ndim > 1 else 1)
-    plan = _runner.batch_plan(samples, per)
+    plan = batch_plan(samples, per)
     seeds = batches_seed.spawn(len(plan.sizes))
-    tasks = [(mechanism, proposal, data, data_prime, s, sd, precision) for s, sd in zip(plan.sizes, seeds)]
+    tasks = [(mechanism, proposal, data, data_prime, s, sd, precision, origin) for s, sd in zip(plan.sizes, seeds)]
     parts = run_batches(_weighted_batch, tasks, executor, progress)
     loss = np.concatenate([p[0] for p in parts])
     log_w = np.concatenate([p[1] for p in parts])

@@ -24,7 +24,8 @@ import numpy as np
 
 from .._validate import integer, positive
 from ..errors import MechanismError, NumericalError
-from . import _runner
+from ._describe import describe
+from .draws import NO_ORIGIN, Origin
 
 __all__ = ["PrecisionPolicy", "refine_losses", "has_mp"]
 
@@ -57,7 +58,7 @@ def has_mp(mechanism: Any) -> bool:
     return callable(getattr(mechanism, "log_density_mp", None))
 
 
-def _mp_loss(mechanism, output, data, data_prime, dps) -> float:
+def _mp_loss(mechanism, output, data, data_prime, dps, origin: Origin) -> float:
     import mpmath
 
     with mpmath.workdps(dps):
@@ -66,14 +67,14 @@ def _mp_loss(mechanism, output, data, data_prime, dps) -> float:
             lb = mechanism.log_density_mp(output, data_prime, dps)
         except Exception as exc:
             raise MechanismError(
-                f"{_runner.describe(mechanism)}.log_density_mp raised {type(exc).__name__}: {exc}; "
-                f"at output {_runner.describe(output)}."
+                f"{describe(mechanism)}.log_density_mp raised {type(exc).__name__}: {exc}; "
+                f"at output {describe(output)}.", **origin.fields()
             ) from exc
         la, lb = mpmath.mpf(la), mpmath.mpf(lb)
         if mpmath.isnan(la) or mpmath.isnan(lb) or la == mpmath.inf or lb == mpmath.inf or la == -mpmath.inf:
             raise NumericalError(
-                f"{_runner.describe(mechanism)}.log_density_mp returned {la} (data) and {lb} (data_prime) at "
-                f"output {_runner.describe(output)}; it must be finite on the support, -inf outside it."
+                f"{describe(mechanism)}.log_density_mp returned {la} (data) and {lb} (data_prime) at "
+                f"output {describe(output)}; it must be finite on the support, -inf outside it."
             )
         if lb == -mpmath.inf:
             return math.inf
@@ -81,14 +82,14 @@ def _mp_loss(mechanism, output, data, data_prime, dps) -> float:
     return float(np.nextafter(value, -np.inf))  # rounded down
 
 
-def refine_losses(mechanism, outputs, data, data_prime, a, b, loss, err, policy):
+def refine_losses(mechanism, outputs, data, data_prime, a, b, loss, err, policy, *, origin: Origin = NO_ORIGIN):
     """Recompute flagged losses with ``log_density_mp``: return (loss, recomputed, imprecise).
 
     ``a``/``b`` are the float64 log densities, ``loss`` the losses already lowered by the batch
     error bound ``err``. Flagged: a finite ``a`` and (per-output error bound > tolerance, or
     ``b = -inf``, which for a full-support density may be an underflow). ``imprecise`` counts the
     losses whose error bound exceeds the tolerance and which were not recomputed (they keep the
-    safe-side rounding).
+    safe-side rounding). ``origin``: the batch's pair and direction, for a MechanismError's fields.
     """
     policy = DEFAULT_POLICY if policy is None else policy
     fa = np.isfinite(a)
@@ -106,7 +107,7 @@ def refine_losses(mechanism, outputs, data, data_prime, a, b, loss, err, policy)
         return loss, 0, 0
     loss = loss.copy()
     for i in flagged:
-        loss[i] = _mp_loss(mechanism, outputs[i], data, data_prime, policy.dps)
+        loss[i] = _mp_loss(mechanism, outputs[i], data, data_prime, policy.dps, origin)
     return loss, int(flagged.size), n_imprecise - int(np.count_nonzero(imprecise[flagged]))
 
 

@@ -11,7 +11,7 @@ evaluation points chosen before sampling:
   built on it stay on the safe side.
 * ``weighted[k]``: sum of 1{L > t_k} exp(-L) (rounded down to 2^-30), and ``below[k]``: the
   number of draws with L < -t_k, at the consistency thresholds t_k >= 0 (see
-  :mod:`dpverify.auditing.consistency`).
+  :mod:`dpverify.auditing.whitebox.consistency`).
 * ``infinite``: draws with L = +inf; ``n``: draws; ``log_mass``: the largest log of the total
   mass of the distinct outputs of one batch, under D and under D' (discrete outputs only; it
   must not exceed 0).

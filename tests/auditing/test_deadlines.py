@@ -17,7 +17,7 @@ import pytest
 
 import dpverify
 from dpverify import PrivacyClaim
-from dpverify.auditing import _deadline, _runner, plan_samples
+from dpverify.auditing import _deadline, _runner, draws, plan_samples
 from dpverify.errors import DeadlineExceeded, InvalidArgument, MechanismError
 
 #: Seconds of slack over budget + grace for a loaded 2-core machine (fork, kill, reap).
@@ -251,7 +251,7 @@ def test_the_cli_caps_black_box_samples_too(monkeypatch, capsys, tmp_path):
         "    def sample(self, data, size, rng):\n        return float(data) + rng.laplace(0.0, 1.0, size)\n"
         "MECH = L()\nPAIRS = (0.0, 1.0)\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(_runner, "DEFAULT_MAX_SAMPLES", 3_000)  # the default cap, small enough to run here
+    monkeypatch.setattr(draws, "DEFAULT_MAX_SAMPLES", 3_000)  # the default cap, small enough to run here
     from dpverify.cli import main
 
     assert main(["audit", "bb_cap_mech:MECH", "--pairs", "bb_cap_mech:PAIRS", "--samples", "1e12", "--seed", "1",

@@ -17,11 +17,12 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from dpverify import PrivacyClaim, audit  # noqa: E402
-from dpverify.auditing import _runner  # noqa: E402
+from dpverify.auditing import draws  # noqa: E402
 from dpverify.auditing.blackbox import certify as bb_certify, probe as bb_probe  # noqa: E402
 from dpverify.auditing import distributed as dist  # noqa: E402
-from dpverify.auditing.blackbox import InlineExecutor  # noqa: E402
+from dpverify.auditing.executor import InlineExecutor  # noqa: E402
 from dpverify.auditing.result import jsonable  # noqa: E402
+from dpverify.auditing.whitebox import stream_group  # noqa: E402
 from dpverify.errors import InvalidArgument  # noqa: E402
 from dpverify_mechanisms.faulty.histogram import HistogramScaleEpsilon  # noqa: E402
 from dpverify_mechanisms.faulty.registry import _hist_pairs  # noqa: E402
@@ -44,9 +45,12 @@ def clients():
 
 @pytest.fixture
 def small_batches(monkeypatch):
-    monkeypatch.setattr(_runner, "BATCH_ELEMENTS", 4096)  # white-box: 4,096 outputs per batch
+    monkeypatch.setattr(draws, "BATCH_ELEMENTS", 4096)  # white-box: 4,096 outputs per batch
     monkeypatch.setattr(bb_probe, "BATCH_OUTPUTS", 512)  # read by the probe (batch size)
     monkeypatch.setattr(dist, "GROUP", 3)
+    # the patches take effect: the batch plan and the Dask grouping read them at each call
+    assert draws.batch_plan(10_000, 1).sizes == (4096, 4096, 1808)
+    assert dist.group_size(10**6, 1) == 3
 
 
 def _doc(result) -> dict:
@@ -107,10 +111,10 @@ def test_same_result_on_every_engine_larger(clients, small_batches):
 
 def test_summary_wire_format_is_lossless_and_small():
     from dpverify.auditing.streaming import DirectionStats
-    from dpverify.auditing.whitebox import EPSILON_GRID, _stream_batch
+    from dpverify.auditing.whitebox import EPSILON_GRID, stream_batch
 
     eval_eps = np.unique(np.append(EPSILON_GRID, 1.0))
-    st = _stream_batch(ScalarLaplace(1.0), 0.0, 1.0, 1 << 16, np.random.SeedSequence(4), None, eval_eps,
+    st = stream_batch(ScalarLaplace(1.0), 0.0, 1.0, 1 << 16, np.random.SeedSequence(4), None, eval_eps,
                        np.array([0.5, 1.0]))
     blob = pickle.dumps(st)
     back = pickle.loads(blob)
@@ -254,11 +258,11 @@ def test_workers_running_another_mechanism_are_refused(clients):
 def test_tree_reduce_in_any_order_gives_the_serial_bits():
     """Merging white-box summaries is exact: any tree over any order (with pickling between the
     steps, as over the network) gives the serial fold's statistics bit for bit."""
-    from dpverify.auditing.whitebox import EPSILON_GRID, _stream_batch
+    from dpverify.auditing.whitebox import EPSILON_GRID, stream_batch
 
     eval_eps = np.unique(np.append(EPSILON_GRID, 0.9))
     seeds = np.random.SeedSequence(8).spawn(12)
-    parts = [_stream_batch(ScalarLaplace(1.0), 0.0, 1.0, 3000, s, None, eval_eps, np.array([0.3, 0.9]))
+    parts = [stream_batch(ScalarLaplace(1.0), 0.0, 1.0, 3000, s, None, eval_eps, np.array([0.3, 0.9]))
              for s in seeds]
     serial = parts[0]
     for p in parts[1:]:
@@ -362,7 +366,7 @@ def test_shared_objects_travel_once_per_audit(clients, small_batches, monkeypatc
     real_submit = clients[2].submit
 
     def submit(func, *args, **kw):
-        if func in (dist.stream_group, bb_certify.pair_counts):
+        if func in (stream_group, bb_certify.pair_counts):
             seen.append([type(a).__name__ for a in args])
         return real_submit(func, *args, **kw)
 
@@ -377,11 +381,11 @@ def test_shared_objects_travel_once_per_audit(clients, small_batches, monkeypatc
 
 def test_nanny_leftover_in_the_environment_is_dropped_but_a_users_setting_is_kept(monkeypatch):
     monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
-    monkeypatch.setattr(dist, "_startup_environ", lambda: {"PATH", "HOME"})  # set after start: a nanny's
-    assert dist._drop_nanny_leftovers() == ["MALLOC_TRIM_THRESHOLD_"]
+    monkeypatch.setattr(dist, "startup_environ", lambda: {"PATH", "HOME"})  # set after start: a nanny's
+    assert dist.drop_nanny_leftovers() == ["MALLOC_TRIM_THRESHOLD_"]
     assert "MALLOC_TRIM_THRESHOLD_" not in __import__("os").environ
     monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
-    monkeypatch.setattr(dist, "_startup_environ", lambda: {"PATH", "MALLOC_TRIM_THRESHOLD_"})  # the user's
-    assert dist._drop_nanny_leftovers() == [] and __import__("os").environ["MALLOC_TRIM_THRESHOLD_"] == "65536"
-    monkeypatch.setattr(dist, "_startup_environ", lambda: None)  # unknown (no /proc): left alone
-    assert dist._drop_nanny_leftovers() == []
+    monkeypatch.setattr(dist, "startup_environ", lambda: {"PATH", "MALLOC_TRIM_THRESHOLD_"})  # the user's
+    assert dist.drop_nanny_leftovers() == [] and __import__("os").environ["MALLOC_TRIM_THRESHOLD_"] == "65536"
+    monkeypatch.setattr(dist, "startup_environ", lambda: None)  # unknown (no /proc): left alone
+    assert dist.drop_nanny_leftovers() == []

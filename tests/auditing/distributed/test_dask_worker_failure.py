@@ -17,7 +17,7 @@ distributed = pytest.importorskip("distributed")
 
 from dpverify import PrivacyClaim, audit  # noqa: E402
 from dpverify.auditing import distributed as dist  # noqa: E402
-from dpverify.auditing.blackbox import InlineExecutor  # noqa: E402
+from dpverify.auditing.executor import InlineExecutor  # noqa: E402
 from dpverify.auditing.result import jsonable  # noqa: E402
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace  # noqa: E402
 

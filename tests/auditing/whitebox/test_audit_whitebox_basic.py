@@ -231,6 +231,25 @@ def test_misbehaving_mechanisms_are_named_with_the_pair(mech, exc, needles):
         assert n in str(info.value)
 
 
+class RaisesOnTwo(ScalarLaplace):
+    def sample(self, data, size, rng):
+        if float(data) == 2.0:
+            raise RuntimeError("boom on 2")
+        return super().sample(data, size, rng)
+
+
+@pytest.mark.parametrize("consistency,profile", [(True, False), (False, False), (False, True)],
+                         ids=["consistency-pilots", "streamed", "kept"])
+def test_a_misbehaving_mechanism_error_carries_the_pair_and_direction(consistency, profile):
+    """MechanismError.pair / .direction name the pair (its index in the list) and the direction whose
+    draws failed: here only draws from D' = 2.0 of the second pair raise."""
+    with pytest.raises(MechanismError) as info:
+        dpverify.audit(RaisesOnTwo(1.0), [(0.0, 1.0), (1.0, 2.0)], samples=100, rng=0, consistency=consistency,
+                       profile=profile)
+    assert "raised RuntimeError: boom on 2" in str(info.value) and "data=2.0" in str(info.value)
+    assert (info.value.pair, info.value.direction) == (1, "D'->D")
+
+
 def test_outputs_of_the_wrong_shape_are_rejected_by_log_density():
     with pytest.raises(InvalidArgument, match=r"outputs has shape \(4, 2\)"):
         LAPLACE.log_density(np.zeros((4, 2)), 0.0)

@@ -1,7 +1,7 @@
 """Density-sampler consistency: lying white-box mechanisms get `inconsistent`, never a privacy verdict.
 
 Rates: the consistency check calls a consistent mechanism inconsistent with probability at most
-1e-6 per audit (dpverify.auditing.consistency.CONSISTENCY_ALPHA, union bound); at 20,000 draws
+1e-6 per audit (dpverify.auditing.whitebox.consistency.CONSISTENCY_ALPHA, union bound); at 20,000 draws
 per direction each liar below differs from its sampler by >= 0.1 on the test at threshold ~eps/2
 while the intervals are ~0.03 wide, so a miss has probability far below 1e-9 (Hoeffding).
 """
@@ -14,7 +14,7 @@ import pytest
 
 import dpverify
 from dpverify import PrivacyClaim, Verdict
-from dpverify.auditing.consistency import CONSISTENCY_ALPHA, thresholds_for
+from dpverify.auditing.whitebox.consistency import CONSISTENCY_ALPHA, thresholds_for
 from dpverify.auditing.streaming import DirectionStats, batch_stats, delta_sums_float
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 from consistency_doubles import RandomizedResponse  # tests/support

@@ -4,7 +4,7 @@
 D' = 1 decays at half the rate beyond 12 scale units. A draw of D' beyond ~14 (probability ~1e-6)
 has a loss above 1 by the density's word, and one such draw used to make the white-box audit say
 `violated`. Before a violation verdict the audit now checks the violating event {L > eps} on fresh
-draws (dpverify.auditing.consistency.confirm_violations): it needs >= MIN_EVENT_DRAWS (5) fresh
+draws (dpverify.auditing.whitebox.consistency.confirm_violations): it needs >= MIN_EVENT_DRAWS (5) fresh
 draws in the event and the likelihood-ratio identity on it.
 
 Rates: at 2e5 fresh draws the event {L' > 1} has ~0.22 expected draws of D' (probability 1.1e-6
@@ -21,7 +21,7 @@ import pytest
 
 import dpverify
 from dpverify import PrivacyClaim, Verdict
-from dpverify.auditing.consistency import MIN_EVENT_DRAWS, confirm_violations, violation_threshold
+from dpverify.auditing.whitebox.consistency import MIN_EVENT_DRAWS, confirm_violations, violation_threshold
 from dpverify_mechanisms.faulty.lying_density import FarTailLiar
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 

@@ -111,15 +111,17 @@ def test_cli_audit_plot_and_json(tmp_path, monkeypatch, capsys):
     assert doc["verdict"] == "violated" and png.exists()
 
 
-def test_check_runs_the_search():
-    """The registry rows of `dpverify check` (without the other sections of the job)."""
-    import argparse
+def test_check_runs_the_search(capsys):
+    """The registry rows of `dpverify check` (``--only`` skips the other sections of the job)."""
+    from dpverify.cli import main
 
-    from dpverify.cli.check import _mechanism_rows
+    def row(*extra):
+        main(["check", "--only", "gaussian-classical", "--samples-scale", "0.05", "--seed", "0", "--json", *extra])
+        doc = json.loads(capsys.readouterr().out)
+        assert len(doc["mechanisms"]) == 1
+        return doc["mechanisms"][0]
 
-    args = argparse.Namespace(only=["gaussian-classical"], samples_scale=0.05, seed=0, json=True, no_search=False)
-    row = _mechanism_rows(args)[0]
-    assert row["search"]["generator"] == "AdversarialSearch"
-    assert row["search"]["certified_pairs"] >= 2
-    args.no_search = True
-    assert _mechanism_rows(args)[0]["search"] is None
+    found = row()
+    assert found["search"]["generator"] == "AdversarialSearch"
+    assert found["search"]["certified_pairs"] >= 2
+    assert row("--no-search")["search"] is None
