@@ -98,14 +98,13 @@ the seed alone, never on the number of workers. Without an ``executor``, runs of
 :data:`AUTO_POOL_MIN_OUTPUTS` outputs use a forked process pool of ``min(2, cpu count)`` workers when the
 mechanism and pairs can be pickled and the sampler honours ``rng`` or draws independently in the workers
 (serial otherwise; a note says so:
-:func:`dpverify.auditing._runner.auto_executor`).
+:func:`dpverify.auditing.executor.auto_executor`).
 """
 from __future__ import annotations
 
-from .._runner import InlineExecutor  # public here too: tests and benchmarks force a serial audit
+from ..executor import InlineExecutor  # public here too: tests and benchmarks force a serial audit
 from .budget import MIN_SAMPLES, PAIRED_MARGIN_SHARE, PAIRED_SHARE, SELECTION_CAP, SELECTION_FRACTION, AlphaBudget
-from .certify import pair_counts as _pair_counts  # seam: moved to blackbox.certify.pair_counts
-from .draws import PROBE_OUTPUTS
+from .outputs import PROBE_OUTPUTS
 from .engine import AUTO_POOL_MIN_OUTPUTS, audit_black_box
 from .ranking import RANK_Z_MIN
 from .values import CertifiedEvent, Layout, SelectedEvent, Selection
@@ -113,3 +112,4 @@ from .values import CertifiedEvent, Layout, SelectedEvent, Selection
 __all__ = ["audit_black_box", "InlineExecutor", "AUTO_POOL_MIN_OUTPUTS", "SELECTION_FRACTION", "MIN_SAMPLES",
            "SELECTION_CAP", "PROBE_OUTPUTS", "PAIRED_SHARE", "PAIRED_MARGIN_SHARE", "RANK_Z_MIN", "AlphaBudget",
            "Layout", "SelectedEvent", "Selection", "CertifiedEvent"]
+

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import _runner
+from .. import draws
 
 __all__ = ["SamplePlan", "AlphaBudget", "RoundBudget", "Round", "SELECTION_FRACTION", "MIN_SAMPLES",
            "SELECTION_CAP", "PILOT_SELECTION", "PILOT_LOOKS", "PILOT_SHARE", "SEQUENTIAL_SHARE",
@@ -57,8 +57,8 @@ class SamplePlan:
     note: str | None
 
     @classmethod
-    def make(cls, capped: _runner.SamplesPlan, selection_fraction: float, stop_early: bool) -> "SamplePlan":
-        """The plan for the (capped) samples of ``capped`` (:func:`dpverify.auditing._runner.plan_samples`),
+    def make(cls, capped: draws.SamplesPlan, selection_fraction: float, stop_early: bool) -> "SamplePlan":
+        """The plan for the (capped) samples of ``capped`` (:func:`dpverify.auditing.draws.plan_samples`),
         ``selection_fraction`` already validated."""
         samples = capped.samples
         pilot = bool(stop_early) and samples >= PILOT_MIN_SAMPLES

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _runner, distributed
+from .. import distributed
+from ..executor import run_batches
 from ..bounds import clopper_pearson_lower, clopper_pearson_upper, paired_log_ratio_lower
 from .budget import Round
 from .claimcheck import contradicts
-from .draws import conform_names, table
+from .outputs import conform_names, table
 from .event_families import RaisedDraw, ScoreAbove
 from .sequential import cs_lower, cs_upper
 from .values import CertifiedEvent, Certification, Selection
@@ -171,7 +172,7 @@ class Certifier:
             for g in groups:
                 add(pair_counts(self.ctx, g))
         else:
-            for part in _runner.run_batches(pair_counts, [(self.ctx, g) for g in groups], self.executor):
+            for part in run_batches(pair_counts, [(self.ctx, g) for g in groups], self.executor):
                 add(part)
         return tuple(total)
 

@@ -14,21 +14,18 @@ import numpy as np
 from ..._validate import open_unit
 from ...claims import PrivacyClaim
 from ...errors import InvalidArgument
-from .. import _runner
+from .. import draws
+from ..executor import AUTO_POOL_MIN_OUTPUTS, auto_pool
 from ..result import AuditResult
 from .budget import MIN_SAMPLES, SELECTION_FRACTION, AlphaBudget, SamplePlan
 from .certify import certify_events
-from .draws import where
+from .outputs import where
 from .probe import check_probes, probe_pair
 from .selection import choose_events
 from .values import PairRecord
 from .verdict import decide
 
 __all__ = ["audit_black_box", "AUTO_POOL_MIN_OUTPUTS"]
-
-#: Total outputs (over pairs and datasets) from which the default run uses a process pool.
-AUTO_POOL_MIN_OUTPUTS = _runner.AUTO_POOL_MIN_OUTPUTS
-
 
 def _check_options(samples, max_samples, streams: int, selection_fraction, stop_early, float_bits,
                    learned) -> SamplePlan:
@@ -38,7 +35,7 @@ def _check_options(samples, max_samples, streams: int, selection_fraction, stop_
             f"samples={samples!r} is too few for a black-box audit: it needs at least {MIN_SAMPLES} outputs per "
             "dataset (split between selecting events and certifying them); use e.g. samples=200_000."
         )
-    capped = _runner.plan_samples(samples, max_samples, streams=streams)
+    capped = draws.plan_samples(samples, max_samples, streams=streams)
     selection_fraction = open_unit("selection_fraction", selection_fraction, fix="Use e.g. 0.4.")
     for name, val in (("stop_early", stop_early), ("float_bits", float_bits), ("learned", learned)):
         if not isinstance(val, (bool, np.bool_)):
@@ -54,7 +51,7 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
 
     ``samples`` outputs at most are drawn from each dataset of each pair (selection and
     certification together; fewer when ``stop_early`` certifies a violation first), capped up front at
-    ``max_samples`` (default ``DEFAULT_MAX_SAMPLES``, 10**8) with a note (:func:`~dpverify.auditing._runner.plan_samples`). Raises
+    ``max_samples`` (default ``DEFAULT_MAX_SAMPLES``, 10**8) with a note (:func:`~dpverify.auditing.draws.plan_samples`). Raises
     MechanismError (naming the mechanism and the pair, with ``.pair`` and ``.direction``) when ``sample``
     returns the wrong number of outputs or NaN; an exception raised by ``sample`` is an outcome (see the
     package docstring).
@@ -64,11 +61,11 @@ def audit_black_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     notes: list[str] = [plan.note] if plan.note is not None else []
     own_pool = None
     if executor is None:
-        executor, why = _runner.auto_pool(2 * plan.samples * len(pairs), mechanism, pairs)
+        executor, why = auto_pool(2 * plan.samples * len(pairs), mechanism, pairs)
         own_pool = executor
         if why:
             notes.append(why)
-    pair_seeds = [s.spawn(4) for s in _runner.root_seed(rng).spawn(len(pairs))]  # probe D, probe D', pilot, main
+    pair_seeds = [s.spawn(4) for s in draws.root_seed(rng).spawn(len(pairs))]  # probe D, probe D', pilot, main
     wheres = [(where(k, d, dp, "D"), where(k, d, dp, "D'")) for k, (d, dp) in enumerate(pairs)]
     try:
         # 1. probe: each pair's layout, so the event slots K and the alpha budget, before any selection draw

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import MechanismError
-from .. import _runner
-from .draws import PROBE_OUTPUTS, draw
+from .. import _describe, draws
+from .outputs import PROBE_OUTPUTS, draw
 from .event_families import to_table
 from .scores import slots
 from .values import Layout, RaisedDraws, Where
@@ -38,7 +38,7 @@ def _probe_one(mechanism, data, seed, where: Where, float_bits):
     The layout is numeric (the fast array path) only when every probe output is a number or a
     non-empty numeric array of one shape; anything else (strings, tuples of varying length, empty
     tuples, a mix) is structured. A later batch that does not fit a numeric layout is a
-    MechanismError, never a silent re-encoding (see :func:`~dpverify.auditing.blackbox.draws.table`)."""
+    MechanismError, never a silent re-encoding (see :func:`~dpverify.auditing.blackbox.outputs.table`)."""
     outputs, errors = draw(mechanism, data, PROBE_OUTPUTS, seed, where.probe())
     raised: dict[str, int] = {}
     if errors is not None:
@@ -57,7 +57,7 @@ def _probe_one(mechanism, data, seed, where: Where, float_bits):
     try:
         names = to_table(arr, where, structured=False, float_bits=float_bits).names if numeric else None
     except MechanismError as exc:
-        raise MechanismError(f"{_runner.describe(mechanism)}.sample returned a bad output: {exc}",
+        raise MechanismError(f"{_describe.describe(mechanism)}.sample returned a bad output: {exc}",
                              **where.fields()) from None
     return (numeric, (arr.shape[1:] if numeric else None), max(1, int(arr[0].size) if arr.ndim > 1 else 1),
             names), raised
@@ -74,7 +74,7 @@ def probe_pair(mechanism, data, data_prime, seeds, where_d: Where, where_dp: Whe
     elements = max([p[2] for p in known] or [1])
     names = known[0][3] if numeric else None
     per = (STRUCTURED_BATCH_OUTPUTS if structured
-           else max(1, min(BATCH_OUTPUTS, _runner.BATCH_ELEMENTS // elements)))
+           else max(1, min(BATCH_OUTPUTS, draws.BATCH_ELEMENTS // elements)))
     layout = Layout(structured, elements, names, per,
                     slots("structured" if structured else "numeric", names or (), learned))
     return layout, RaisedDraws((tuple(probes[0][1].items()), tuple(probes[1][1].items())))
@@ -99,8 +99,8 @@ def degenerate_message(mechanism, k: int, pair, raised: RaisedDraws, total: int,
         msg = " ".join(str(exc).split())
         first = f" The first: {type(exc).__name__}: {msg[:200] + ('...' if len(msg) > 200 else '')}."
     counts = raised.counts()
-    return (f"{_runner.describe(mechanism)}.sample raised on {what} of both datasets of pair {k} "
-            f"(data={_runner.describe(pair[0], 40)}, data_prime={_runner.describe(pair[1], 40)}): "
+    return (f"{_describe.describe(mechanism)}.sample raised on {what} of both datasets of pair {k} "
+            f"(data={_describe.describe(pair[0], 40)}, data_prime={_describe.describe(pair[1], 40)}): "
             f"{counts[0]} of {total} draws of D and {counts[1]} of {total} of D' "
             f"({types_text(raised.as_dicts(), 'probe draws' if total == PROBE_OUTPUTS else 'probe and selection draws')}).{first} "
             "The audit saw the exception, not the mechanism's outputs, so it gives no privacy verdict. Check "

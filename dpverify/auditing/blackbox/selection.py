@@ -22,9 +22,9 @@ import math
 
 import numpy as np
 
-from .. import _runner
+from ..executor import run_batches
 from .budget import Round
-from .draws import conform_names, merge, table, take
+from .outputs import conform_names, merge, table, take
 from .event_families import HalfLine, ScoreAbove
 from .ranking import (FITTED_SCORES, RANK_Z_MIN, SECOND_OVERLAP_MAX, all_draws_paired, calibrated_threshold,
                       counts_of, discordant_overlap, paired_alternatives, paired_rank_z, rank_paired, rank_top,
@@ -50,7 +50,7 @@ def selection_tables(mechanism, pair, wheres, layout: Layout, size: int, seeds, 
         for b, bs in zip(sizes, sel_seed.spawn(len(sizes))):
             tasks.append((mechanism, data, b, bs, where, layout.structured, layout.names, float_bits))
             which.append(side)
-    parts = _runner.run_batches(table, tasks, executor)
+    parts = run_batches(table, tasks, executor)
     return merge([t for t, w in zip(parts, which) if w == 0]), merge([t for t, w in zip(parts, which) if w == 1])
 
 

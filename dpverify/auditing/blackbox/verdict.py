@@ -27,7 +27,7 @@ from ..bounds import clopper_pearson_lower, clopper_pearson_upper
 from ..result import AuditResult, DirectionResult
 from .budget import PAIRED_MARGIN_SHARE, PAIRED_SHARE, AlphaBudget, SamplePlan
 from .claimcheck import contradicts, epsilon_lower, growth
-from .draws import PROBE_OUTPUTS
+from .outputs import PROBE_OUTPUTS
 from .probe import degenerate_message, types_text
 from .values import CertifiedEvent, PairRecord, direction_name
 

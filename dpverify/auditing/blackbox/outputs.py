@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import MechanismError
-from .. import _runner
+from .. import _describe, draws
 from .event_families import OutputTable, to_table, with_errors
 from .values import Where, error_fields
 
@@ -26,8 +26,8 @@ PROBE_OUTPUTS = 64
 
 def where(k: int, data: Any, data_prime: Any, which: str) -> Where:
     """Pair ``k``, dataset ``which`` (``"D"`` or ``"D'"``), with the text every error about its draws ends with."""
-    return Where(k, which, f"pair {k} (data={_runner.describe(data, 40)}, "
-                           f"data_prime={_runner.describe(data_prime, 40)}), outputs drawn from {which}")
+    return Where(k, which, f"pair {k} (data={_describe.describe(data, 40)}, "
+                           f"data_prime={_describe.describe(data_prime, 40)}), outputs drawn from {which}")
 
 
 def _as_outputs(out: Any) -> Any:
@@ -67,7 +67,7 @@ def draw(mechanism: Any, data: Any, size: int, seed: np.random.SeedSequence, whe
     except Exception:
         out = None
     if out is not None:
-        return _runner.check_outputs(mechanism, _as_outputs(out), size, where), None
+        return draws.check_outputs(mechanism, _as_outputs(out), size, where), None
     rows, errors = [], []
     for _ in range(size):
         try:
@@ -78,7 +78,7 @@ def draw(mechanism: Any, data: Any, size: int, seed: np.random.SeedSequence, whe
             rows.append(None)
             errors.append(type(exc).__name__)
             continue
-        rows.append(_runner.check_outputs(mechanism, _as_outputs(o), 1, where))
+        rows.append(draws.check_outputs(mechanism, _as_outputs(o), 1, where))
         errors.append(None)
     return rows, errors
 
@@ -108,7 +108,7 @@ def table(mechanism, data, size, seed, where, structured, names, float_bits) -> 
                                  f"against {names[:3]} ...); {where}.", **error_fields(where))
         return with_errors(t, errors, names)
     except MechanismError as exc:
-        raise MechanismError(f"{_runner.describe(mechanism)}.sample returned a bad output: {exc}",
+        raise MechanismError(f"{_describe.describe(mechanism)}.sample returned a bad output: {exc}",
                              **error_fields(where)) from None
 
 
