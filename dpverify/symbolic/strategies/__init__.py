@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from . import algebraic, calculus, interval, monotone, profile  # noqa: F401 - each registers its handlers
 from .identity import prove_identity
-from .registry import Handler, Strategy, describe, handler_for, is_registered, register, registered
+from .registry import Handler, Strategy, describe, handler_for, is_registered, register, registered, unregister
 
-__all__ = ["Strategy", "Handler", "register", "handler_for", "is_registered", "describe", "registered",
+__all__ = ["Strategy", "Handler", "register", "unregister", "handler_for", "is_registered", "describe", "registered",
            "prove_identity"]

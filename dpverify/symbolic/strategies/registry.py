@@ -10,7 +10,7 @@ walked and the first registration wins, so a statement class can refine a strate
 
 * :class:`Strategy` -- the built-in strategies (an Enum; its value is the phrase verdicts quote);
 * :func:`register` -- ``@register(key, for_class=object, description=None)``: a key is a :class:`Strategy` member or
-  a new strategy's name (a string);
+  a new strategy's name (a string); :func:`unregister` removes one;
 * :func:`handler_for`, :func:`is_registered`, :func:`describe`, :func:`registered` -- lookups.
 
 This module imports nothing of the package: the built-in handlers (``dpverify.symbolic.strategies.*``) import it,
@@ -23,7 +23,7 @@ from typing import Callable
 
 from ...errors import InvalidArgument
 
-__all__ = ["Strategy", "Handler", "register", "handler_for", "is_registered", "describe", "registered"]
+__all__ = ["Strategy", "Handler", "register", "unregister", "handler_for", "is_registered", "describe", "registered"]
 
 
 class Strategy(enum.Enum):
@@ -72,6 +72,16 @@ def register(key, for_class: type = object, *, description: str | None = None) -
             _DESCRIPTIONS[key] = key.value if isinstance(key, Strategy) else key
         return handler
     return deco
+
+
+def unregister(key, for_class: type = object) -> None:
+    """Remove the handler registered for ``key`` on ``for_class`` (a plugin's, or a test's); InvalidArgument if there is
+    none. The strategy's description goes with its last handler."""
+    if (key, for_class) not in _HANDLERS:
+        raise InvalidArgument(f"strategy={key!r} has no handler registered for {for_class.__name__}; nothing to remove.")
+    del _HANDLERS[(key, for_class)]
+    if not is_registered(key):
+        _DESCRIPTIONS.pop(key, None)
 
 
 def is_registered(key) -> bool:
