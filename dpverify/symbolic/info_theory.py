@@ -26,8 +26,8 @@ import sympy as sp
 
 from .lemma import Lemma, Range, Strategy
 from .signs import nonneg_proof
-from .strategies import register
 from .strategies.algebraic import nonneg_terms
+from .strategies.registry import register
 from .proof import merge_domains
 from .verdicts import CheckResult, ProofVerdict
 

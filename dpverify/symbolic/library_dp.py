@@ -487,8 +487,6 @@ class OptimalCompositionLemma(Lemma):
                            f"per-step eps, the total eps' directions by sympy, each cell's corner margin an Arb ball > 0 "
                            f"({PREC_BITS}-bit python-flint)", domain=self.certified_domain())
 
-    _certify = certify  # seam: renamed OptimalCompositionLemma.certify
-
 
 def advanced_composition_statement(k_max: int = 60, max_cells: int = 200000) -> OptimalCompositionLemma:
     """tu-projections Lemma 3 (Dwork, Rothblum & Vadhan): k-fold composition of eps-DP is (eps', delta')-DP with
