@@ -1,7 +1,9 @@
 """The lemma library and the proof checker (see ``docs/proofs.md``).
 
 * :class:`ProofVerdict`, :class:`CheckResult`, :class:`ClaimReport`: verdict values.
-* :class:`Lemma`, :class:`Strategy`, :class:`Range`: checkable sympy statements.
+* :class:`Lemma`, :class:`Strategy`, :class:`Range`: checkable sympy statements. ``Lemma.check()`` runs the point
+  search (``point_search``), then the handler registered for the lemma's strategy (``strategies``; the box
+  certifiers share ``branch_bound``).
 * ``LEMMAS`` / :func:`get_lemma`: the shared library (``dpverify.symbolic.library``).
 * :class:`Derivation`, ``DERIVATIONS``, :func:`get_derivation`: noise parameters derived from lemmas.
 * :func:`run_proofs`: run the proof files (``dpverify prove``).

@@ -14,9 +14,12 @@ from typing import Callable, Mapping
 import mpmath
 import sympy as sp
 
-from .. import _validate as v
+from .._validate import real as _real
 from ..errors import InvalidArgument
-from . import library as lib
+from .library import (CAPACITY_BITS, CLASSICAL_SIGMA, COVARIANCE_L1_BOUND, DRV_EPSILON, EXP_LINEAR_BOUND,
+                      GAUSS_TAIL_RADIUS, KENTHAPADI_SIGMA, KENTHAPADI_SIGMA_LITERAL, LAPLACE_SCALE, LM_THRESHOLD,
+                      RANK_TWO_NUCLEAR)
+from .library import S as _S
 from .numeric import DPS, mp_value
 
 __all__ = ["Derivation", "DERIVATIONS", "get_derivation", "compare"]
@@ -32,8 +35,6 @@ n = sp.Symbol("n", positive=True, integer=True)
 d = sp.Symbol("d", positive=True, integer=True)
 n_prime = sp.Symbol("n_prime", positive=True, integer=True)
 f2 = sp.Symbol("f2", nonnegative=True)
-
-_S = lib.S
 
 # domain rules: name -> (check(value) -> bool, text)
 _RULES: dict[str, tuple[Callable[[float], bool], str]] = {
@@ -71,7 +72,7 @@ class Derivation:
             )
         out = {}
         for name in self.inputs:
-            x = v.real(name, values[name])
+            x = _real(name, values[name])
             rule = self.domain.get(name, name if name in _RULES else None)
             if rule is not None:
                 ok, text = _RULES[rule]
@@ -120,15 +121,15 @@ def _sub(expr, mapping):
     return expr.subs(mapping, simultaneous=True)
 
 
-def _build() -> dict[str, Derivation]:
+def _lecture21_dp() -> dict[str, Derivation]:
+    """lecture21-dp: the Laplace scale (Lemma 1) and the classical Gaussian mechanism (Lemma 6)."""
     D: dict[str, Derivation] = {}
-    e_, dl_, D_, x_, k_ = _S.epsilon, _S.delta, _S.sensitivity, _S.x, _S.k
-
+    e_, dl_, D_ = _S.epsilon, _S.delta, _S.sensitivity
     # lecture21-dp/lemma-1: Laplace scale from the privacy-loss bound eps_loss = Delta/b = eps
     b = sp.Symbol("b", positive=True)
     loss_bound = D_ / b  # std/laplace-mechanism: loss <= |f - f'|/b <= Delta/b
     scale = sp.solve(sp.Eq(loss_bound, e_), b)[0]
-    assert sp.simplify(scale - lib.LAPLACE_SCALE) == 0  # the solved value is the library's Laplace scale
+    assert sp.simplify(scale - LAPLACE_SCALE) == 0  # the solved value is the library's Laplace scale
     D["lecture21-dp/lemma-1"] = Derivation(
         id="lecture21-dp/lemma-1", parameter="scale",
         expression=_sub(scale, {e_: epsilon, D_: sensitivity}),
@@ -140,19 +141,25 @@ def _build() -> dict[str, Derivation]:
     # lecture21-dp/lemma-6: the classical Gaussian mechanism (valid for eps <= 1)
     D["lecture21-dp/lemma-6"] = Derivation(
         id="lecture21-dp/lemma-6", parameter="sigma",
-        expression=_sub(lib.CLASSICAL_SIGMA, {e_: epsilon, dl_: delta, D_: sensitivity}),
+        expression=_sub(CLASSICAL_SIGMA, {e_: epsilon, dl_: delta, D_: sensitivity}),
         printed={"as-printed": sp.sqrt(2 * sp.log(sp.Rational(125, 100) / delta)) * sensitivity / epsilon},
         inputs=("epsilon", "delta", "sensitivity"), lemmas=("std/gaussian-mechanism-classical",),
         steps=("sigma = c B / eps with c = sqrt(2 log(1.25/delta)) (std/gaussian-mechanism-classical)",
                "sound for eps <= 1 only (certified there); for eps > 1 the exact profile exceeds delta "
                "(see lecture21-dp/lemma-6 in dpverify prove)"))
+    return D
 
+
+def _tu_projections() -> dict[str, Derivation]:
+    """tu-projections: Kenthapadi (Lemma 2) and the two projection theorems."""
+    D: dict[str, Derivation] = {}
+    e_, dl_, D_, x_, k_ = _S.epsilon, _S.delta, _S.sensitivity, _S.x, _S.k
     # tu-projections/lemma-2: Kenthapadi
     D["tu-projections/lemma-2"] = Derivation(
         id="tu-projections/lemma-2", parameter="sigma",
-        expression=_sub(lib.KENTHAPADI_SIGMA, {e_: epsilon, dl_: delta, D_: sensitivity}),
-        printed={"as-printed": _sub(lib.KENTHAPADI_SIGMA, {e_: epsilon, dl_: delta, D_: sensitivity}),
-                 "literal-precedence": _sub(lib.KENTHAPADI_SIGMA_LITERAL, {e_: epsilon, dl_: delta, D_: sensitivity})},
+        expression=_sub(KENTHAPADI_SIGMA, {e_: epsilon, dl_: delta, D_: sensitivity}),
+        printed={"as-printed": _sub(KENTHAPADI_SIGMA, {e_: epsilon, dl_: delta, D_: sensitivity}),
+                 "literal-precedence": _sub(KENTHAPADI_SIGMA_LITERAL, {e_: epsilon, dl_: delta, D_: sensitivity})},
         inputs=("epsilon", "delta", "sensitivity"), lemmas=("std/gaussian-mechanism-kenthapadi",),
         steps=("sigma^2 = 2 Delta^2 (log(1/(2 delta)) + eps)/eps^2 (Kenthapadi et al. Lemma 1)",),
         domain={"delta": "delta<1/2"})
@@ -160,8 +167,8 @@ def _build() -> dict[str, Derivation]:
     # tu-projections/theorem-1: Delta from Laurent-Massart at delta/2, then Kenthapadi at delta/2
     delta_half = delta / 2
     lm_x = sp.log(1 / delta_half)  # x = log(1/delta') with delta' = delta/2
-    Delta_T1 = B * sigma_p * sp.sqrt(_sub(lib.LM_THRESHOLD, {k_: k, x_: lm_x}))
-    sigma_T1 = _sub(lib.KENTHAPADI_SIGMA, {e_: epsilon, dl_: delta_half, D_: Delta_T1})
+    Delta_T1 = B * sigma_p * sp.sqrt(_sub(LM_THRESHOLD, {k_: k, x_: lm_x}))
+    sigma_T1 = _sub(KENTHAPADI_SIGMA, {e_: epsilon, dl_: delta_half, D_: Delta_T1})
     L2 = sp.log(2 / delta)
     kenth_factor = sp.sqrt(2 * (sp.log(1 / (2 * delta)) + epsilon)) / epsilon
     D["tu-projections/theorem-1"] = Derivation(
@@ -183,14 +190,14 @@ def _build() -> dict[str, Derivation]:
 
     # tu-projections/theorem-2: per-column Gaussian tail + Kenthapadi, advanced composition, e^x <= 1 + 2x
     e1 = sp.Symbol("epsilon_1", positive=True)
-    eps_prime = _sub(lib.DRV_EPSILON, {k_: k, e_: e1, _S.delta_prime: delta / 2})
-    eps_prime_lin = eps_prime.subs(sp.exp(e1), _sub(lib.EXP_LINEAR_BOUND, {x_: e1}))
+    eps_prime = _sub(DRV_EPSILON, {k_: k, e_: e1, _S.delta_prime: delta / 2})
+    eps_prime_lin = eps_prime.subs(sp.exp(e1), _sub(EXP_LINEAR_BOUND, {x_: e1}))
     roots = sp.solve(sp.Eq(eps_prime_lin, epsilon), e1)
     pos = [r for r in roots if sp.N(r.subs({k: 3, delta: sp.Rational(1, 100), epsilon: sp.Rational(1, 2)})) > 0]
     eps1 = pos[0]
     delta1 = delta / (2 * k)  # per-column budget, split between the tail event and the mechanism
-    Delta_col = B * sigma_p * _sub(lib.GAUSS_TAIL_RADIUS, {dl_: delta1 / 2})
-    sigma_T2 = _sub(lib.KENTHAPADI_SIGMA, {e_: e1, dl_: delta1 / 2, D_: Delta_col}).subs(e1, eps1)
+    Delta_col = B * sigma_p * _sub(GAUSS_TAIL_RADIUS, {dl_: delta1 / 2})
+    sigma_T2 = _sub(KENTHAPADI_SIGMA, {e_: e1, dl_: delta1 / 2, D_: Delta_col}).subs(e1, eps1)
     eps1_printed = (sp.sqrt(2 * k * sp.log(2 / delta) + 8 * k * epsilon) - sp.sqrt(2 * k * sp.log(2 / delta))) / (4 * k)
     sigma_T2_printed = (B * sigma_p / eps1_printed) * sp.sqrt(
         4 * sp.log(k / delta) ** 2 + 2 * eps1_printed * sp.log(2 * k / delta))
@@ -208,11 +215,17 @@ def _build() -> dict[str, Derivation]:
                "solve sqrt(2k log(2/delta)) eps_1 + 2k eps_1^2 = eps for the positive root (sympy)",
                f"eps_1 = {eps1}"),
         domain={"epsilon": "epsilon<1", "delta": "delta<1/2", "k": "int>=1"})
+    return D
 
+
+def _jiang_wishart() -> dict[str, Derivation]:
+    """jiang-wishart: the Laplace covariance (Algorithm 1) and the Wishart scale (Algorithm 2)."""
+    D: dict[str, Derivation] = {}
+    e_, D_ = _S.epsilon, _S.sensitivity
     # jiang-wishart/algorithm-1: Laplace with l1 sensitivity 2d/n of the covariance
     D["jiang-wishart/algorithm-1"] = Derivation(
         id="jiang-wishart/algorithm-1", parameter="scale",
-        expression=_sub(lib.LAPLACE_SCALE, {D_: _sub(lib.COVARIANCE_L1_BOUND, {_S.d: d, _S.n: n}), e_: epsilon}),
+        expression=_sub(LAPLACE_SCALE, {D_: _sub(COVARIANCE_L1_BOUND, {_S.d: d, _S.n: n}), e_: epsilon}),
         printed={"as-printed": 2 * d / (n * epsilon)}, inputs=("epsilon", "n", "d"),
         lemmas=("std/covariance-l1-sensitivity", "std/laplace-mechanism"),
         steps=("l1 sensitivity of (1/n) X X^T <= 2d/n (std/covariance-l1-sensitivity)",
@@ -222,7 +235,7 @@ def _build() -> dict[str, Derivation]:
     # jiang-wishart/algorithm-2: C = c I; log-ratio = (1/2) tr(C^-1 Delta) <= (1/2)(1/c) ||Delta||_* <= N/(2 c n)
     c = sp.Symbol("c", positive=True)
     a_, b_, c_ = sp.symbols("a b c", real=True)
-    nuclear_max = lib.RANK_TWO_NUCLEAR.subs({a_: 1, b_: 1, c_: 0})  # |v|, |w| <= 1, worst case v orthogonal to w
+    nuclear_max = RANK_TWO_NUCLEAR.subs({a_: 1, b_: 1, c_: 0})  # |v|, |w| <= 1, worst case v orthogonal to w
     log_ratio_bound = (1 / c) * (nuclear_max / n) / 2
     C_val = sp.solve(sp.Eq(log_ratio_bound, epsilon), c)[0]
     D["jiang-wishart/algorithm-2"] = Derivation(
@@ -235,10 +248,15 @@ def _build() -> dict[str, Derivation]:
                "the paper bounds it by 3",
                "solve (1/2)(1/c)(2/n) = eps for c; the support condition (W0 + Delta PSD) is not handled by this chain"),
         domain={"n": "int>=1"})
+    return D
 
+
+def _showkatbakhsh_regression() -> dict[str, Derivation]:
+    """showkatbakhsh-regression: additive and random-projection noise by channel capacity."""
+    D: dict[str, Derivation] = {}
     # showkatbakhsh-regression/lemma-1: (1/2) log2(1 + 1/sigma^2) = eps
     s2 = sp.Symbol("s2", positive=True)
-    cap = _sub(lib.CAPACITY_BITS, {_S.P: 1, _S.sigma: sp.sqrt(s2)})
+    cap = _sub(CAPACITY_BITS, {_S.P: 1, _S.sigma: sp.sqrt(s2)})
     s2_sol = sp.solve(sp.Eq(cap, epsilon), s2)[0]
     D["showkatbakhsh-regression/lemma-1"] = Derivation(
         id="showkatbakhsh-regression/lemma-1", parameter="sigma_AN", expression=sp.sqrt(s2_sol),
@@ -249,7 +267,7 @@ def _build() -> dict[str, Derivation]:
                "solve (1/2) log2(1 + 1/sigma^2) = eps for sigma^2 (sympy)"))
 
     # showkatbakhsh-regression/lemma-2: (1/2) log2(1 + n'/(f^2 + sigma^2)) = eps, then the positive part
-    cap_rp = _sub(lib.CAPACITY_BITS, {_S.P: n_prime, _S.sigma: sp.sqrt(f2 + s2)})
+    cap_rp = _sub(CAPACITY_BITS, {_S.P: n_prime, _S.sigma: sp.sqrt(f2 + s2)})
     s2_rp = sp.solve(sp.Eq(cap_rp, epsilon), s2)[0]
     D["showkatbakhsh-regression/lemma-2"] = Derivation(
         id="showkatbakhsh-regression/lemma-2", parameter="sigma_RP", expression=sp.sqrt(sp.Max(0, s2_rp)),
@@ -260,6 +278,14 @@ def _build() -> dict[str, Derivation]:
                "Jensen: <= (1/2) log2(1 + n' / sigma_nu^2), sigma_nu^2 >= f^2(X) + sigma^2",
                "solve (1/2) log2(1 + n'/(f^2 + sigma^2)) = eps for sigma^2; negative -> no noise (positive part)"),
         domain={"n_prime": "int>=1"})
+    return D
+
+
+def _build() -> dict[str, Derivation]:
+    """The derivations, paper by paper (the order of ``DERIVATIONS`` is the order of these builders)."""
+    D: dict[str, Derivation] = {}
+    for builder in (_lecture21_dp, _tu_projections, _jiang_wishart, _showkatbakhsh_regression):
+        D.update(builder())
     return D
 
 

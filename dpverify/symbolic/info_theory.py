@@ -24,11 +24,14 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from .lemma import Lemma, Range, Strategy, _nonneg_proof
+from .lemma import Lemma, Range, Strategy
+from .signs import nonneg_proof
+from .strategies.algebraic import nonneg_terms
+from .strategies.registry import register
 from .proof import merge_domains
 from .verdicts import CheckResult, ProofVerdict
 
-__all__ = ["SignLemma", "pinsker_derivative", "pinsker_at_p", "pinsker_factor_sign", "pinsker_binary", "log_sum_identity",
+__all__ = ["SignLemma", "sign_terms", "pinsker_derivative", "pinsker_at_p", "pinsker_factor_sign", "pinsker_binary", "log_sum_identity",
            "tv_mixture_identity", "log_le_above_one", "log_le_below_one", "gibbs_log_le", "gaussian_cross_entropy",
            "gaussian_cross_entropy_at_power", "gaussian_entropy", "second_moment_sum", "SRC"]
 
@@ -39,16 +42,20 @@ SRC = "standard (information theory); showkatbakhsh-regression Proposition 2 and
 class SignLemma(Lemma):
     """A :class:`Lemma` whose ``NONNEG_TERMS`` strategy also accepts sympy's sign reasoning on the margin as a whole
     (directly, simplified, factored, or as a fraction with a termwise nonnegative numerator over a positive
-    denominator: ``lemma._nonneg_proof``), e.g. ``(w - 1)^2 / w >= 0`` for ``w > 0``."""
+    denominator: :func:`~dpverify.symbolic.signs.nonneg_proof`), e.g. ``(w - 1)^2 / w >= 0`` for ``w > 0``: the
+    handler :func:`sign_terms`, registered for ``NONNEG_TERMS`` on this class."""
 
-    def _nonneg_terms(self):
-        res = super()._nonneg_terms()
-        if isinstance(res, CheckResult):
-            return res
-        if _nonneg_proof(self.margin, strict=self.strict):
-            return CheckResult(ProofVerdict.PROVED, f"{self.id}: the margin rhs - lhs = {sp.factor(sp.simplify(self.margin))} "
-                                                    f"is shown >= 0 by sympy's sign reasoning under the symbols' assumptions")
+
+@register(Strategy.NONNEG_TERMS, SignLemma)
+def sign_terms(lemma):
+    """``NONNEG_TERMS`` for a :class:`SignLemma`: the termwise proof, else sympy's sign reasoning on the margin."""
+    res = nonneg_terms(lemma)
+    if isinstance(res, CheckResult):
         return res
+    if nonneg_proof(lemma.margin, strict=lemma.strict):
+        return CheckResult(ProofVerdict.PROVED, f"{lemma.id}: the margin rhs - lhs = {sp.factor(sp.simplify(lemma.margin))} "
+                                                f"is shown >= 0 by sympy's sign reasoning under the symbols' assumptions")
+    return res
 
 
 _p, _q = sp.symbols("p q", positive=True)

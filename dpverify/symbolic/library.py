@@ -14,6 +14,8 @@ import sympy as sp
 
 from ..errors import InvalidArgument
 from .lemma import Lemma, Range, Strategy
+from .numeric import optimal_composition_delta
+from .profiles import Phi, gaussian_profile_expr
 
 __all__ = ["LEMMAS", "get_lemma", "check_lemma", "S", "Phi", "gaussian_profile_expr",
            "LM_THRESHOLD", "GAUSS_TAIL_RADIUS", "KENTHAPADI_SIGMA", "KENTHAPADI_SIGMA_LITERAL",
@@ -55,17 +57,6 @@ def _eq(a, b):
 def _le(a, b):
     """An unevaluated ``a <= b``."""
     return sp.Le(a, b, evaluate=False)
-
-
-def Phi(z):
-    """Standard normal CDF written with erfc (no 1 + erf cancellation in the far left tail)."""
-    return sp.erfc(-z / sp.sqrt(2)) / 2
-
-
-def gaussian_profile_expr(epsilon, sensitivity, sigma):
-    """Balle & Wang (2018) Thm 8: delta(eps) = Phi(D/(2s) - eps s/D) - e^eps Phi(-D/(2s) - eps s/D)."""
-    return (Phi(sensitivity / (2 * sigma) - epsilon * sigma / sensitivity)
-            - sp.exp(epsilon) * Phi(-sensitivity / (2 * sigma) - epsilon * sigma / sensitivity))
 
 
 e, dl, D, s = S.epsilon, S.delta, S.sensitivity, S.sigma
@@ -110,8 +101,6 @@ def _von_neumann_eval(vals):
 
 
 def _drv_eval(vals):
-    from .numeric import optimal_composition_delta
-
     k, eps, dp = int(vals["k"]), vals["epsilon"], vals["delta_prime"]
     eps_total = mpmath.sqrt(2 * k * mpmath.log(1 / dp)) * eps + k * eps * (mpmath.exp(eps) - 1)
     return optimal_composition_delta(eps_total, eps, k), dp
@@ -129,15 +118,19 @@ def _normal_term_mgf(t, sigma, z):
     return sp.simplify(E(sp.exp(t * z * Normal("P", 0, sigma))))
 
 
-def _build() -> dict[str, Lemma]:
-    L: dict[str, Lemma] = {}
-
-    def add(lemma: Lemma):
-        L[lemma.id] = lemma
-
-    k, x, t = S.k, S.x, S.t
+def _chi_square(k, t):
+    """The chi-square survival function and density with k degrees of freedom at t (sympy expressions)."""
     chi_sf = sp.uppergamma(k / 2, t / 2) / sp.gamma(k / 2)
     chi_pdf = t ** (k / 2 - 1) * sp.exp(-t / 2) / (2 ** (k / 2) * sp.gamma(k / 2))
+    return chi_sf, chi_pdf
+
+
+def _tails() -> list[Lemma]:
+    """Chi-square, Gaussian and Laplace tails."""
+    out: list[Lemma] = []
+    add = out.append
+    k, x, t = S.k, S.x, S.t
+    chi_sf, chi_pdf = _chi_square(k, t)
     add(Lemma(
         id="std/chi-square-sf", source="standard (chi-square distribution)",
         statement="d/dt [Gamma(k/2, t/2)/Gamma(k/2)] = -f_k(t): the exact chi-square tail is the regularised "
@@ -162,6 +155,14 @@ def _build() -> dict[str, Lemma]:
         symbols=(t, S.b),
         conclusion=_eq(2 * sp.integrate(sp.exp(-u / S.b) / (2 * S.b), (u, t, sp.oo)), sp.exp(-t / S.b)),
         strategy=Strategy.IDENTITY, box={"t": Range(0.01, 30), "b": Range(0.1, 10)}))
+    return out
+
+
+def _gaussian_mechanism() -> list[Lemma]:
+    """The Gaussian mechanism: its privacy-loss boundary, exact profile, monotonicity, and two calibrations."""
+    out: list[Lemma] = []
+    add = out.append
+    u = S.u
     # Gaussian mechanism: exact profile and its monotonicity
     xs = D / 2 - e * s**2 / D  # boundary of the privacy-loss event {L > eps}
     loss = (-(u**2) + (u - D) ** 2) / (2 * s**2)  # log N(0,s^2)(u) - log N(D,s^2)(u)
@@ -206,6 +207,14 @@ def _build() -> dict[str, Lemma]:
         conclusion=_le(gaussian_profile_expr(e, 1, KENTHAPADI_SIGMA.subs(D, 1)), dl),
         strategy=Strategy.PROFILE, profile={"epsilon": e, "sigma": KENTHAPADI_SIGMA.subs(D, 1)}, max_cells=20000,
         box={"epsilon": Range(1e-3, 30, "log"), "delta": Range(1e-12, 0.49, "log")}))
+    return out
+
+
+def _laplace_and_composition() -> list[Lemma]:
+    """The Laplace mechanism, post-processing, the triangle inequality, composition, e^x <= 1 + 2x."""
+    out: list[Lemma] = []
+    add = out.append
+    k, x = S.k, S.x
     # Laplace mechanism: the privacy loss (eps/b)(|y - f'| - |y - f|) <= eps |f - f'| / b (triangle inequality)
     y, f1, f2 = sp.symbols("y f f_prime", real=True)
     p_, q_, r_ = sp.symbols("p q r", nonnegative=True)
@@ -256,6 +265,13 @@ def _build() -> dict[str, Lemma]:
         statement="e^x <= 1 + 2x for 0 <= x <= 1",
         symbols=(x,), hypotheses=(sp.Le(x, 1),), conclusion=_le(sp.exp(x), EXP_LINEAR_BOUND),
         strategy=Strategy.CONCAVE, var=x, interval=(0, 1), box={"x": Range(1e-9, 1.0)}))
+    return out
+
+
+def _information() -> list[Lemma]:
+    """Information theory: the Gaussian channel capacity, binary Pinsker, mutual information to TV."""
+    out: list[Lemma] = []
+    add = out.append
     add(Lemma(
         id="std/gaussian-channel-capacity", source="Cover & Thomas (2006) Thm 9.1.1; showkatbakhsh-regression (19), (23)",
         statement="(1/2) log2(2 pi e (P + s^2)) - (1/2) log2(2 pi e s^2) = (1/2) log2(1 + P/s^2) bits: with the "
@@ -281,6 +297,13 @@ def _build() -> dict[str, Lemma]:
         symbols=(xa, xb),
         conclusion=_eq((xa + xb) - (sp.sqrt(xa / 2) + sp.sqrt(xb / 2)) ** 2, (sp.sqrt(xa / 2) - sp.sqrt(xb / 2)) ** 2),
         strategy=Strategy.IDENTITY, box={"kl_a": Range(0, 5), "kl_b": Range(0, 5)}))
+    return out
+
+
+def _matrices() -> list[Lemma]:
+    """Matrix facts of jiang-wishart: von Neumann's trace inequality, nuclear norms, the Wishart density and tail."""
+    out: list[Lemma] = []
+    add = out.append
     add(Lemma(
         id="std/von-neumann-trace", source="von Neumann (1937); jiang-wishart Theorem 4 proof",
         statement="|tr(AB)| <= sum_i sigma_i(A) sigma_i(B) for d x d matrices",
@@ -334,6 +357,15 @@ def _build() -> dict[str, Lemma]:
         conclusion=_le(sp.uppergamma(m_ / 2, (m_ + sp.sqrt(6 * m_ * th) + 2 * th) / 2) / sp.gamma(m_ / 2),
                          sp.exp(-th)),
         strategy=Strategy.MONOTONE, box={"m": Range(1, 16, "int"), "theta": Range(1e-4, 60, "log")}))
+    return out
+
+
+def _moment_generating_functions() -> list[Lemma]:
+    """Distributional facts by moment generating functions."""
+    out: list[Lemma] = []
+    add = out.append
+    k, t = S.k, S.t
+    _, chi_pdf = _chi_square(k, t)
     # Distributional facts by moment generating functions (an MGF finite on an open interval around 0
     # determines the law: Curtiss 1942; the joint MGF of a vector likewise)
     tm, sp_p, zn, acc = (sp.Symbol("t", real=True), sp.Symbol("sigma_p", positive=True), sp.Symbol("z_n", real=True),
@@ -364,6 +396,16 @@ def _build() -> dict[str, Lemma]:
                   "MGF on an open interval determines the law (Curtiss 1942)",
         symbols=(k, am), conclusion=_eq(sq_mgf**k, chi_mgf), strategy=Strategy.IDENTITY,
         box={"k": Range(1, 24, "int"), "a": Range(0.01, 5, "log")}, samples=30))
+    return out
+
+
+def _build() -> dict[str, Lemma]:
+    """The library, topic by topic (the order of ``LEMMAS`` is the order of these builders)."""
+    L: dict[str, Lemma] = {}
+    for builder in (_tails, _gaussian_mechanism, _laplace_and_composition, _information, _matrices,
+                    _moment_generating_functions):
+        for lemma in builder():
+            L[lemma.id] = lemma
     return L
 
 

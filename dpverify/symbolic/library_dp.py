@@ -32,9 +32,17 @@ import sympy as sp
 from sympy.core.logic import fuzzy_and
 from sympy.utilities.lambdify import implemented_function
 
+from .arb import NOT_INSTALLED, PREC_BITS, ball, flint_or_none
+from .branch_bound import branch_and_bound
 from .dp_statements import ReducedStatement
 from .lemma import Lemma, Range, Strategy
-from .library import Phi, gaussian_profile_expr
+from .library import get_lemma
+from .profiles import gaussian_profile_expr
+from .monotonicity import Directions
+from .numeric import optimal_composition_delta
+from .point_search import search
+from .proof import certified, unknown
+from .strategies.certify import unsettled
 from .verdicts import CheckResult, ProofVerdict
 
 __all__ = ["SympyProof", "Premise", "checked", "bernoulli_induction", "gaussian_half_tail", "erfc_positive", "mixture_profile",
@@ -233,7 +241,6 @@ def chi_square_tail_statement(box_k: Range = Range(1, 200, "int")) -> ReducedSta
 
 
 def _library(id_: str):
-    from .library import get_lemma
     return get_lemma(id_)
 
 
@@ -323,7 +330,6 @@ def laplace_max_tail_statement(paper: str = "lecture21-dp") -> ReducedStatement:
 
 # ----------------------------------------------------------------------------- advanced composition (Arb)
 def _opt_comp_mp(T, e, k):
-    from .numeric import optimal_composition_delta
     return optimal_composition_delta(T, e, int(k))
 
 
@@ -413,7 +419,7 @@ class OptimalCompositionLemma(Lemma):
     [eps_a, eps_b] x [d_a, d_b] (k enumerated) delta_opt <= delta_opt(T at the corner that makes T smallest;
     eps_b) and the cell is certified when that Arb ball is < d_a.
 
-    Its counterexample search also probes outside the box (``Lemma._search``), so a certificate on the box does not
+    Its counterexample search also probes outside the box (``point_search.search``), so a certificate on the box does not
     hide a statement false at larger k: the KOV terms that are exactly 0 are skipped unevaluated
     (``numeric.optimal_composition_delta``), which keeps extreme (T, eps) points cheap; the verdict names the box."""
 
@@ -424,66 +430,62 @@ class OptimalCompositionLemma(Lemma):
             consts = ", ".join(f"{k} = {v}" for k, v in self.constants.items())
             return CheckResult(res.verdict, f"{res.evidence} [statement constants: {consts}]",
                                counterexample=res.counterexample, details=res.details, premises=res.premises, domain=res.domain)
-        counter = self._search()
-        if counter is not None:
-            return counter
-        why = self._certify()
+        found = search(self)
+        if found.counterexample is not None:
+            return found.counterexample
+        why = self.certify()
         if isinstance(why, CheckResult):
             return why
-        n = self._evaluated
+        n = found.evaluated
         return CheckResult(ProofVerdict.TESTED if n else ProofVerdict.UNKNOWN,
-                           f"{self.id}: no counterexample at {n} evaluated points of {self._box_text()}; "
+                           f"{self.id}: no counterexample at {n} evaluated points of {self.box_text()}; "
                            f"certificate not obtained ({why})")
 
-    def _certify(self):
-        from .arb import NOT_INSTALLED, PREC_BITS, ball, flint_or_none
+    def certify(self) -> CheckResult | str:
+        """The branch and bound of the class docstring: CERTIFIED, or why not (a string)."""
         if flint_or_none() is None:
             return NOT_INSTALLED
         c = self.conclusion
         if not (isinstance(c, sp.LessThan) and c.lhs.func == DELTA_OPT and len(c.lhs.args) == 3):
             return "the conclusion is not delta_opt(T, eps, k) <= rhs"
         T, e_arg, k_arg = c.lhs.args
-        syms = self._syms()
+        syms = self.symbols_by_name()
         names = list(self.box)
         if set(names) != {"k", "epsilon", "delta_prime"} or e_arg != syms["epsilon"] or k_arg != syms["k"]:
             return "box must be k (int), epsilon, delta_prime with delta_opt(T, epsilon, k)"
-        eps, dp = syms["epsilon"], syms["delta_prime"]
-        dT = {n: self._direction(T, syms[n], names) for n in ("epsilon", "delta_prime")}
-        dR = {n: self._direction(c.rhs, syms[n], names) for n in ("epsilon", "delta_prime")}
+        signs = Directions(self.box, syms)
+        dT = {n: signs.sign(T, syms[n], names) for n in ("epsilon", "delta_prime")}
+        dR = {n: signs.sign(c.rhs, syms[n], names) for n in ("epsilon", "delta_prime")}
         if None in dT.values() or None in dR.values():
             return f"directions not established (T: {dT}, rhs: {dR})"
         fT, fR = _arb_compile(T, syms), _arb_compile(c.rhs, syms)
         if fT is None or fR is None:
             return "the total eps or the rhs has a function without an Arb rule here"
-        checked_cells = 0
+
+        def certify_cell(cell) -> bool:
+            (kk, _), (ea, eb), (da, db) = cell
+            kk = int(kk)
+            # T smallest: epsilon and delta' each at the end where T is smallest; the per-step eps at its top
+            t_at = {"k": ball(kk), "epsilon": ball(ea if dT["epsilon"] >= 0 else eb),
+                    "delta_prime": ball(db if dT["delta_prime"] <= 0 else da)}
+            r_at = {"k": ball(kk), "epsilon": ball(ea if dR["epsilon"] >= 0 else eb),
+                    "delta_prime": ball(da if dR["delta_prime"] >= 0 else db)}
+            L = _opt_comp_arb(fT(t_at), ball(eb), kk)
+            R = fR(r_at)
+            return (R - L).lower() > 0
+
         rk = self.box["k"]
-        for kk in range(int(rk.lo), int(rk.hi) + 1):
-            stack = [[(float(kk), float(kk)), (self.box["epsilon"].lo, self.box["epsilon"].hi),
-                      (self.box["delta_prime"].lo, self.box["delta_prime"].hi)]]
-            while stack:
-                cell = stack.pop()
-                checked_cells += 1
-                if checked_cells > self.max_cells:
-                    return f"cell budget {self.max_cells} exhausted"
-                (_, _), (ea, eb), (da, db) = cell
-                # T smallest: epsilon and delta' each at the end where T is smallest; the per-step eps at its top
-                t_at = {"k": ball(kk), "epsilon": ball(ea if dT["epsilon"] >= 0 else eb),
-                        "delta_prime": ball(db if dT["delta_prime"] <= 0 else da)}
-                r_at = {"k": ball(kk), "epsilon": ball(ea if dR["epsilon"] >= 0 else eb),
-                        "delta_prime": ball(da if dR["delta_prime"] >= 0 else db)}
-                L = _opt_comp_arb(fT(t_at), ball(eb), kk)
-                R = fR(r_at)
-                if (R - L).lower() > 0:
-                    continue
-                parts = self._split(names, cell)
-                if parts is None:
-                    return f"a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
-                stack.extend(parts)
+        # one cell per k, visited in increasing k (the stack pops its last cell first), each k to the end
+        cells = [[(float(kk), float(kk)), (self.box["epsilon"].lo, self.box["epsilon"].hi),
+                  (self.box["delta_prime"].lo, self.box["delta_prime"].hi)] for kk in range(int(rk.lo), int(rk.hi) + 1)]
+        run = branch_and_bound(cells[::-1], certify_cell, lambda cell: self.split_cell(names, cell), self.max_cells)
+        if not run.certified:
+            return unsettled(self, names, run, refute=False)
         return CheckResult(ProofVerdict.CERTIFIED,
-                           f"{self.id}: certified on {self._box_text()} by branch and bound ({checked_cells} cells; k "
+                           f"{self.id}: certified on {self.box_text()} by branch and bound ({run.visited} cells; k "
                            f"enumerated): delta_opt (KOV) is nonincreasing in the total eps and nondecreasing in the "
                            f"per-step eps, the total eps' directions by sympy, each cell's corner margin an Arb ball > 0 "
-                           f"({PREC_BITS}-bit python-flint)", domain=self._certified_domain())
+                           f"({PREC_BITS}-bit python-flint)", domain=self.certified_domain())
 
 
 def advanced_composition_statement(k_max: int = 60, max_cells: int = 200000) -> OptimalCompositionLemma:
@@ -517,9 +519,6 @@ def classical_gaussian_whole_domain(delta_split: str = "0.74", cells: int = 400)
        K at delta = ``delta_split`` (an Arb ball) < 1 settles every smaller delta;
     4. at eps = 1, delta in [``delta_split``, 1]: branch over ``cells`` Arb balls of delta, margin delta - delta_BW > 0.
     """
-    from .arb import ball, flint_or_none
-    from .proof import certified, unknown
-
     x, c, ep = sp.Symbol("x", positive=True), sp.Symbol("c", positive=True), sp.Symbol("epsilon", positive=True)
 
     def Phi(z):

@@ -16,6 +16,8 @@ import mpmath
 import sympy as sp
 from scipy import special
 
+from ..errors import InvalidArgument
+
 __all__ = [
     "DPS",
     "mp_value",
@@ -57,8 +59,6 @@ def mp_value(expr: sp.Expr, values: Mapping, dps: int = DPS) -> mpmath.mpf:
         subs[sym] = sp.Rational(str(val)) if not isinstance(val, sp.Basic) else val
     missing = [s.name for s in expr.free_symbols if s not in subs]
     if missing:
-        from ..errors import InvalidArgument
-
         raise InvalidArgument(f"values is missing {sorted(missing)} needed to evaluate {expr}.")
     with mpmath.workdps(dps + 10):
         val = sp.N(expr.subs(subs), dps + 10)

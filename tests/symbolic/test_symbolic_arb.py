@@ -4,11 +4,13 @@ All checks are deterministic (symbolic or ball arithmetic): no false-failure rat
 """
 from __future__ import annotations
 
+import sys
+
 import pytest
 import sympy as sp
 
 from dpverify.symbolic import Lemma, ProofVerdict, Range, Strategy, get_lemma
-from dpverify.symbolic import lemma as lemma_mod
+from dpverify.symbolic.strategies import handler_for
 
 flint = pytest.importorskip("flint")
 
@@ -28,7 +30,7 @@ def _integer_axis_trap() -> Lemma:
 
 def test_integer_axis_is_not_fixed_at_its_lower_end():
     lem = _integer_axis_trap()
-    res = lem._monotone()  # the certifier alone, without the search that would find the counterexample
+    res = handler_for(Strategy.MONOTONE)(lem)  # the certifier alone, without the search that would find the counterexample
     assert not (hasattr(res, "verdict") and res.verdict is ProofVerdict.CERTIFIED), res
     assert lem.check().verdict is ProofVerdict.REFUTED
 
@@ -36,7 +38,7 @@ def test_integer_axis_is_not_fixed_at_its_lower_end():
 def test_certified_only_with_python_flint(monkeypatch):
     lem = get_lemma("std/gaussian-tail")
     assert lem.check().verdict is ProofVerdict.CERTIFIED
-    monkeypatch.setattr(lemma_mod, "flint_or_none", lambda: None)
+    monkeypatch.setitem(sys.modules, "flint", None)  # `import flint` raises ImportError: python-flint not installed
     res = lem.check()
     assert res.verdict is ProofVerdict.TESTED
     assert "python-flint not installed" in res.evidence
@@ -51,7 +53,7 @@ def test_interval_certificate_refuses_a_false_tight_statement():
                box={"x": Range(0, 1)}, samples=10, hypotheses=(sp.Ge(x, 0), sp.Le(x, 1)))
     bad = ok.mutated(box={"x": Range(0, 1.2)}, hypotheses=(sp.Ge(x, 0), sp.Le(x, sp.Rational(6, 5))))
     assert ok.check().verdict is ProofVerdict.CERTIFIED
-    refused = bad._interval()  # the certifier does not certify it: its failing cell's centre is a counterexample
+    refused = handler_for(Strategy.INTERVAL)(bad)  # the certifier does not certify it: its failing cell's centre is a counterexample
     assert not isinstance(refused, str) and refused.verdict is ProofVerdict.REFUTED
     assert float(refused.counterexample["x"]) > 1
     assert bad.check().verdict is ProofVerdict.REFUTED

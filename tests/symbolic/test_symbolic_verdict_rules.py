@@ -18,6 +18,7 @@ import pytest
 import sympy as sp
 
 from dpverify.symbolic import CheckResult, ClaimReport, Lemma, ProofVerdict, Range, Strategy
+from dpverify.symbolic.point_search import points, search
 from dpverify.symbolic.proof import chain, proved, rests_on, stated, unknown, weakest
 from dpverify.symbolic import proof as pf  # pf.tested: a bare name "tested" would be collected by pytest
 
@@ -53,7 +54,7 @@ def test_sympy_false_without_counterexample_is_unknown_not_tested():
     res = lem.check()
     assert res.verdict is U, res.evidence
     assert "equals(0) is False" in res.evidence and "no counterexample" in res.evidence
-    assert _count(res.evidence) == lem._evaluated > 0
+    assert _count(res.evidence) == search(lem).evaluated > 0
 
 
 def test_undecided_true_identity_without_box_counts_the_points_it_evaluated():
@@ -62,8 +63,8 @@ def test_undecided_true_identity_without_box_counts_the_points_it_evaluated():
     res = lem.check()
     assert res.verdict is T, res.evidence
     # every point of the no-box search (fixed points of (0, oo), then 50 seeded ones) evaluates here
-    n_points = len(list(lem._points()))
-    assert _count(res.evidence) == n_points == lem._evaluated
+    n_points = len(list(points(lem)))
+    assert _count(res.evidence) == n_points == search(lem).evaluated
     assert 50 < n_points < 70
     assert "(no box" in res.evidence
 
@@ -72,8 +73,8 @@ def test_points_violating_a_hypothesis_are_not_counted():
     lem = _lemma(sp.Le(x, x + 1, evaluate=False), hypotheses=(sp.Le(x, 1),), box={"x": Range(0.01, 10)}, samples=100)
     res = lem.check()
     assert res.verdict is T
-    inside = sum(1 for pt in lem._points() if pt["x"] <= 1)
-    assert 0 < inside < len(list(lem._points()))
+    inside = sum(1 for pt in points(lem) if pt["x"] <= 1)
+    assert 0 < inside < len(list(points(lem)))
     assert _count(res.evidence) == inside
 
 

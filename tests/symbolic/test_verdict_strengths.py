@@ -9,6 +9,7 @@ from dpverify.errors import InvalidArgument
 from dpverify.symbolic import Lemma, Range, Strategy
 from dpverify.symbolic.findings import render, strong_share
 from dpverify.symbolic import proof as P
+from dpverify.symbolic.strategies import handler_for
 from dpverify.symbolic.proof import certified, chain, fact, given, proved, published, rests_on
 from dpverify.symbolic.verdicts import (COUNT_COLUMNS, WHOLE, CheckResult, ClaimReport, Premise, PremiseKind, ProofVerdict,
                                         Strength, rows_counts, rows_share, strength_counts)
@@ -121,10 +122,10 @@ def _lemma(box, hyps=()):
 
 def test_certified_domain_covers_a_bounded_domain_only():
     x = sp.Symbol("x", positive=True)
-    whole = _lemma({"x": Range(0, 1)}, hyps=(sp.Le(x, 1),))._certified_domain()
+    whole = _lemma({"x": Range(0, 1)}, hyps=(sp.Le(x, 1),)).certified_domain()
     assert whole == WHOLE
-    assert _lemma({"x": Range(0.001, 1)}, hyps=(sp.Le(x, 1),))._certified_domain() == "x in [0.001, 1]"
-    assert _lemma({"x": Range(0, 1)})._certified_domain() == "x in [0, 1]"  # x > 0 unbounded: the box is a box
+    assert _lemma({"x": Range(0.001, 1)}, hyps=(sp.Le(x, 1),)).certified_domain() == "x in [0.001, 1]"
+    assert _lemma({"x": Range(0, 1)}).certified_domain() == "x in [0, 1]"  # x > 0 unbounded: the box is a box
 
 
 def test_a_failing_cell_centre_is_refuted_not_tested():
@@ -135,6 +136,6 @@ def test_a_failing_cell_centre_is_refuted_not_tested():
     lem = Lemma(id="t/narrow", source="test", statement="x^2 <= x + 10^-9 on [0.5, 1.5] (false above 1 + 1e-9)",
                 symbols=(x,), conclusion=sp.Le(x**2, x + sp.Rational(1, 10**9)), strategy=Strategy.INTERVAL,
                 box={"x": Range(0.5, 1.5)}, samples=0, max_cells=50)
-    res = lem._interval()
+    res = handler_for(Strategy.INTERVAL)(lem)
     assert isinstance(res, CheckResult) and res.verdict is ProofVerdict.REFUTED, res
     assert float(res.counterexample["x"]) ** 2 > float(res.counterexample["x"]) + 1e-9
