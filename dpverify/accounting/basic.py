@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ._method import CompositionMethod
+from .base import CompositionMethod
 from .events import DpEvent, grouped, is_pure_or_approx
 
 __all__ = ["BasicComposition", "dp_guarantees"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln
 
-from ._method import CompositionMethod
+from .base import CompositionMethod
 from .basic import dp_guarantees
 from .events import DpEvent
 

@@ -14,9 +14,9 @@ from dpverify.errors import InvalidArgument, UnsupportedEvent
 
 
 def _mp_gauss_delta(mu, eps):
-    mpmath.mp.dps = 50
-    mu, eps = mpmath.mpf(mu), mpmath.mpf(eps)
-    return mpmath.ncdf(mu / 2 - eps / mu) - mpmath.e ** eps * mpmath.ncdf(-mu / 2 - eps / mu)
+    with mpmath.workdps(50):
+        mu, eps = mpmath.mpf(mu), mpmath.mpf(eps)
+        return mpmath.ncdf(mu / 2 - eps / mu) - mpmath.e ** eps * mpmath.ncdf(-mu / 2 - eps / mu)
 
 
 @pytest.mark.parametrize("rho,delta", [(0.01, 1e-5), (0.5, 1e-5), (2.0, 1e-10), (10.0, 1e-12)])
@@ -76,13 +76,13 @@ def test_gdp_tradeoff_and_tpr_closed_forms():
     # mu = 0: trivial trade-off 1 - alpha
     np.testing.assert_allclose(A.gdp_tradeoff(0.0, alpha), 1 - alpha, atol=1e-15)
     # Dong--Roth--Su: G_mu(alpha) = Phi(Phi^{-1}(1-alpha) - mu), checked with mpmath at alpha = 0.05
-    mpmath.mp.dps = 30
-    ref = mpmath.ncdf(-mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(0.05) - 1) - 2)
-    assert A.gdp_tradeoff(2.0, 0.05) == pytest.approx(float(ref), rel=1e-12)
-    # convexity/symmetry of a trade-off function: G(G(alpha)) = alpha
-    assert A.gdp_tradeoff(1.5, A.gdp_tradeoff(1.5, 0.2)) == pytest.approx(0.2, rel=1e-10)
-    with pytest.raises(InvalidArgument):
-        A.gdp_tpr_at_fpr(1.0, [0.1, float("nan")])
+    with mpmath.workdps(30):
+        ref = mpmath.ncdf(-mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(0.05) - 1) - 2)
+        assert A.gdp_tradeoff(2.0, 0.05) == pytest.approx(float(ref), rel=1e-12)
+        # convexity/symmetry of a trade-off function: G(G(alpha)) = alpha
+        assert A.gdp_tradeoff(1.5, A.gdp_tradeoff(1.5, 0.2)) == pytest.approx(0.2, rel=1e-10)
+        with pytest.raises(InvalidArgument):
+            A.gdp_tpr_at_fpr(1.0, [0.1, float("nan")])
 
 
 def test_clt_mu_matches_formula():
