@@ -56,8 +56,11 @@ class CompositionMethod:
         epsilon = v.nonnegative("epsilon", epsilon, fix="Ask for delta at a finite epsilon >= 0.")
         return self._delta(self.plan(as_event(event)), epsilon)
 
-    def _unsupported(self, leaf: DpEvent, why: str) -> UnsupportedEvent:
-        return UnsupportedEvent(f"{self.name} composition does not support {leaf!r}: {why}")
+    def unsupported(self, leaf: DpEvent, why: str) -> UnsupportedEvent:
+        """The error ``plan`` raises for ``leaf``: its text names the method, the leaf and ``why``;
+        its fields ``event`` (the leaf) and ``method`` (this method's name) say the same."""
+        return UnsupportedEvent(f"{self.name} composition does not support {leaf!r}: {why}",
+                                event=leaf, method=self.name)
 
 
 def as_event(event) -> DpEvent:

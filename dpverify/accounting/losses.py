@@ -117,7 +117,8 @@ def _wor_pmf(ev: SampledWithoutReplacement, h: float, tail: float, mode) -> Loss
     optimistic (lower-bound) version: the symmetrised pair is an upper bound, not known to be
     attained, so a round-down of it would not bound the true epsilon from below."""
     if mode is ROUND_DOWN:
-        raise UnsupportedEvent("no optimistic discretisation of sampling without replacement is implemented")
+        raise UnsupportedEvent("no optimistic discretisation of sampling without replacement is implemented",
+                               event=ev, method="pld")
     if ev.rate == 1.0:
         return leaf_pmf(ev.event, 0, h, tail, mode)  # the inner pairs are symmetric
     r = _mixture_pmf(ev.event, ev.rate, 0, h, tail, mode)
@@ -151,7 +152,8 @@ def _mixture_pmf(inner: DpEvent, q: float, direction: int, h: float, tail: float
         return _subsampled_atoms_pmf(inner, q, direction, h, mode)
     if isinstance(inner, Laplace):
         if mode is ROUND_DOWN:
-            raise UnsupportedEvent("no optimistic discretisation of subsampled Laplace is implemented")
+            raise UnsupportedEvent("no optimistic discretisation of subsampled Laplace is implemented",
+                                   event=inner, method="pld")
         return _subsampled_laplace_pmf(inner.epsilon, q, direction, h, mode)
     mu = inner.mu
     z = -float(ndtri(tail / 8))
@@ -276,7 +278,7 @@ def leaf_pmf(ev: DpEvent, direction: int, h: float, tail: float, mode: Discretis
         return _subsampled_pmf(ev, direction, h, tail, mode)
     if isinstance(ev, SampledWithoutReplacement):
         return _wor_pmf(ev, h, tail, mode)
-    raise UnsupportedEvent(f"pld composition does not support {ev!r}")  # pragma: no cover
+    raise UnsupportedEvent(f"pld composition does not support {ev!r}", event=ev, method="pld")  # pragma: no cover
 
 
 def is_symmetric(ev: DpEvent) -> bool:

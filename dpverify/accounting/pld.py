@@ -14,11 +14,14 @@ The grid step is chosen from the events (:meth:`PLDComposition.grid_step`).
 
 **Self-composition** raises the FFT of the leaf PMF to the k-th power
 (:meth:`LossPMF.self_compose <dpverify.accounting.pmf.LossPMF.self_compose>`): float64 when a
-certified L1 round-off bound of at most 1e-12 is available, either a-priori or a-posteriori with
-the large point masses (e.g. the two atoms of the Laplace loss) transformed exactly apart from
-the FFT; extended precision otherwise. The bound of the path taken joins ``error``.
-Heterogeneous compositions convolve the per-event results, each convolution with its own bound. ``merge_gaussians=True`` is a fast path that replaces all
-Gaussian leaves by the single Gaussian with ``mu = sqrt(sum k_i mu_i^2)`` (exact).
+certified L1 round-off bound within the budget (1e-12, or 1e-3 delta when smaller) is
+available, a-priori, with the amplified low frequencies in double-word arithmetic, or
+a-posteriori with the large point masses (e.g. the two atoms of the Laplace loss) transformed
+exactly apart from the FFT; extended precision otherwise (:func:`~dpverify.accounting.spectral.power_spectrum`).
+The bound of the path taken joins ``error``. Heterogeneous compositions convolve the per-event
+results (new entries as a balanced tree, large PMFs one after the other), each convolution with
+its own bound. ``merge_gaussians=True`` is a fast path that replaces all Gaussian leaves by the
+single Gaussian with ``mu = sqrt(sum k_i mu_i^2)`` (exact).
 
 **Caches.** The leaf PMFs and the composed PMFs of the last plans are cached (keyed by the
 method, the plan, the mode and the round-off budget), and a plan that extends the last one
@@ -91,7 +94,7 @@ class PLDComposition(CompositionMethod):
                      DiscreteGaussian, PoissonSubsampled, SampledWithoutReplacement)
         for leaf, _ in groups:
             if not isinstance(leaf, supported):
-                raise self._unsupported(leaf, "no privacy-loss distribution is known for it")
+                raise self.unsupported(leaf, "no privacy-loss distribution is known for it")
         if self.merge_gaussians:
             gs = [(l, c) for l, c in groups if isinstance(l, Gaussian)]
             if len(gs) > 1 or (gs and gs[0][1] > 1):

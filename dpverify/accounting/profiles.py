@@ -103,7 +103,7 @@ def _raw_delta(event: DpEvent, epsilon: float) -> float:
         if mu is None:
             raise UnsupportedEvent(
                 f"no closed-form profile for {event!r}: only compositions of Gaussians have one. "
-                "Use an Accountant (e.g. Accountant(Method.PLD)) for compositions.")
+                "Use an Accountant (e.g. Accountant(Method.PLD)) for compositions.", event=event)
         return gaussian_delta(mu, epsilon)
     if isinstance(event, Gaussian):
         return gaussian_delta(event.mu, epsilon)
@@ -138,7 +138,7 @@ def _raw_delta(event: DpEvent, epsilon: float) -> float:
         if g == 1.0:
             return _raw_delta(inner, epsilon)
         return g * _raw_delta(inner, math.log1p(math.expm1(epsilon) / g))
-    raise UnsupportedEvent(f"no privacy profile is known for {event!r}")  # pragma: no cover
+    raise UnsupportedEvent(f"no privacy profile is known for {event!r}", event=event)  # pragma: no cover
 
 
 def delta_for_epsilon(event: DpEvent, epsilon: float) -> float:

@@ -122,8 +122,8 @@ def rdp_curve(method: "RDPComposition", leaf: DpEvent, alphas) -> np.ndarray:
     if isinstance(leaf, PoissonSubsampled) and isinstance(leaf.event, Gaussian):
         return np.array([_subsampled_gaussian_rdp(leaf.rate, leaf.event.mu, a) for a in al])
     if isinstance(leaf, ApproxDP):
-        raise method._unsupported(leaf, "an (epsilon, delta>0) black box has no finite Rényi divergence")
-    raise method._unsupported(leaf, "no Rényi-DP bound is implemented for it")
+        raise method.unsupported(leaf, "an (epsilon, delta>0) black box has no finite Rényi divergence")
+    raise method.unsupported(leaf, "no Rényi-DP bound is implemented for it")
 
 
 @dataclass(frozen=True)

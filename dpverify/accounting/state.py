@@ -19,7 +19,7 @@ from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
 from . import events as _ev
 from .grid import Discretisation
-from .registry import Method
+from .registry import METHOD_CLASSES, Method
 
 __all__ = ["event_to_dict", "event_from_dict", "method_to_dict", "method_from_dict", "STATE_VERSION"]
 
@@ -117,7 +117,7 @@ def method_from_dict(data):
     except ValueError:
         raise InvalidArgument(f"method={data['method']!r} is not a composition method; known: "
                               f"{[x.value for x in Method]}.") from None
-    cls = type(m.default())
+    cls = METHOD_CLASSES[m]
     names = {f.name for f in dataclasses.fields(cls) if f.name != "name"}
     unknown = set(data) - names - {"method"}
     if unknown:
