@@ -20,8 +20,7 @@ Gaussian-mixture density; the masses collect in a :class:`Bins` and come out as 
 In both modes the mass below the lowest grid point kept is lumped *up* into it, the mass above
 the highest is sent to +inf (it joins delta), and after every convolution the top ``tail``
 mass goes to +inf and the bottom ``tail`` mass is lumped up. All these moves only increase
-the profile. Both directions of the neighbour relation are composed (each event sees the same
-direction of a given neighbouring pair) and the larger delta is reported.
+the profile.
 
 The optimistic mode (:data:`ROUND_DOWN`, for the lower bound of
 :meth:`PLDComposition.bounds <dpverify.accounting.pld.PLDComposition.bounds>`) rounds losses down
@@ -40,9 +39,8 @@ of Gaussian densities, so the quadrature remainder is bounded with Cramér's ine
 and added to the error. The arithmetic error of the masses (relative ``(z_max^2 + nodes + 20) u``)
 and the loss-location error (``4 u (max|l| + 1)``, which moves mass by at most that much and
 changes (H) by at most that times the mass, H being 1-Lipschitz in each loss) are added too.
-FFT round-off is bounded in :mod:`dpverify.accounting.spectral`; altogether::
-
-    delta_true(eps) <= delta_discretised_exact(eps) <= delta_computed(eps) + error + summation bound.
+FFT round-off is bounded in :mod:`dpverify.accounting.spectral`; the whole chain of
+inequalities is in :mod:`dpverify.accounting.pld`.
 """
 from __future__ import annotations
 
