@@ -134,7 +134,7 @@ def test_gaussian_sigma_for_composition_is_safe_and_tight():
 def test_generic_calibrator_is_safe_and_brackets():
     k, eps, d = 50, 1.0, 1e-5
     m = A.PLDComposition(merge_gaussians=True)
-    c = A.calibrate(lambda s: SelfComposed(Gaussian(s), k), eps, d, method=m, rtol=1e-3)
+    c = A.calibrate_noise(lambda s: SelfComposed(Gaussian(s), k), eps, d, method=m, rtol=1e-3)
     assert c.epsilon <= eps
     assert A.Accountant(m).compose(Gaussian(c.parameter), k).epsilon(d) <= eps
     exact_sigma = A.gaussian_sigma_for_composition(k, eps, d)
@@ -146,7 +146,7 @@ def test_generic_calibrator_with_rdp_matches_zcdp_closed_form():
     # k Gaussians under RDP are (k / (2 sigma^2))-zCDP; the RDP grid conversion is >= the
     # continuous CKS minimum, so the calibrated sigma is >= the closed-form one
     k, eps, d = 100, 2.0, 1e-6
-    c = A.calibrate(lambda s: SelfComposed(Gaussian(s), k), eps, d, method=Method.RDP, rtol=1e-4)
+    c = A.calibrate_noise(lambda s: SelfComposed(Gaussian(s), k), eps, d, method=Method.RDP, rtol=1e-4)
     assert c.epsilon <= eps
     assert Method.RDP.default().epsilon(SelfComposed(Gaussian(c.parameter), k), d) <= eps
     assert Method.RDP.default().epsilon(SelfComposed(Gaussian(c.below), k), d) > eps
@@ -156,11 +156,11 @@ def test_generic_calibrator_with_rdp_matches_zcdp_closed_form():
 
 def test_calibrator_refuses_bad_input():
     with pytest.raises(InvalidArgument, match="family"):
-        A.calibrate(3.0, 1.0, 1e-5)
+        A.calibrate_noise(3.0, 1.0, 1e-5)
     with pytest.raises(InvalidArgument, match="epsilon"):
-        A.calibrate(lambda s: Gaussian(s), float("nan"), 1e-5)
+        A.calibrate_noise(lambda s: Gaussian(s), float("nan"), 1e-5)
     with pytest.raises(InvalidArgument, match="DpEvent"):
-        A.calibrate(lambda s: s, 1.0, 1e-5)
+        A.calibrate_noise(lambda s: s, 1.0, 1e-5)
 
 
 @pytest.mark.slow
@@ -168,7 +168,7 @@ def test_calibrator_adversary_non_monotone_family_still_safe():
     # a lying family whose privacy does not improve monotonically: the result is still certified
     def family(s):
         return Gaussian(s if s < 3 or s > 5 else s / 10)
-    c = A.calibrate(family, 1.0, 1e-5, start=4.0)
+    c = A.calibrate_noise(family, 1.0, 1e-5, start=4.0)
     assert Method.PLD.default().epsilon(family(c.parameter), 1e-5) <= 1.0
 
 
