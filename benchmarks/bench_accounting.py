@@ -146,15 +146,15 @@ def hp_reference(q, sigma, steps, deltas, h):
     import scipy.fft
     from dpverify import NeighbourRelation
     from dpverify.accounting import PoissonSubsampled
-    from dpverify.accounting import _pmf
-    from dpverify.accounting.pld import privacy_loss_pmf
+    from dpverify.accounting import spectral
+    from dpverify.accounting.losses import privacy_loss_pmf
 
     ev = PoissonSubsampled(Gaussian(sigma, relation=NeighbourRelation.ADD_REMOVE_ONE), q)
     best = [0.0] * len(deltas)
     for direction in (0, 1):
         leaf = privacy_loss_pmf(ev, direction=direction, value_discretisation=h, tail_mass=1e-30)
         x = leaf.probs
-        s_lo, s_hi, _ = _pmf._chernoff_window(x, leaf.offset, h, steps, 1e-30)
+        s_lo, s_hi, _ = spectral.chernoff_window(x, leaf.offset, h, steps, 1e-30)
         size = s_hi - s_lo + 1
         N = scipy.fft.next_fast_len(max(size, x.size), real=True)
         xl = np.zeros(N, dtype=np.longdouble)

@@ -1,16 +1,26 @@
 """Privacy accounting: events, privacy profiles, composition methods and the accountant.
 
 Every number returned here is a certified **upper bound** on the privacy parameter it names
-(see ``docs/accounting.md``). Layers, one module each: :mod:`.events` (what ran),
-:mod:`.profiles` (delta(eps)/eps(delta) of one event), the composition methods
-:mod:`.basic`, :mod:`.advanced`, :mod:`.kov`, :mod:`.rdp`, :mod:`.pld`, and
-:mod:`.accountant`.
+(see ``docs/accounting.md``). Layers, one module each, imports pointing down:
+
+* vocabulary: :mod:`.events` (what ran), :mod:`.atoms` (the loss atoms of the atom-valued
+  events), :mod:`.base` (``CompositionMethod``, the interface every method implements);
+* one event alone: :mod:`.profiles` (exact delta(eps)/eps(delta)), :mod:`.conversions`
+  (GDP/zCDP), :mod:`.samplers`;
+* the PLD stack: :mod:`.double_word` and :mod:`.spectral` (FFT kernels with certified
+  round-off) -> :mod:`.pmf` (``LossPMF``) -> :mod:`.grid` (putting a loss on the grid) ->
+  :mod:`.losses` (the discretised PLD of each event) -> :mod:`.pld` (``PLDComposition``);
+* the composition methods :mod:`.basic`, :mod:`.advanced`, :mod:`.kov`, :mod:`.rdp`,
+  :mod:`.pld`, each importing only :mod:`.base` (and the layers below);
+* :mod:`.registry` (``Method``: the methods by name, above all five), then :mod:`.state`,
+  :mod:`.accountant`, :mod:`.curves`, :mod:`.calibration` (``calibrate_noise``) and
+  :mod:`.sampler_audit`.
 """
 from __future__ import annotations
 
-from ._method import CompositionMethod, Method
 from .accountant import Accountant, Answer
 from .advanced import AdvancedComposition
+from .base import CompositionMethod
 from .basic import BasicComposition
 from .events import (
     ApproxDP,
@@ -31,7 +41,7 @@ from .events import (
 )
 from .calibration import (
     CompositionCalibration,
-    calibrate,
+    calibrate_noise,
     dpsgd_sigma,
     gaussian_sigma_for_composition,
     laplace_scale_for_composition,
@@ -54,6 +64,7 @@ from .kov import KOVComposition
 from .pld import Discretisation, PLDBounds, PLDComposition
 from .profiles import delta_for_epsilon, epsilon_for_delta
 from .rdp import DEFAULT_ORDERS, RDPComposition
+from .registry import Method
 from .sampler_audit import SamplerAudit, SamplerCheck, Sampling, audit_sampler
 from .samplers import shuffled_gaussian_delta_lower, shuffled_gaussian_epsilon_lower
 
@@ -66,7 +77,7 @@ __all__ = [
     "shuffled_gaussian_epsilon_lower",
     "CompositionCalibration",
     "PLDBounds",
-    "calibrate",
+    "calibrate_noise",
     "clt_mu_dpsgd",
     "delta_curve",
     "dpsgd",

@@ -39,8 +39,10 @@ from dataclasses import dataclass, field
 from .. import _validate as v
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument, UnsupportedEvent
-from ._method import CompositionMethod, Method
+from .base import CompositionMethod
 from .events import Composed, DpEvent, SelfComposed, grouped
+from .registry import Method
+from .state import STATE_VERSION, event_from_dict, event_to_dict, method_from_dict, method_to_dict
 
 __all__ = ["Accountant", "Answer"]
 
@@ -202,8 +204,6 @@ class Accountant:
     def state(self) -> dict:
         """A JSON-ready dict of the method (with its options) and the grouped ledger; restore it
         with :meth:`from_state`."""
-        from .state import STATE_VERSION, event_to_dict, method_to_dict
-
         return {"version": STATE_VERSION, "method": method_to_dict(self._method),
                 "fallback": [method_to_dict(m) for m in self._fallback],
                 "ledger": [{"event": event_to_dict(l), "count": c} for l, c in self._groups.items()]}
@@ -211,8 +211,6 @@ class Accountant:
     @classmethod
     def from_state(cls, state: dict) -> "Accountant":
         """The accountant saved by :meth:`state` (every event and option validated again)."""
-        from .state import STATE_VERSION, event_from_dict, method_from_dict
-
         if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
             raise InvalidArgument(f"state={state!r:.200} is not an accountant state of version {STATE_VERSION} "
                                   "(a dict written by Accountant.state()).")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ._method import CompositionMethod
+from .base import CompositionMethod
 from .basic import dp_guarantees
 from .events import DpEvent
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ._method import CompositionMethod
+from .base import CompositionMethod
 from .events import DpEvent, grouped, is_pure_or_approx
 
 __all__ = ["BasicComposition", "dp_guarantees"]
@@ -22,7 +22,7 @@ def dp_guarantees(method: CompositionMethod, event: DpEvent) -> list[tuple[float
     for leaf, count in grouped(event):
         g = is_pure_or_approx(leaf)
         if g is None:
-            raise method._unsupported(leaf, "it has no single (epsilon, delta) guarantee; use rdp or pld")
+            raise method.unsupported(leaf, "it has no single (epsilon, delta) guarantee; use rdp or pld")
         out.append((g[0], g[1], count))
     return out
 

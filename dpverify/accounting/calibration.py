@@ -1,6 +1,6 @@
 """Calibration for compositions: the smallest noise that keeps a composition within (eps, delta).
 
-:func:`calibrate` is generic: ``family`` maps a noise parameter (larger = more private) to a
+:func:`calibrate_noise` is generic: ``family`` maps a noise parameter (larger = more private) to a
 :class:`~dpverify.accounting.events.DpEvent`, and the result is the smallest parameter, up to a
 relative tolerance ``rtol``, whose composition a method certifies as (epsilon, delta)-DP. It
 brackets the answer geometrically, bisects in log space, and returns the *upper* end of the final
@@ -24,10 +24,12 @@ from typing import Callable
 from .. import _validate as v
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
-from ._method import CompositionMethod, Method
+from .base import CompositionMethod
+from .conversions import gdp_delta
 from .events import DpEvent, Gaussian, Laplace, PoissonSubsampled, SelfComposed
+from .registry import Method
 
-__all__ = ["CompositionCalibration", "calibrate", "dpsgd_sigma", "gaussian_sigma_for_composition",
+__all__ = ["CompositionCalibration", "calibrate_noise", "dpsgd_sigma", "gaussian_sigma_for_composition",
            "laplace_scale_for_composition"]
 
 
@@ -47,11 +49,12 @@ class CompositionCalibration:
     method: str
 
 
-def calibrate(family: Callable[[float], DpEvent], epsilon: float, delta: float, *,
-              method: Method | CompositionMethod = Method.PLD, start: float = 1.0, rtol: float = 1e-3,
-              max_evaluations: int = 80) -> CompositionCalibration:
-    """The smallest parameter ``p`` (within ``rtol``) with ``method.epsilon(family(p), delta) <=
-    epsilon`` (module docstring). ``start`` is the first parameter tried (> 0)."""
+def calibrate_noise(family: Callable[[float], DpEvent], epsilon: float, delta: float, *,
+                    method: Method | CompositionMethod = Method.PLD, start: float = 1.0, rtol: float = 1e-3,
+                    max_evaluations: int = 80) -> CompositionCalibration:
+    """The smallest noise parameter ``p`` (within ``rtol``) with ``method.epsilon(family(p), delta)
+    <= epsilon`` (module docstring). ``start`` is the first parameter tried (> 0). (Named apart from
+    the package :mod:`dpverify.calibrate`, which calibrates single mechanisms from lemmas.)"""
     if not callable(family):
         raise InvalidArgument(f"family={family!r} must be a callable mapping a noise parameter to a DpEvent "
                               "(e.g. lambda s: SelfComposed(Gaussian(s), 100)).")
@@ -125,8 +128,6 @@ def gaussian_sigma_for_composition(count: int, epsilon: float, delta: float, sen
     mechanism are (epsilon, delta)-DP: ``sigma = sqrt(count) sensitivity / mu*`` with ``mu*`` the
     largest mu whose exact GDP profile has ``delta(epsilon) <= delta`` (Dong--Roth--Su Cor. 3.3 and
     Balle--Wang Thm 8); re-checked with the exact profile of the result."""
-    from .conversions import gdp_delta
-
     count = v.integer("count", count, minimum=1, fix="Compose at least once.")
     epsilon = v.positive("epsilon", epsilon, fix="Calibrate to a finite epsilon > 0.")
     delta = v.open_unit("delta", delta, fix="Calibrate to a delta strictly between 0 and 1.")
@@ -156,7 +157,7 @@ def laplace_scale_for_composition(count: int, epsilon: float, delta: float, sens
     count = v.integer("count", count, minimum=1, fix="Compose at least once.")
     sensitivity = v.positive("sensitivity", sensitivity, fix="Give the query's L1 sensitivity (> 0).")
     start = sensitivity * max(1.0, math.sqrt(count)) / v.positive("epsilon", epsilon, fix="epsilon > 0.")
-    return calibrate(lambda b: SelfComposed(Laplace(b, sensitivity), count), epsilon, delta, method=method,
+    return calibrate_noise(lambda b: SelfComposed(Laplace(b, sensitivity), count), epsilon, delta, method=method,
                      start=start, rtol=rtol)
 
 
@@ -171,4 +172,4 @@ def dpsgd_sigma(rate: float, steps: int, epsilon: float, delta: float, *,
     def family(s: float) -> DpEvent:
         return SelfComposed(PoissonSubsampled(Gaussian(s, relation=NeighbourRelation.ADD_REMOVE_ONE), rate), steps)
 
-    return calibrate(family, epsilon, delta, method=method, start=1.0, rtol=rtol)
+    return calibrate_noise(family, epsilon, delta, method=method, start=1.0, rtol=rtol)

@@ -17,15 +17,16 @@ import numpy as np
 
 from .. import _validate as v
 from ..claims import NeighbourRelation
-from ._method import CompositionMethod, Method, _event
+from ..errors import InvalidArgument
+from .base import CompositionMethod, as_event, nonneg_array, unit_array
 from .events import DpEvent, Gaussian, PoissonSubsampled, SelfComposed
+from .pld import PLDComposition
+from .registry import Method
 
 __all__ = ["delta_curve", "dpsgd", "epsilon_curve", "pld_bounds"]
 
 
 def _method(method) -> CompositionMethod:
-    from ..errors import InvalidArgument
-
     if isinstance(method, Method):
         return method.default()
     if isinstance(method, CompositionMethod):
@@ -35,24 +36,18 @@ def _method(method) -> CompositionMethod:
 
 def epsilon_curve(event: DpEvent, deltas, method: Method | CompositionMethod = Method.PLD) -> np.ndarray:
     """Certified upper bounds on epsilon at each of ``deltas`` (array of the same shape)."""
-    from .pld import _unit_array
-
-    return _curve(event, method, _unit_array("deltas", deltas), "epsilons", "_epsilon")
+    return _curve(event, method, unit_array("deltas", deltas), "epsilons", "_epsilon")
 
 
 def delta_curve(event: DpEvent, epsilons, method: Method | CompositionMethod = Method.PLD) -> np.ndarray:
     """Certified upper bounds on delta at each of ``epsilons`` (array of the same shape)."""
-    from .pld import _nonneg_array
-
-    return _curve(event, method, _nonneg_array("epsilons", epsilons), "deltas", "_delta")
+    return _curve(event, method, nonneg_array("epsilons", epsilons), "deltas", "_delta")
 
 
 def _curve(event: DpEvent, method, points: np.ndarray, pld_call: str, point_call: str) -> np.ndarray:
     """A method's bound at every point: the PLD's vectorised query, else one query per point."""
-    from .pld import PLDComposition
-
     m = _method(method)
-    event = _event(event)
+    event = as_event(event)
     if isinstance(m, PLDComposition):
         return getattr(m, pld_call)(event, points)
     plan = m.plan(event)
@@ -62,13 +57,10 @@ def _curve(event: DpEvent, method, points: np.ndarray, pld_call: str, point_call
 
 def pld_bounds(event: DpEvent, deltas, method=None):
     """Upper and lower bounds on epsilon(delta) from the PLD (see :meth:`PLDComposition.bounds`)."""
-    from ..errors import InvalidArgument
-    from .pld import PLDComposition
-
     m = PLDComposition() if method is None else method
     if not isinstance(m, PLDComposition):
         raise InvalidArgument(f"method={method!r} must be a PLDComposition (or None for the default).")
-    return m.bounds(_event(event), deltas)
+    return m.bounds(as_event(event), deltas)
 
 
 def dpsgd(rate: float, sigma: float, steps: int) -> DpEvent:

@@ -292,7 +292,7 @@ class SampledWithoutReplacement(DpEvent):
     image below 0 and an atom at 0 carrying the rest (the PLD of Dong--Roth--Su's
     ``C_g(f) = min{f_g, f_g^{-1}}**``) has exactly that profile for every eps >= 0 and, being
     symmetric, dominates both orders at every eps < 0 too; see
-    :func:`dpverify.accounting.pld.privacy_loss_pmf`. Supported inner events: :class:`Gaussian`,
+    :func:`dpverify.accounting.losses.privacy_loss_pmf`. Supported inner events: :class:`Gaussian`,
     :class:`Laplace`, :class:`PureDP`, :class:`RandomizedResponse`, :class:`DiscreteLaplace`.
 
     Add/remove-one is refused: a fixed-size batch of a dataset whose size changes is not the

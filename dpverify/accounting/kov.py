@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln
 
-from ._method import CompositionMethod
+from .base import CompositionMethod
 from .basic import dp_guarantees
 from .events import DpEvent
 
@@ -52,7 +52,7 @@ class KOVComposition(CompositionMethod):
         gs = dp_guarantees(self, event)
         pairs = {(e, d) for e, d, _ in gs}
         if len(pairs) > 1:
-            raise self._unsupported(event, f"its leaves have different guarantees {sorted(pairs)}; KOV is for "
+            raise self.unsupported(event, f"its leaves have different guarantees {sorted(pairs)}; KOV is for "
                                     "k-fold composition of one (epsilon, delta); use pld for heterogeneous")
         (e, d), = pairs
         return e, d, sum(c for _, _, c in gs)

@@ -30,6 +30,7 @@ from scipy.special import log_ndtr
 
 from .. import _validate as v
 from ..errors import UnsupportedEvent
+from .atoms import discrete_gaussian_atoms, discrete_laplace_atoms, rr_atoms
 from .events import (
     ApproxDP,
     Composed,
@@ -97,32 +98,30 @@ def _gaussian_mu(event: DpEvent) -> float | None:
 
 
 def _raw_delta(event: DpEvent, epsilon: float) -> float:
-    from .pld import _discrete_gaussian_atoms, _discrete_laplace_atoms, _rr_atoms
-
     if isinstance(event, (SelfComposed, Composed)):
         mu = _gaussian_mu(event)
         if mu is None:
             raise UnsupportedEvent(
                 f"no closed-form profile for {event!r}: only compositions of Gaussians have one. "
-                "Use an Accountant (e.g. Accountant(Method.PLD)) for compositions.")
+                "Use an Accountant (e.g. Accountant(Method.PLD)) for compositions.", event=event)
         return gaussian_delta(mu, epsilon)
     if isinstance(event, Gaussian):
         return gaussian_delta(event.mu, epsilon)
     if isinstance(event, Laplace):
         return laplace_delta(event.epsilon, epsilon)
     if isinstance(event, RandomizedResponse):
-        return _atoms_delta(*_rr_atoms(event.epsilon, event.categories), 0.0, epsilon)
+        return _atoms_delta(*rr_atoms(event.epsilon, event.categories), 0.0, epsilon)
     if isinstance(event, PureDP):
-        return _atoms_delta(*_rr_atoms(event.epsilon, 2), 0.0, epsilon) if event.epsilon > 0 else 0.0
+        return _atoms_delta(*rr_atoms(event.epsilon, 2), 0.0, epsilon) if event.epsilon > 0 else 0.0
     if isinstance(event, ApproxDP):
         if event.epsilon == 0:
             return event.delta
-        losses, masses = _rr_atoms(event.epsilon, 2)
+        losses, masses = rr_atoms(event.epsilon, 2)
         return _atoms_delta(losses, np.asarray(masses) * (1 - event.delta), event.delta, epsilon)
     if isinstance(event, DiscreteLaplace):
-        return _atoms_delta(*_discrete_laplace_atoms(event.scale, event.sensitivity), 0.0, epsilon)
+        return _atoms_delta(*discrete_laplace_atoms(event.scale, event.sensitivity), 0.0, epsilon)
     if isinstance(event, DiscreteGaussian):
-        losses, masses, tail = _discrete_gaussian_atoms(event.sigma, event.sensitivity, 1e-30)
+        losses, masses, tail = discrete_gaussian_atoms(event.sigma, event.sensitivity, 1e-30)
         return _atoms_delta(losses, masses, tail, epsilon)
     if isinstance(event, PoissonSubsampled):
         inner = event.event
@@ -139,7 +138,7 @@ def _raw_delta(event: DpEvent, epsilon: float) -> float:
         if g == 1.0:
             return _raw_delta(inner, epsilon)
         return g * _raw_delta(inner, math.log1p(math.expm1(epsilon) / g))
-    raise UnsupportedEvent(f"no privacy profile is known for {event!r}")  # pragma: no cover
+    raise UnsupportedEvent(f"no privacy profile is known for {event!r}", event=event)  # pragma: no cover
 
 
 def delta_for_epsilon(event: DpEvent, epsilon: float) -> float:

@@ -35,7 +35,8 @@ from scipy.special import gammaln
 
 from .. import _validate as v
 from ..errors import InvalidArgument
-from ._method import CompositionMethod
+from .atoms import discrete_laplace_atoms, rr_atoms
+from .base import CompositionMethod
 from .events import (
     ApproxDP,
     DiscreteGaussian,
@@ -95,8 +96,6 @@ def _cached_curve(method: "RDPComposition", leaf: DpEvent) -> np.ndarray:
 
 def rdp_curve(method: "RDPComposition", leaf: DpEvent, alphas) -> np.ndarray:
     """Upper bounds on the RDP of ``leaf`` at ``alphas`` (both directions), or UnsupportedEvent."""
-    from .pld import _discrete_laplace_atoms, _rr_atoms
-
     al = np.asarray(alphas, dtype=float)
     if isinstance(leaf, Gaussian):
         return al * leaf.mu ** 2 / 2
@@ -113,18 +112,18 @@ def rdp_curve(method: "RDPComposition", leaf: DpEvent, alphas) -> np.ndarray:
             out.append(np.logaddexp(t1, t2) / (a - 1))
         return np.array(out)
     if isinstance(leaf, RandomizedResponse):
-        return _atoms_rdp(*_rr_atoms(leaf.epsilon, leaf.categories), al)
+        return _atoms_rdp(*rr_atoms(leaf.epsilon, leaf.categories), al)
     if isinstance(leaf, PureDP) or (isinstance(leaf, ApproxDP) and leaf.delta == 0):
         if leaf.epsilon == 0:
             return np.zeros_like(al)
-        return _atoms_rdp(*_rr_atoms(leaf.epsilon, 2), al)
+        return _atoms_rdp(*rr_atoms(leaf.epsilon, 2), al)
     if isinstance(leaf, DiscreteLaplace):
-        return _atoms_rdp(*_discrete_laplace_atoms(leaf.scale, leaf.sensitivity), al)
+        return _atoms_rdp(*discrete_laplace_atoms(leaf.scale, leaf.sensitivity), al)
     if isinstance(leaf, PoissonSubsampled) and isinstance(leaf.event, Gaussian):
         return np.array([_subsampled_gaussian_rdp(leaf.rate, leaf.event.mu, a) for a in al])
     if isinstance(leaf, ApproxDP):
-        raise method._unsupported(leaf, "an (epsilon, delta>0) black box has no finite Rényi divergence")
-    raise method._unsupported(leaf, "no Rényi-DP bound is implemented for it")
+        raise method.unsupported(leaf, "an (epsilon, delta>0) black box has no finite Rényi divergence")
+    raise method.unsupported(leaf, "no Rényi-DP bound is implemented for it")
 
 
 @dataclass(frozen=True)

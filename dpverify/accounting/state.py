@@ -18,6 +18,8 @@ import math
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
 from . import events as _ev
+from .grid import Discretisation
+from .registry import METHOD_CLASSES, Method
 
 __all__ = ["event_to_dict", "event_from_dict", "method_to_dict", "method_from_dict", "STATE_VERSION"]
 
@@ -108,8 +110,6 @@ def method_to_dict(method) -> dict:
 
 def method_from_dict(data):
     """The composition method described by ``data`` (as written by :func:`method_to_dict`)."""
-    from ._method import Method
-
     if not isinstance(data, dict) or "method" not in data:
         raise InvalidArgument(f"data={data!r} must be a dict with a 'method' key (as written by method_to_dict).")
     try:
@@ -117,7 +117,7 @@ def method_from_dict(data):
     except ValueError:
         raise InvalidArgument(f"method={data['method']!r} is not a composition method; known: "
                               f"{[x.value for x in Method]}.") from None
-    cls = type(m.default())
+    cls = METHOD_CLASSES[m]
     names = {f.name for f in dataclasses.fields(cls) if f.name != "name"}
     unknown = set(data) - names - {"method"}
     if unknown:
@@ -127,8 +127,6 @@ def method_from_dict(data):
         if k == "method":
             continue
         if isinstance(val, dict) and "enum" in val:
-            from .pld import Discretisation
-
             if val["enum"] != "Discretisation":
                 raise InvalidArgument(f"{k}={val!r}: unknown enum {val['enum']!r}.")
             try:

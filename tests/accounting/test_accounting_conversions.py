@@ -14,9 +14,9 @@ from dpverify.errors import InvalidArgument, UnsupportedEvent
 
 
 def _mp_gauss_delta(mu, eps):
-    mpmath.mp.dps = 50
-    mu, eps = mpmath.mpf(mu), mpmath.mpf(eps)
-    return mpmath.ncdf(mu / 2 - eps / mu) - mpmath.e ** eps * mpmath.ncdf(-mu / 2 - eps / mu)
+    with mpmath.workdps(50):
+        mu, eps = mpmath.mpf(mu), mpmath.mpf(eps)
+        return mpmath.ncdf(mu / 2 - eps / mu) - mpmath.e ** eps * mpmath.ncdf(-mu / 2 - eps / mu)
 
 
 @pytest.mark.parametrize("rho,delta", [(0.01, 1e-5), (0.5, 1e-5), (2.0, 1e-10), (10.0, 1e-12)])
@@ -76,13 +76,13 @@ def test_gdp_tradeoff_and_tpr_closed_forms():
     # mu = 0: trivial trade-off 1 - alpha
     np.testing.assert_allclose(A.gdp_tradeoff(0.0, alpha), 1 - alpha, atol=1e-15)
     # Dong--Roth--Su: G_mu(alpha) = Phi(Phi^{-1}(1-alpha) - mu), checked with mpmath at alpha = 0.05
-    mpmath.mp.dps = 30
-    ref = mpmath.ncdf(-mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(0.05) - 1) - 2)
-    assert A.gdp_tradeoff(2.0, 0.05) == pytest.approx(float(ref), rel=1e-12)
-    # convexity/symmetry of a trade-off function: G(G(alpha)) = alpha
-    assert A.gdp_tradeoff(1.5, A.gdp_tradeoff(1.5, 0.2)) == pytest.approx(0.2, rel=1e-10)
-    with pytest.raises(InvalidArgument):
-        A.gdp_tpr_at_fpr(1.0, [0.1, float("nan")])
+    with mpmath.workdps(30):
+        ref = mpmath.ncdf(-mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(0.05) - 1) - 2)
+        assert A.gdp_tradeoff(2.0, 0.05) == pytest.approx(float(ref), rel=1e-12)
+        # convexity/symmetry of a trade-off function: G(G(alpha)) = alpha
+        assert A.gdp_tradeoff(1.5, A.gdp_tradeoff(1.5, 0.2)) == pytest.approx(0.2, rel=1e-10)
+        with pytest.raises(InvalidArgument):
+            A.gdp_tpr_at_fpr(1.0, [0.1, float("nan")])
 
 
 def test_clt_mu_matches_formula():
@@ -134,7 +134,7 @@ def test_gaussian_sigma_for_composition_is_safe_and_tight():
 def test_generic_calibrator_is_safe_and_brackets():
     k, eps, d = 50, 1.0, 1e-5
     m = A.PLDComposition(merge_gaussians=True)
-    c = A.calibrate(lambda s: SelfComposed(Gaussian(s), k), eps, d, method=m, rtol=1e-3)
+    c = A.calibrate_noise(lambda s: SelfComposed(Gaussian(s), k), eps, d, method=m, rtol=1e-3)
     assert c.epsilon <= eps
     assert A.Accountant(m).compose(Gaussian(c.parameter), k).epsilon(d) <= eps
     exact_sigma = A.gaussian_sigma_for_composition(k, eps, d)
@@ -146,7 +146,7 @@ def test_generic_calibrator_with_rdp_matches_zcdp_closed_form():
     # k Gaussians under RDP are (k / (2 sigma^2))-zCDP; the RDP grid conversion is >= the
     # continuous CKS minimum, so the calibrated sigma is >= the closed-form one
     k, eps, d = 100, 2.0, 1e-6
-    c = A.calibrate(lambda s: SelfComposed(Gaussian(s), k), eps, d, method=Method.RDP, rtol=1e-4)
+    c = A.calibrate_noise(lambda s: SelfComposed(Gaussian(s), k), eps, d, method=Method.RDP, rtol=1e-4)
     assert c.epsilon <= eps
     assert Method.RDP.default().epsilon(SelfComposed(Gaussian(c.parameter), k), d) <= eps
     assert Method.RDP.default().epsilon(SelfComposed(Gaussian(c.below), k), d) > eps
@@ -156,11 +156,11 @@ def test_generic_calibrator_with_rdp_matches_zcdp_closed_form():
 
 def test_calibrator_refuses_bad_input():
     with pytest.raises(InvalidArgument, match="family"):
-        A.calibrate(3.0, 1.0, 1e-5)
+        A.calibrate_noise(3.0, 1.0, 1e-5)
     with pytest.raises(InvalidArgument, match="epsilon"):
-        A.calibrate(lambda s: Gaussian(s), float("nan"), 1e-5)
+        A.calibrate_noise(lambda s: Gaussian(s), float("nan"), 1e-5)
     with pytest.raises(InvalidArgument, match="DpEvent"):
-        A.calibrate(lambda s: s, 1.0, 1e-5)
+        A.calibrate_noise(lambda s: s, 1.0, 1e-5)
 
 
 @pytest.mark.slow
@@ -168,7 +168,7 @@ def test_calibrator_adversary_non_monotone_family_still_safe():
     # a lying family whose privacy does not improve monotonically: the result is still certified
     def family(s):
         return Gaussian(s if s < 3 or s > 5 else s / 10)
-    c = A.calibrate(family, 1.0, 1e-5, start=4.0)
+    c = A.calibrate_noise(family, 1.0, 1e-5, start=4.0)
     assert Method.PLD.default().epsilon(family(c.parameter), 1e-5) <= 1.0
 
 

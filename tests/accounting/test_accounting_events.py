@@ -83,6 +83,7 @@ def test_unsupported_event_names_event_and_method_and_leaves_ledger(method):
     with pytest.raises(UnsupportedEvent) as info:
         acc.compose(bad)
     assert repr(bad) in str(info.value) and method.value in str(info.value)
+    assert info.value.event == bad and info.value.method == method.value  # the structured fields
     assert acc.ledger == before
     assert not method.default().supports(bad)
 

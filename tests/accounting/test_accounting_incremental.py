@@ -13,7 +13,7 @@ from dpverify.accounting import (
     Accountant, Composed, Gaussian, KOVComposition, Laplace, Method, PLDComposition, PoissonSubsampled,
     RDPComposition, SelfComposed, ZCDP, epsilon_for_delta,
 )
-from dpverify.accounting import pld as _pld
+from dpverify.accounting.pld import clear_caches
 from dpverify.accounting.state import event_from_dict, event_to_dict, method_from_dict, method_to_dict
 from dpverify.errors import InvalidArgument, UnsupportedEvent
 
@@ -21,9 +21,7 @@ AR = NeighbourRelation.ADD_REMOVE_ONE
 
 
 def _fresh():
-    _pld._cached_pmfs.cache_clear()
-    _pld._cached_leaf.cache_clear()
-    _pld._LAST.clear()
+    clear_caches()
 
 
 def _schedule(n):

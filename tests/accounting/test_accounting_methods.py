@@ -11,7 +11,7 @@ from dpverify.accounting import (
     KOVComposition, Laplace, Method, PLDComposition, PoissonSubsampled, PureDP, RandomizedResponse,
     RDPComposition, SelfComposed, delta_for_epsilon, epsilon_for_delta,
 )
-from dpverify.accounting import _pmf
+from dpverify.accounting.pmf import LossPMF
 from dpverify.accounting.advanced import advanced_epsilon
 
 AR = NeighbourRelation.ADD_REMOVE_ONE
@@ -25,12 +25,12 @@ LAPLACE = [(10, 10.0, 0.9989780869, 0.9989780894), (50, 10.0, 3.1207005, 3.12070
 def test_pld_gaussian_acceptance(k, sigma, exact):
     # the exact value (one Gaussian with sigma / sqrt(k)) recomputed at high precision
     mu = math.sqrt(k) / sigma
-    mp.mp.dps = 50
-    f = lambda e: mp.ncdf(mu / 2 - e / mu) - mp.e ** e * mp.ncdf(-mu / 2 - e / mu) - mp.mpf("1e-5")  # noqa: E731
-    true = float(mp.findroot(f, exact))
-    assert abs(true - exact) < 1e-9
-    eps = PLDComposition().epsilon(SelfComposed(Gaussian(sigma), k), 1e-5)  # composes k PLDs
-    assert true <= eps <= true * (1 + 1e-6)
+    with mp.workdps(50):
+        f = lambda e: mp.ncdf(mu / 2 - e / mu) - mp.e ** e * mp.ncdf(-mu / 2 - e / mu) - mp.mpf("1e-5")  # noqa: E731
+        true = float(mp.findroot(f, exact))
+        assert abs(true - exact) < 1e-9
+        eps = PLDComposition().epsilon(SelfComposed(Gaussian(sigma), k), 1e-5)  # composes k PLDs
+        assert true <= eps <= true * (1 + 1e-6)
 
 
 @pytest.mark.parametrize("k,b,lo,hi", LAPLACE)
@@ -125,17 +125,17 @@ def test_subsampled_gaussian_pld_and_rdp_are_upper_bounds():
 def test_subsampled_gaussian_rdp_against_mpmath():
     # Renyi divergence of both directions at alpha = 4 by quadrature <= MTZ closed form
     sigma, q, a = 1.5, 0.1, 4
-    mp.mp.dps = 30
-    n0 = lambda x: mp.npdf(x, 0, sigma)  # noqa: E731
-    n1 = lambda x: mp.npdf(x, 1, sigma)  # noqa: E731
-    mix = lambda x: (1 - q) * n0(x) + q * n1(x)  # noqa: E731
-    rem = mp.log(mp.quad(lambda x: mix(x) ** a * n0(x) ** (1 - a), [-mp.inf, 0, mp.inf])) / (a - 1)
-    add = mp.log(mp.quad(lambda x: n0(x) ** a * mix(x) ** (1 - a), [-mp.inf, 0, mp.inf])) / (a - 1)
-    from dpverify.accounting.rdp import rdp_curve
+    with mp.workdps(30):
+        n0 = lambda x: mp.npdf(x, 0, sigma)  # noqa: E731
+        n1 = lambda x: mp.npdf(x, 1, sigma)  # noqa: E731
+        mix = lambda x: (1 - q) * n0(x) + q * n1(x)  # noqa: E731
+        rem = mp.log(mp.quad(lambda x: mix(x) ** a * n0(x) ** (1 - a), [-mp.inf, 0, mp.inf])) / (a - 1)
+        add = mp.log(mp.quad(lambda x: n0(x) ** a * mix(x) ** (1 - a), [-mp.inf, 0, mp.inf])) / (a - 1)
+        from dpverify.accounting.rdp import rdp_curve
 
-    got = rdp_curve(RDPComposition(), PoissonSubsampled(Gaussian(sigma, relation=AR), q), [4.0])[0]
-    assert got >= max(rem, add) * (1 - 1e-12)
-    assert got == pytest.approx(float(max(rem, add)), rel=1e-9)
+        got = rdp_curve(RDPComposition(), PoissonSubsampled(Gaussian(sigma, relation=AR), q), [4.0])[0]
+        assert got >= max(rem, add) * (1 - 1e-12)
+        assert got == pytest.approx(float(max(rem, add)), rel=1e-9)
 
 
 def test_heterogeneous_pld_between_exact_parts():
@@ -155,8 +155,8 @@ def test_fft_error_bound_holds(n, m):
     x /= x.sum()
     y = rng.random(m) ** 8
     y /= y.sum()
-    px = _pmf.LossPMF(1e-3, 0, x, 0.0, 0.0)
-    py = _pmf.LossPMF(1e-3, 0, y, 0.0, 0.0)
+    px = LossPMF(1e-3, 0, x, 0.0, 0.0)
+    py = LossPMF(1e-3, 0, y, 0.0, 0.0)
     z = px.convolve(py, 1e-300)  # no truncation
     exact = np.convolve(x.astype(np.longdouble), y.astype(np.longdouble))
     observed = float(np.sum(np.abs(exact[z.offset: z.offset + z.probs.size] - z.probs)))
@@ -170,7 +170,7 @@ def test_power_error_bound_holds():
     x = rng.random(400) ** 4
     x /= x.sum()
     k = 6
-    px = _pmf.LossPMF(1e-2, 0, x, 0.0, 0.0)
+    px = LossPMF(1e-2, 0, x, 0.0, 0.0)
     z = px.self_compose(k, 1e-300)
     exact = x.astype(np.longdouble)
     for _ in range(k - 1):

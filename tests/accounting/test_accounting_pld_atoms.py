@@ -12,8 +12,9 @@ import pytest
 import scipy.fft
 
 from dpverify.accounting import Laplace, PLDComposition, SelfComposed
-from dpverify.accounting.pld import privacy_loss_pmf
-from dpverify.accounting import _pmf
+from dpverify.accounting import double_word, spectral
+from dpverify.accounting.losses import privacy_loss_pmf
+from dpverify.accounting.pmf import LossPMF
 
 
 @pytest.mark.parametrize(
@@ -29,14 +30,14 @@ from dpverify.accounting import _pmf
 def test_atom_spectrum_against_mpmath(N, idx, val):
     idx, val = np.array(idx), np.array(val)
     size = N // 2 + 1
-    got = _pmf._atom_spectrum(idx, val, N, size)
-    claimed = (_pmf._ATOM_TWIDDLE * _pmf.U_EXT + 1.01 * _pmf.U) * float(np.sum(val))
-    mp.mp.dps = 40
-    worst = mp.mpf(0)
-    for w in list(range(0, min(size, 400))) + list(range(size - 50, size)):
-        exact = mp.fsum(mp.mpf(float(v)) * mp.expjpi(-2 * mp.mpf(int(p)) * w / N) for p, v in zip(idx, val))
-        worst = max(worst, abs(exact - mp.mpc(complex(got[w]))))
-    assert worst <= claimed
+    got = spectral.atom_spectrum(idx, val, N, size)
+    claimed = (spectral.ATOM_TWIDDLE * spectral.U_EXT + 1.01 * spectral.U) * float(np.sum(val))
+    with mp.workdps(40):
+        worst = mp.mpf(0)
+        for w in list(range(0, min(size, 400))) + list(range(size - 50, size)):
+            exact = mp.fsum(mp.mpf(float(v)) * mp.expjpi(-2 * mp.mpf(int(p)) * w / N) for p, v in zip(idx, val))
+            worst = max(worst, abs(exact - mp.mpc(complex(got[w]))))
+        assert worst <= claimed
 
 
 def _exact_power(x: np.ndarray, k: int) -> np.ndarray:
@@ -49,13 +50,13 @@ def _exact_power(x: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def _observed_l1(z: _pmf.LossPMF, exact: np.ndarray, base_offset: int) -> float:
+def _observed_l1(z: LossPMF, exact: np.ndarray, base_offset: int) -> float:
     start = z.offset - base_offset
     seg = exact[start: start + z.probs.size]
     # only a deficit (exact mass above the computed one) can make (H) too small: computed
     # entries are deliberately inflated (relative) to cover their own rounding
     inside = float(np.sum(np.maximum(seg - z.probs, 0.0)))
-    assert float(np.sum(np.maximum(z.probs - seg, 0.0))) <= z.error + 16 * _pmf.U * float(np.sum(seg)) + 1e-300
+    assert float(np.sum(np.maximum(z.probs - seg, 0.0))) <= z.error + 16 * spectral.U * float(np.sum(seg)) + 1e-300
     outside = float(np.sum(exact)) - float(np.sum(seg))  # mass the window moved to +inf
     return inside + outside
 
@@ -64,16 +65,16 @@ def test_laplace_self_composition_takes_float64_atom_path_and_bound_holds():
     leaf = privacy_loss_pmf(Laplace(2.0), value_discretisation=1e-2)  # eps0 = 0.5, ~100 bins
     k = 25
     x = leaf.probs
-    r = float(np.sum(x)) * (1 + (math.log2(x.size) + 2) * _pmf.U)
-    s_lo, s_hi, _ = _pmf._chernoff_window(x, leaf.offset, leaf.h, k, 1e-300)
+    r = float(np.sum(x)) * (1 + (math.log2(x.size) + 2) * spectral.U)
+    s_lo, s_hi, _ = spectral.chernoff_window(x, leaf.offset, leaf.h, k, 1e-300)
 
     N = scipy.fft.next_fast_len(max(s_hi - s_lo + 1, x.size), real=True)
-    mults = _pmf._multiplications(k)
+    mults = spectral.multiplications(k)
     # the a-priori float64 bound is too large, the a-posteriori one is within budget: path 2
-    assert _pmf._power_error_l1(x, N, k, mults, r, _pmf.U) > _pmf._DOUBLE_BUDGET
-    P, err, shift = _pmf._spectral_power(x, N, k, mults, r)
+    assert spectral.power_error_l1(x, N, k, mults, r, spectral.U) > spectral.DOUBLE_BUDGET
+    P, err, shift = spectral.spectral_power(x, N, k, mults, r)
     assert P is not None
-    assert err <= _pmf._DOUBLE_BUDGET
+    assert err <= spectral.DOUBLE_BUDGET
     assert shift != 0  # the rotation is exercised (largest atom is not the first bin)
     z = leaf.self_compose(k, 1e-300)
     observed = _observed_l1(z, _exact_power(x, k), k * leaf.offset)
@@ -86,17 +87,17 @@ def test_two_atom_composition_against_mpmath_binomial():
     a, b = 0.62, 0.38
     x = np.zeros(m + 1)
     x[0], x[m] = b, a
-    pmf = _pmf.LossPMF(0.01, -5, x, 0.0, 0.0)
+    pmf = LossPMF(0.01, -5, x, 0.0, 0.0)
     z = pmf.self_compose(k, 1e-300)
-    mp.mp.dps = 40
-    exact = [mp.mpf(0)] * (k * m + 1)
-    for j in range(k + 1):
-        exact[j * m] = mp.binomial(k, j) * mp.mpf(a) ** j * mp.mpf(b) ** (k - j)
-    start = z.offset - k * pmf.offset
-    observed = mp.fsum(abs(exact[start + i] - mp.mpf(float(z.probs[i]))) for i in range(z.probs.size))
-    observed += mp.fsum(exact[:start]) + mp.fsum(exact[start + z.probs.size:])
-    assert observed <= z.error + z.inf_mass
-    assert z.error < 1e-11
+    with mp.workdps(40):
+        exact = [mp.mpf(0)] * (k * m + 1)
+        for j in range(k + 1):
+            exact[j * m] = mp.binomial(k, j) * mp.mpf(a) ** j * mp.mpf(b) ** (k - j)
+        start = z.offset - k * pmf.offset
+        observed = mp.fsum(abs(exact[start + i] - mp.mpf(float(z.probs[i]))) for i in range(z.probs.size))
+        observed += mp.fsum(exact[:start]) + mp.fsum(exact[start + z.probs.size:])
+        assert observed <= z.error + z.inf_mass
+        assert z.error < 1e-11
 
 
 def test_benchmark_laplace_leaf_stays_in_float64():
@@ -107,18 +108,18 @@ def test_benchmark_laplace_leaf_stays_in_float64():
     h = m.grid_step(plan)
     leaf = privacy_loss_pmf(Laplace(10.0), value_discretisation=h)
     x = leaf.probs
-    r = float(np.sum(x)) * (1 + (math.log2(x.size) + 2) * _pmf.U)
-    s_lo, s_hi, _ = _pmf._chernoff_window(x, leaf.offset, h, 50, m.tail_mass)
+    r = float(np.sum(x)) * (1 + (math.log2(x.size) + 2) * spectral.U)
+    s_lo, s_hi, _ = spectral.chernoff_window(x, leaf.offset, h, 50, m.tail_mass)
 
     N = scipy.fft.next_fast_len(max(s_hi - s_lo + 1, x.size), real=True)
-    P, err, _ = _pmf._spectral_power(x, N, 50, _pmf._multiplications(50), r)
+    P, err, _ = spectral.spectral_power(x, N, 50, spectral.multiplications(50), r)
     assert P is not None
-    assert 0 < err <= _pmf._DOUBLE_BUDGET
+    assert 0 < err <= spectral.DOUBLE_BUDGET
     z = leaf.self_compose(50, m.tail_mass)
     assert z.error >= err
 
 
-def _delta_reference(pmf: _pmf.LossPMF, eps: float) -> float:
+def _delta_reference(pmf: LossPMF, eps: float) -> float:
     """delta() as a full-mask computation over every grid point (the definition)."""
     eps = eps - pmf.shift
     l = pmf.losses
@@ -129,14 +130,14 @@ def _delta_reference(pmf: _pmf.LossPMF, eps: float) -> float:
     first = int(np.argmax(mask)) if np.any(mask) else l.size
     m_above = float(np.sum(pmf.probs[max(first - 1, 0):])) if l.size else 0.0
     n = l.size
-    slack = ((math.log2(max(n, 2)) + 40) * _pmf.U * s
-             + (8 + 4 * (abs(eps) + lmax + pmf.h)) * _pmf.U * m_above * (1 + (n + 2) * _pmf.U))
-    return min(1.0, _pmf._up(pmf.inf_mass + s + pmf.error + slack))
+    slack = ((math.log2(max(n, 2)) + 40) * spectral.U * s
+             + (8 + 4 * (abs(eps) + lmax + pmf.h)) * spectral.U * m_above * (1 + (n + 2) * spectral.U))
+    return min(1.0, spectral.up(pmf.inf_mass + s + pmf.error + slack))
 
 
 def test_delta_on_sliced_grid_matches_full_definition():
     rng = np.random.default_rng(3)
-    pmf = _pmf.LossPMF(1e-3, -400, rng.random(1500) / 750, 1e-9, 1e-14, 3e-15)
+    pmf = LossPMF(1e-3, -400, rng.random(1500) / 750, 1e-9, 1e-14, 3e-15)
     grid = [(pmf.offset + j) * pmf.h for j in (0, 1, 399, 400, 401, 1098, 1099)]
     for eps in grid + [0.0, 0.123456, 1.0995, 1.2, 5.0, -0.3]:
         assert pmf.delta(eps) == _delta_reference(pmf, eps)
@@ -154,7 +155,7 @@ def test_epsilon_is_certified_and_nearly_smallest(delta):
 def test_every_self_composition_path_is_certified(monkeypatch, budget):
     # the same Laplace self-composition through each of the three paths of self_compose
     if budget is not None:
-        monkeypatch.setattr(_pmf, "_DOUBLE_BUDGET", budget)
+        monkeypatch.setattr(spectral, "DOUBLE_BUDGET", budget)
     leaf = privacy_loss_pmf(Laplace(2.0), value_discretisation=1e-2)
     k = 25
     z = leaf.self_compose(k, 1e-300)
@@ -195,26 +196,24 @@ def test_double_word_spectrum_against_mpmath():
     idx = np.sort(rng.choice(N, 300, replace=False))
     val = rng.random(300) / 150
     S = np.array([0, 1, 2, 3, 17, 250, 499, 500])
-    (rh, rl, ih, il), bound = _pmf._dd_spectrum(idx, val, S, N)
+    (rh, rl, ih, il), bound = spectral.dd_spectrum(idx, val, S, N)
     assert bound < 1e-27
-    mp.mp.dps = 40
-    for i, w in enumerate(S):
-        exact = mp.fsum(mp.mpf(float(v)) * mp.expjpi(-2 * mp.mpf(int(p)) * int(w) / N) for p, v in zip(idx, val))
-        got = mp.mpc(mp.mpf(float(rh[i])) + mp.mpf(float(rl[i])), mp.mpf(float(ih[i])) + mp.mpf(float(il[i])))
-        assert abs(got - exact) <= bound
-    # a lying twiddle table (one entry off by 1e-22) is caught by the same check
-    from dpverify.accounting import _dd
-
-    B, T1, T2, tb = _dd.twiddle_tables(N)
-    saved = float(T2[1][3])  # the low word of Re z^3
-    try:
-        T2[1][3] = saved + 1e-22
-        (rh2, rl2, ih2, il2), _ = _pmf._dd_spectrum(idx, val, S, N)
-        worst = max(abs(mp.mpf(float(rh2[i])) + mp.mpf(float(rl2[i])) - mp.mpf(float(rh[i])) - mp.mpf(float(rl[i])))
-                    for i in range(S.size))
-        assert worst > bound
-    finally:
-        T2[1][3] = saved
+    with mp.workdps(40):
+        for i, w in enumerate(S):
+            exact = mp.fsum(mp.mpf(float(v)) * mp.expjpi(-2 * mp.mpf(int(p)) * int(w) / N) for p, v in zip(idx, val))
+            got = mp.mpc(mp.mpf(float(rh[i])) + mp.mpf(float(rl[i])), mp.mpf(float(ih[i])) + mp.mpf(float(il[i])))
+            assert abs(got - exact) <= bound
+        # a lying twiddle table (one entry off by 1e-22) is caught by the same check
+        B, T1, T2, tb = double_word.twiddle_tables(N)
+        saved = float(T2[1][3])  # the low word of Re z^3
+        try:
+            T2[1][3] = saved + 1e-22
+            (rh2, rl2, ih2, il2), _ = spectral.dd_spectrum(idx, val, S, N)
+            worst = max(abs(mp.mpf(float(rh2[i])) + mp.mpf(float(rl2[i])) - mp.mpf(float(rh[i])) - mp.mpf(float(rl[i])))
+                        for i in range(S.size))
+            assert worst > bound
+        finally:
+            T2[1][3] = saved
 
 
 def test_double_word_power_path_is_taken_and_certified(monkeypatch):
@@ -222,20 +221,20 @@ def test_double_word_power_path_is_taken_and_certified(monkeypatch):
     from dpverify.accounting import Gaussian, PoissonSubsampled
 
     calls = []
-    real = _pmf._dd_power
+    real = spectral.dd_power
 
     def spy(*a, **kw):
         out = real(*a, **kw)
         calls.append(out[1])
         return out
 
-    monkeypatch.setattr(_pmf, "_dd_power", spy)
+    monkeypatch.setattr(spectral, "dd_power", spy)
     ev = PoissonSubsampled(Gaussian(2.0, relation=NeighbourRelation.ADD_REMOVE_ONE), 0.1)
     leaf = privacy_loss_pmf(ev, value_discretisation=1e-2, tail_mass=1e-30)
     k = 30
     z = leaf.self_compose(k, 1e-300, budget=1e-20)
     assert calls and math.isfinite(calls[0])  # the double-word path answered
     assert z.error < 1e-15  # the a-priori float64 bound here is ~1e-9
-    assert _pmf._power_error_l1(leaf.probs, 4096, k, _pmf._multiplications(k), 1.0, _pmf.U) > 1e-12
+    assert spectral.power_error_l1(leaf.probs, 4096, k, spectral.multiplications(k), 1.0, spectral.U) > 1e-12
     observed = _observed_l1(z, _exact_power(leaf.probs, k), k * leaf.offset)
     assert observed <= z.error + z.inf_mass

@@ -10,7 +10,15 @@ from dpverify.accounting import (
     SelfComposed, delta_for_epsilon, epsilon_for_delta,
 )
 
-mp.mp.dps = 40
+
+@pytest.fixture(autouse=True)
+def _mp_precision():
+    """Every test here computes its mpmath oracles at 40 digits; the global precision is
+    restored afterwards (``mp.workdps``), so other tests never see it changed."""
+    with mp.workdps(40):
+        yield
+
+
 AR = NeighbourRelation.ADD_REMOVE_ONE
 
 

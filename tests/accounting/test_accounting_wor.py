@@ -22,7 +22,13 @@ from dpverify.accounting import (
 )
 from dpverify.errors import InvalidArgument
 
-mp.mp.dps = 40
+
+@pytest.fixture(autouse=True)
+def _mp_precision():
+    """Every test here computes its mpmath oracles at 40 digits; the global precision is
+    restored afterwards (``mp.workdps``), so other tests never see it changed."""
+    with mp.workdps(40):
+        yield
 
 
 def _gauss_delta_mp(mu, eps):

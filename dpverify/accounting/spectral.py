@@ -1,16 +1,15 @@
-"""Discretised privacy-loss distributions with a certified floating-point error (internal).
+"""FFT kernels of the loss PMFs with certified round-off bounds: convolution, the k-th power
+of a spectrum (the paths of :meth:`LossPMF.self_compose <dpverify.accounting.pmf.LossPMF.self_compose>`),
+the atoms' spectrum and the Chernoff window of a k-fold sum.
 
-A :class:`LossPMF` holds P-masses ``probs[j]`` at the losses ``(offset + j) * h`` plus a mass
-``inf_mass`` at ``+inf``, and ``error``: a bound on the L1 distance between ``probs`` and the
-vector that exact arithmetic would have produced by the same pipeline. Its hockey-stick value
-
-    delta(eps) = inf_mass + sum_j probs[j] * (1 - exp(eps - l_j))_+            (H)
-
-is monotone in every mass and every loss, and each weight lies in [0, 1], so
-
-    delta_exact_pipeline(eps) <= delta_computed(eps) + error + (summation round-off).   (R)
-
-See :mod:`dpverify.accounting.pld` for why the exact pipeline upper-bounds the true profile.
+The public names here are the building blocks :mod:`.pmf` uses and the tests check against
+mpmath oracles: :data:`U`, :data:`U_EXT` (unit round-offs), :data:`DOUBLE_BUDGET`,
+:data:`ATOM_TWIDDLE`, :func:`up`, :func:`fft_error_l1`, :func:`power_spectrum` (path choice),
+:func:`power`, :func:`multiplications`, :func:`power_error_l1` (a-priori bound),
+:func:`spectral_power` (atoms apart, a-posteriori bound), :func:`dd_spectrum` /
+:func:`dd_power` (double-word low frequencies), :func:`split_power` (extended precision,
+direct low frequencies), :func:`atom_spectrum` and :func:`chernoff_window`. Imports no
+method and no event: a leaf of :mod:`dpverify.accounting` beside :mod:`.double_word`.
 
 **FFT round-off.** A convolution ``z = x * y`` computed as ``irfft(rfft(x) rfft(y))`` has, by
 the Cooley--Tukey error analysis (Higham, *Accuracy and Stability of Numerical Algorithms*,
@@ -31,10 +30,10 @@ against exact (extended-precision) convolutions in the tests.
 **Self-composition** ``x^{*k}`` is ``irfft(rfft(x)^k)`` with the power by binary exponentiation
 (``m`` complex products, relative error ``(1 + 3.01u)^m - 1``) and
 ``|X~^k - X^k| <= k |X~ - X| (||x||_1 + ||X~ - X||)^(k-1)``. It is computed in the first of
-these ways whose L1 error bound is within the budget (1e-12, ``_DOUBLE_BUDGET``, or the caller's,
+these ways whose L1 error bound is within the budget (1e-12, ``DOUBLE_BUDGET``, or the caller's,
 e.g. 1e-3 delta): (1) float64 with this a-priori bound; (1b) float64 except at the few low
 frequencies where ``|X_w|^(k-1)`` is not negligible, whose spectrum and power are computed in
-double-word arithmetic (:func:`_dd_power`; the error then no longer grows like ``k u``, which
+double-word arithmetic (:func:`dd_power`; the error then no longer grows like ``k u``, which
 made slack of about 1e-12 at 10^5 steps); (2) float64 with the atoms treated apart and an
 a-posteriori bound (below); (3) extended precision (``numpy.longdouble``) with the a-priori
 bound. The bound of the path taken is added to ``error``.
@@ -66,314 +65,33 @@ circular shift, undone on the output) so that the largest atom sits at index 0. 
 summation of up to 8 atoms (about 100 units), and where ``longdouble`` is float64 it holds with
 ``u_ext = u``. The tests check the atom spectrum against mpmath and the composed result against
 exact compositions.
-
-The window of the circular result is chosen by a Chernoff bound
-``P(S >= t) <= M(lam)^k e^{-lam t}`` so that at most ``tail_mass`` lies beyond each end;
-wrap-around could move that mass down or out of the window, so ``2 tail_mass`` is added to the
-mass at +inf. Input errors propagate as ``err(x * y) <= err_x |y|_1 + err_y |x|_1 + err_x err_y``
-(convolution with a sub-probability vector does not expand L1 distances). Negative entries
-produced by round-off are set to zero, which can only reduce the distance to the exact
-(non-negative) vector.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import scipy.fft
 
-from ..errors import NumericalError
+from . import double_word as dw
+
+__all__ = ["ATOM_TWIDDLE", "DOUBLE_BUDGET", "MAX_FFT", "U", "U_EXT", "atom_spectrum",
+           "chernoff_window", "dd_power", "dd_spectrum", "fft_error_l1", "multiplications", "power",
+           "power_error_l1", "power_spectrum", "spectral_power", "split_power", "up"]
 
 U = 2.0 ** -53  # unit round-off of float64
-_DIRECT_LIMIT = 20_000  # len(x) * len(y) below which the direct convolution is used
-_DIRECT_SHORT = 32  # ... and the length of the shorter one at or below which it is used too
 _TWIDDLE_ERROR = U
 _SAFETY = 2.0
 _EXT = np.longdouble  # extended precision where the platform has it (x86: 64-bit mantissa)
 U_EXT = float(np.finfo(_EXT).eps) / 2
-_MAX_FFT = 2 ** 26
-_DOUBLE_BUDGET = 1e-12  # largest float64 power-FFT error bound accepted before switching to _EXT
+MAX_FFT = 2 ** 26  # longest FFT a self-composition may use
+DOUBLE_BUDGET = 1e-12  # largest float64 power-FFT error bound accepted before switching to _EXT
 _ATOM_FRACTION = 1 / 64  # bins with at least this share of the mass are atoms (spectrum computed directly)
 _MAX_ATOMS = 8
-_ATOM_TWIDDLE = 128  # error of the extended atom spectrum, in units of U_EXT * ||a||_1 (docstring)
+ATOM_TWIDDLE = 128  # error of the extended atom spectrum, in units of U_EXT * ||a||_1 (docstring)
 
 
-@dataclass(frozen=True, eq=False)
-class LossPMF:
-    """P-law of a discretised privacy loss: ``probs[j]`` at ``(offset + j) * h``, ``inf_mass``
-    at +inf, and ``error`` (L1 bound on the round-off in ``probs``). Immutable by convention:
-    the array is never written after construction."""
-
-    h: float
-    offset: int
-    probs: np.ndarray
-    inf_mass: float
-    error: float
-    shift: float = 0.0  # loss-location slack: the exact pipeline's losses are <= computed + shift
-
-    @property
-    def losses(self) -> np.ndarray:
-        return (self.offset + np.arange(self.probs.size)) * self.h
-
-    @property
-    def mass(self) -> float:
-        """An upper bound on the finite mass of the exact vector."""
-        return float(np.sum(self.probs)) * (1 + (math.log2(max(self.probs.size, 2)) + 2) * U) + self.error
-
-    # ------------------------------------------------------------------ composition
-    def convolve(self, other: "LossPMF", tail: float) -> "LossPMF":
-        if self.h != other.h:
-            raise NumericalError(f"cannot compose PMFs on grids h={self.h} and h={other.h}")
-        x, y = self.probs, other.probs
-        m_out = x.size + y.size - 1
-        if x.size * y.size <= _DIRECT_LIMIT or min(x.size, y.size) <= _DIRECT_SHORT:
-            z = np.convolve(x, y)
-            # each output is a sum of <= min(n, m) non-negative products
-            fft_err = (min(x.size, y.size) + 2) * U * float(np.sum(x)) * float(np.sum(y)) * 1.01
-        else:
-            n = scipy.fft.next_fast_len(m_out, real=True)
-            z = scipy.fft.irfft(scipy.fft.rfft(x, n) * scipy.fft.rfft(y, n), n)[:m_out]
-            fft_err = _fft_error_l1(x, y, n, m_out)
-        np.maximum(z, 0.0, out=z)
-        mx, my = self.mass, other.mass
-        error = self.error * my + other.error * mx + self.error * other.error + fft_err
-        inf_mass = _up(self.inf_mass + other.inf_mass - self.inf_mass * other.inf_mass)
-        return LossPMF(self.h, self.offset + other.offset, z, min(inf_mass, 1.0), error,
-                       self.shift + other.shift).truncated(tail)
-
-    def self_compose(self, count: int, tail: float, budget: float = None) -> "LossPMF":
-        """The ``count``-fold composition, by exponentiation in the frequency domain in extended
-        precision (see the module docstring for the error bound and the wrap-around argument)."""
-        if count == 1:
-            return self
-        x = self.probs
-        n = x.size
-        k = int(count)
-        r = float(np.sum(x)) * (1 + (math.log2(max(n, 2)) + 2) * U)  # >= ||x||_1
-        # window of relative indices [s_lo, s_hi] of the k-fold sum (indices 0 .. k (n-1))
-        s_lo, s_hi, above = _chernoff_window(x, self.offset, self.h, k, tail)
-        size = s_hi - s_lo + 1
-        N = scipy.fft.next_fast_len(max(size, n), real=True)
-        if N > _MAX_FFT:
-            raise NumericalError(
-                f"the {k}-fold composition needs an FFT of length {N} > {_MAX_FFT}; use a coarser "
-                "value_discretisation"
-            )
-        mults = _multiplications(k)
-        budget = _DOUBLE_BUDGET if budget is None else budget
-        # float64 when its a-priori error bound is already negligible; else float64 with the
-        # atoms' spectrum computed directly and an a-posteriori bound (module docstring); else
-        # extended precision
-        err = _power_error_l1(x, N, k, mults, r, U)
-        shift = 0
-        P = None
-        if err <= budget:
-            xl = np.zeros(N)
-            xl[:n] = x
-            P, _ = _power(scipy.fft.rfft(xl), k)
-        else:
-            # the amplified low frequencies in double-word arithmetic (_dd_power); then the
-            # atoms' a-posteriori path; then extended precision
-            P, err, _ = _dd_power(x, N, k, mults, r, budget)
-        if P is None:
-            P, err, shift = _spectral_power(x, N, k, mults, r, budget)
-            if not err <= budget:
-                shift = 0
-                err_ext = _power_error_l1(x, N, k, mults, r, U_EXT)
-                P, err = _split_power(x, N, k, mults, r, err_ext)
-                if P is None:
-                    err = err_ext
-                    xl = np.zeros(N, dtype=_EXT)
-                    xl[:n] = x
-                    P, _ = _power(scipy.fft.rfft(xl), k)
-        y = scipy.fft.irfft(P, N)
-        start = (s_lo - k * shift) % N  # relative index s sits at (s - k shift) mod N
-        y = np.concatenate([y[start:], y[:start]])
-        out = np.asarray(y[:size], dtype=float)
-        np.maximum(out, 0.0, out=out)
-        # rounding an extended result to float64 is relative per entry: inflate the entries
-        out *= 1 + 4 * U
-        prop = ((r + self.error) ** k - r ** k) if self.error > 0 else 0.0  # input error, k-fold
-        inf_mass = -math.expm1(k * math.log1p(-self.inf_mass)) if self.inf_mass < 1 else 1.0
-        inf_mass = min(1.0, _up(_up(inf_mass) + above))
-        pmf = LossPMF(self.h, k * self.offset + s_lo, out, inf_mass, err + prop, k * self.shift)
-        return pmf.truncated(tail)
-
-    def truncated(self, tail: float) -> "LossPMF":
-        """Send the top ``<= tail`` mass to +inf and lump the bottom ``<= tail`` mass up into the
-        lowest kept bin (both only increase (H)); also drop zero bins at the ends."""
-        p = self.probs
-        if p.size == 0:
-            return self
-        c_lo = np.cumsum(p)
-        c_hi = np.cumsum(p[::-1])
-        lo = int(np.searchsorted(c_lo, tail, side="right"))  # bins [0, lo) have mass <= tail
-        hi_cut = int(np.searchsorted(c_hi, tail, side="right"))  # top hi_cut bins have mass <= tail
-        hi = p.size - hi_cut
-        if lo >= hi:  # keep at least one bin
-            lo = max(0, min(lo, hi) - 1)
-            hi = lo + 1
-            hi_cut = p.size - hi
-        if lo == 0 and hi_cut == 0:
-            return self
-        q = p[lo:hi].copy()
-        low_mass = float(c_lo[lo - 1]) if lo > 0 else 0.0
-        top_mass = float(c_hi[hi_cut - 1]) if hi_cut > 0 else 0.0
-        q[0] += low_mass
-        n_err = (p.size + 2) * U  # sequential cumsum error bound (relative to the summed mass)
-        inf_mass = min(1.0, _up(self.inf_mass + top_mass * (1 + n_err)))
-        error = self.error + n_err * low_mass
-        return LossPMF(self.h, self.offset + lo, q, inf_mass, error, self.shift)
-
-    # ------------------------------------------------------------------ queries
-    def delta(self, epsilon: float, certified: bool = True) -> float:
-        """An upper bound on (H) for the exact pipeline, including every round-off term
-        (``certified=False``: the computed value of (H) alone, without the error terms; used to
-        report how much of a result is numerical slack).
-
-        The loss-location slack ``shift`` is applied as ``H(epsilon - shift)`` (every exact loss is
-        at most the computed one plus ``shift``, and (H) is increasing in each loss); the rounding
-        of the computed losses (``4 u |l|``) is charged to the mass at and above epsilon only."""
-        eps = epsilon - self.shift if certified else epsilon
-        n = self.probs.size
-        j0 = self._first_above(eps)
-        if j0 >= n:
-            s = 0.0
-            lmax = 0.0
-            m_above = float(self.probs[-1]) if n else 0.0
-        else:
-            l = (self.offset + np.arange(j0, n)) * self.h  # the losses l_j > eps, increasing
-            terms = self.probs[j0:] * -np.expm1(eps - l)
-            s = float(np.sum(terms))
-            lmax = max(abs(float(l[0])), abs(float(l[-1])))
-            m_above = float(np.sum(self.probs[max(j0 - 1, 0):]))
-        if not certified:
-            return min(1.0, self.inf_mass + s)
-        slack = ((math.log2(max(n, 2)) + 40) * U * s
-                 + (8 + 4 * (abs(eps) + lmax + self.h)) * U * m_above * (1 + (n + 2) * U))
-        return min(1.0, _up(self.inf_mass + s + self.error + slack))
-
-    def _first_above(self, epsilon: float) -> int:
-        """The first index j with ``losses[j] > epsilon`` (``probs.size`` if none); the losses,
-        computed as in :attr:`losses`, are increasing in j."""
-        n = self.probs.size
-        h, off = self.h, self.offset
-        if not (epsilon < (off + n - 1) * h):
-            return n
-        j = min(max(int(math.floor(epsilon / h)) - off, 0), n - 1)
-        while j > 0 and (off + j - 1) * h > epsilon:
-            j -= 1
-        while j < n and (off + j) * h <= epsilon:
-            j += 1
-        return j
-
-    def epsilon(self, delta: float, certified: bool = True) -> float:
-        """The smallest epsilon >= 0 with ``self.delta(epsilon) <= delta`` (up to the summation
-        slack of :meth:`delta` and a relative 1e-12 nudge, both on the safe side: the value
-        returned always satisfies ``self.delta(eps) <= delta``); ``inf`` when no finite
-        epsilon works. ``certified=False`` inverts the computed (H) without error terms."""
-        loss_shift = self.shift if certified else 0.0
-        if self.delta(0.0, certified) <= delta:
-            return 0.0
-        l = self.losses
-        top = float(l[-1]) if l.size else 0.0
-        if self.delta(max(top, 0.0) + loss_shift, certified) > delta:
-            return math.inf
-        # approximate the solution from suffix sums (only the losses >= the last one <= 0
-        # matter, as epsilon > 0 here), then verify and nudge up
-        k0 = max(self._first_above(0.0) - 1, 0)
-        p = self.probs[k0:]
-        l = l[k0:]
-        with np.errstate(divide="ignore"):
-            logp = np.log(p)
-        w = logp - l
-        shift = float(np.max(w[np.isfinite(w)])) if np.any(np.isfinite(w)) else 0.0
-        s_suffix = np.cumsum(p[::-1])[::-1]
-        t_suffix = np.cumsum(np.exp(w - shift)[::-1])[::-1]
-        # the summation slack that delta() adds, bounded above, so that the first check succeeds
-        base = self.inf_mass + (self.error if certified else 0.0)
-        # delta at grid point l_k (approx) = base + S_{k+1} - e^{l_k} T_{k+1}
-        s_next = np.append(s_suffix[1:], 0.0)
-        t_next = np.append(t_suffix[1:], 0.0)
-        with np.errstate(over="ignore", divide="ignore"):
-            d_grid = base + s_next - np.exp(l + shift + np.log(t_next))
-        d_grid = np.where(t_next > 0, d_grid, base)
-        idx = int(np.argmax(d_grid <= delta))  # first grid point where it holds (approximately)
-        if idx == 0:
-            lo_eps = 0.0
-        else:
-            # solve inside (l_{idx-1}, l_idx]: base + S_idx - e^eps T_idx = delta
-            s_i, t_i = s_suffix[idx], t_suffix[idx]
-            num = base + s_i - delta
-            if num > 0 and t_i > 0:
-                lo_eps = math.log(num) - shift - math.log(t_i)
-            else:
-                lo_eps = float(l[idx - 1])
-            lo_eps = min(max(lo_eps, float(l[idx - 1]), 0.0), float(l[idx]))
-        eps = lo_eps + loss_shift
-        step = 1e-12 * max(1.0, abs(eps))
-        bad = None
-        for _ in range(200):
-            if self.delta(eps, certified) <= delta:
-                break
-            bad = eps
-            eps += step
-            step *= 2.0
-        else:
-            raise NumericalError(f"could not certify an epsilon for delta={delta!r}")  # pragma: no cover
-        if bad is not None:
-            # the doubling steps may overshoot (far past the solution when the suffix-sum
-            # approximation was poor, e.g. losses of 10^4 and more): bisect back between the last
-            # failing and the first passing point; the value returned always passes the check
-            for _ in range(100):
-                if eps - bad <= 1e-12 * max(1.0, abs(eps)):
-                    break
-                mid = 0.5 * (bad + eps)
-                if self.delta(mid, certified) <= delta:
-                    eps = mid
-                else:
-                    bad = mid
-        return eps
-
-
-    def delta_lower(self, epsilon: float, moved: float, deflate: float) -> float:
-        """For an *optimistic* PMF (losses rounded down, tails dropped): a lower bound on the true
-        delta(epsilon). The computed (H) at ``epsilon + shift`` (exact losses are at least the
-        computed ones minus ``shift``) is deflated by ``deflate`` (the bins' relative inflation),
-        and the summation slack, the round-off ``error`` and the mass ``moved`` that truncation
-        may have moved up are subtracted; the mass at +inf is ignored (a lower bound may drop it)."""
-        e = epsilon + self.shift
-        n = self.probs.size
-        j0 = self._first_above(e)
-        if j0 >= n:
-            return 0.0
-        l = (self.offset + np.arange(j0, n)) * self.h
-        s = float(np.sum(self.probs[j0:] * -np.expm1(e - l)))
-        lmax = max(abs(float(l[0])), abs(float(l[-1])))
-        m_above = float(np.sum(self.probs[max(j0 - 1, 0):]))
-        slack = ((math.log2(max(n, 2)) + 40) * U * s
-                 + (8 + 4 * (abs(e) + lmax + self.h)) * U * m_above * (1 + (n + 2) * U))
-        return max(0.0, s * deflate * (1 - 4 * U) - slack - self.error - moved)
-
-    def epsilon_lower(self, delta: float, moved: float, deflate: float) -> float:
-        """The largest epsilon (by bisection, rounded down) with ``delta_lower(epsilon) > delta``:
-        the true epsilon(delta) is at least this (0.0 when even epsilon = 0 does not exceed)."""
-        if not self.delta_lower(0.0, moved, deflate) > delta:
-            return 0.0
-        lo, hi = 0.0, float(self.losses[-1]) + 1.0
-        for _ in range(100):
-            mid = 0.5 * (lo + hi)
-            if self.delta_lower(mid, moved, deflate) > delta:
-                lo = mid
-            else:
-                hi = mid
-            if hi - lo <= 1e-12 * max(1.0, hi):
-                break
-        return lo
-
-
-def _up(x: float) -> float:
+def up(x: float) -> float:
     """Round a non-negative float sum up by a few ulps (the sum may have been rounded down)."""
     return x * (1 + 4 * U) + 1e-300 if x > 0 else x
 
@@ -387,7 +105,7 @@ def _fft_alpha(n: int, u: float) -> float:
     return _SAFETY * L * eta / (1 - _SAFETY * L * eta)
 
 
-def _power(X: np.ndarray, k: int) -> tuple[np.ndarray, int]:
+def power(X: np.ndarray, k: int) -> tuple[np.ndarray, int]:
     """X**k elementwise by binary exponentiation; returns (result, number of multiplications)."""
     result = None
     base = X
@@ -406,11 +124,11 @@ def _power(X: np.ndarray, k: int) -> tuple[np.ndarray, int]:
     return result, mults
 
 
-def _multiplications(k: int) -> int:
+def multiplications(k: int) -> int:
     return max(0, k.bit_length() - 1) + max(0, bin(k).count("1") - 1)
 
 
-def _power_error_l1(x: np.ndarray, N: int, k: int, mults: int, r: float, u: float) -> float:
+def power_error_l1(x: np.ndarray, N: int, k: int, mults: int, r: float, u: float) -> float:
     """L1 bound on ||irfft(fl(rfft(x)^k)) - x^{*k}||_1 over the N outputs (module docstring),
     for arithmetic with unit round-off ``u``."""
     a = _fft_alpha(N, u)
@@ -436,8 +154,8 @@ def _spectrum_weights_and_fudge(logb: np.ndarray, N: int, k: int) -> tuple[np.nd
     return wt, 1 + 8 * (k + 1) * (lmax + 2) * U + (N + 4) * U
 
 
-def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
-                    budget: float = _DOUBLE_BUDGET) -> tuple[np.ndarray | None, float, int]:
+def spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
+                    budget: float = DOUBLE_BUDGET) -> tuple[np.ndarray | None, float, int]:
     """float64 ``X~^k`` of the length-N spectrum of ``x`` with the atoms' spectrum computed
     directly and the a-posteriori bound of the module docstring (steps S1--S4). Returns the
     half spectrum, the L1 bound on the irfft output (including the irfft round-off), and the
@@ -463,11 +181,11 @@ def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     C = scipy.fft.rfft(c)
     X = C
     if atoms.size:
-        X = C + _atom_spectrum(a_idx, a_val, N, C.size)
+        X = C + atom_spectrum(a_idx, a_val, N, C.size)
     mag = np.abs(X)
     # S2: per-frequency error of X~ without the FFT part: the atoms' spectrum (ext arithmetic,
     # rounded once to float64) and the float64 addition
-    e_a = (_ATOM_TWIDDLE * U_EXT + 1.01 * U) * a1 + 1.01 * U * float(np.max(mag)) * (1 + 4 * U)
+    e_a = (ATOM_TWIDDLE * U_EXT + 1.01 * U) * a1 + 1.01 * U * float(np.max(mag)) * (1 + 4 * U)
     bound = (mag * (1 + 4 * U) + (e_a + D)) * (1 + 4 * U)  # >= max(|X_w|, |X~_w|)
     with np.errstate(divide="ignore", under="ignore"):
         logb = np.log(bound)
@@ -486,47 +204,44 @@ def _spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     err = ep + (_fft_alpha(N, U) + U) * (pk + ep)
     if not err <= budget:
         return None, err, 0
-    P, _ = _power(X, k)
+    P, _ = power(X, k)
     return P, err, shift
 
 
-_DEBUG = False
 _DD_MAX_FREQ = 512  # at most this many frequencies get a double-word spectrum and power
 _DD_MAX_WORK = 4e6  # frequencies x entries summed in double-word arithmetic
 _DD_TARGET = 1e-15  # each FFT-error term left to float64 is kept below min(this, budget / 100) (L2)
 
 
-def _dd_spectrum(idx: np.ndarray, val: np.ndarray, S: np.ndarray, N: int):
+def dd_spectrum(idx: np.ndarray, val: np.ndarray, S: np.ndarray, N: int):
     """``sum_j val_j z^(idx_j w)`` (``z = e^{-2 pi i / N}``) for each ``w`` in ``S``, in double-word
-    arithmetic (:mod:`dpverify.accounting._dd`). Returns the complex double-word values and the
+    arithmetic (:mod:`dpverify.accounting.double_word`). Returns the complex double-word values and the
     error bound: ``(tw + 10 + 3.01 * 1.42 ceil(log2 n)) u^2 ||val||_1`` with ``tw`` the twiddle
     tables' bound plus 19 for their product (table entries, products by the float64 ``val`` with
     relative error <= 5u^2 per component, and the pairwise sum, whose error is relative to the
     magnitudes summed)."""
-    from . import _dd
-
-    B, T1, T2, tw_bound = _dd.twiddle_tables(N)
+    B, T1, T2, tw_bound = dw.twiddle_tables(N)
     parts = [[], [], [], []]
     chunk = max(1, int(2e5 // max(idx.size, 1)))
     for i0 in range(0, S.size, chunk):
         ws = S[i0:i0 + chunk]
         t = np.multiply.outer(ws.astype(np.int64), idx.astype(np.int64)) % N
         a, b = np.divmod(t, B)
-        tw = _dd.cmul(tuple(c[a] for c in T1), tuple(c[b] for c in T2))
+        tw = dw.cmul(tuple(c[a] for c in T1), tuple(c[b] for c in T2))
         v = np.broadcast_to(val, t.shape)
         zero = np.zeros(t.shape)
-        re = _dd.mul(tw[0], tw[1], v, zero)
-        im = _dd.mul(tw[2], tw[3], v, zero)
-        out = _dd.pairwise_sum(re[0], re[1], im[0], im[1])
+        re = dw.mul(tw[0], tw[1], v, zero)
+        im = dw.mul(tw[2], tw[3], v, zero)
+        out = dw.pairwise_sum(re[0], re[1], im[0], im[1])
         for lst, o in zip(parts, out):
             lst.append(o)
     X = tuple(np.concatenate(lst) for lst in parts)
     levels = max(1, math.ceil(math.log2(max(idx.size, 2))))
-    bound = (tw_bound + 19 + 10 + 3.01 * 1.42 * levels) * _dd.U2 * float(np.sum(val)) * (1 + 1e-10)
+    bound = (tw_bound + 19 + 10 + 3.01 * 1.42 * levels) * dw.U2 * float(np.sum(val)) * (1 + 1e-10)
     return X, bound
 
 
-def _dd_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
+def dd_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
               budget: float) -> tuple[np.ndarray | None, float, bool]:
     """``X^k`` with the frequencies that the power amplifies computed in double-word arithmetic.
 
@@ -546,8 +261,6 @@ def _dd_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     ``budget``, else in extended precision. Returns ``(P, error, extended)`` (``P`` the half
     spectrum, complex128 or extended), or ``(None, inf, False)`` when ``S`` or the work is too large.
     """
-    from . import _dd
-
     n = x.size
     xl = np.zeros(N)
     xl[:n] = x
@@ -568,17 +281,15 @@ def _dd_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     target = (tau / (k * a * math.sqrt(N) * 1.01)) ** 2
     n_small = int(np.searchsorted(csq, target, side="right"))
     big = np.sort(order[n_small:])
-    if _DEBUG:
-        print("dd_power: |S|", S.size, "big", big.size)
     if S.size * big.size > _DD_MAX_WORK:
         return None, math.inf, False
     small = np.zeros(N)
     small[order[:n_small]] = x[order[:n_small]]
     D_small = a * math.sqrt(N) * _norm2(x[order[:n_small]]) * 1.01
     Cs = scipy.fft.rfft(small)[S] if n_small else np.zeros(S.size, dtype=complex)
-    (rh, rl, ih, il), e_S = _dd_spectrum(big, x[big], S, N)
-    rh, rl = _dd.add(rh, rl, Cs.real, np.zeros(S.size))
-    ih, il = _dd.add(ih, il, Cs.imag, np.zeros(S.size))
+    (rh, rl, ih, il), e_S = dd_spectrum(big, x[big], S, N)
+    rh, rl = dw.add(rh, rl, Cs.real, np.zeros(S.size))
+    ih, il = dw.add(ih, il, Cs.imag, np.zeros(S.size))
     magS = np.hypot(rh, ih)
     b[S] = (magS + e_S + D_small) * (1 + 4 * U) ** 2
     with np.errstate(divide="ignore"):
@@ -598,10 +309,10 @@ def _dd_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     pk = math.sqrt(pk_S ** 2 + pk_out ** 2)
     ep = k * (e_S * math.sqrt(s_S) + D_small * math.sqrt(m_S) + D * math.sqrt(m_out))
     ep += ((1 + 3.01 * U) ** mults - 1) * pk_out  # float64 powers outside S
-    (ph, pl, qh, ql), dd_mults = _dd.cpow((rh, rl, ih, il), k)
-    ep += ((1 + 32 * _dd.U2) ** dd_mults - 1) * pk_S  # double-word powers in S (19 u^2 each, margin)
+    (ph, pl, qh, ql), dd_mults = dw.cpow((rh, rl, ih, il), k)
+    ep += ((1 + 32 * dw.U2) ** dd_mults - 1) * pk_S  # double-word powers in S (19 u^2 each, margin)
     err64 = ep + 1.5 * U * pk_S + (a + U) * (pk + ep + 1.5 * U * pk_S)
-    P, _ = _power(X, k)
+    P, _ = power(X, k)
     if err64 <= budget:
         P[S] = (ph + pl) + 1j * (qh + ql)
         return P, err64, False
@@ -617,7 +328,7 @@ _SPLIT_LOG_TAU = -80.0  # frequencies whose bound b^(k-1) exceeds e^-80 are comp
 _SPLIT_MAX_WORK = 6e7  # entries x direct frequencies
 
 
-def _split_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
+def split_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
                  beat: float) -> tuple[np.ndarray | None, float]:
     """Extended-precision ``X^k`` where the few frequencies that matter are computed directly.
 
@@ -693,11 +404,11 @@ def _split_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     err = ep + (a + U_EXT) * (pk + ep)
     if not err < beat:
         return None, math.inf
-    P, _ = _power(X, k)
+    P, _ = power(X, k)
     return P, err
 
 
-def _atom_spectrum(idx: np.ndarray, val: np.ndarray, N: int, size: int) -> np.ndarray:
+def atom_spectrum(idx: np.ndarray, val: np.ndarray, N: int, size: int) -> np.ndarray:
     """``sum_p val_p exp(-2 pi i p w / N)`` for ``w < size``, in extended arithmetic, rounded
     once to complex128. With ``w = q B + s`` each twiddle is the extended product of two
     accurately computed table entries ``z^(p B q mod N)`` and ``z^(p s mod N)`` (``z`` the root
@@ -734,7 +445,7 @@ def _norm2(x: np.ndarray) -> float:
     return math.sqrt(float(np.sum(np.square(x))) + x.size * 2.0 ** -1074)
 
 
-def _chernoff_window(x: np.ndarray, offset: int, h: float, k: int, tail: float) -> tuple[int, int, float]:
+def chernoff_window(x: np.ndarray, offset: int, h: float, k: int, tail: float) -> tuple[int, int, float]:
     """Relative index window [s_lo, s_hi] holding the k-fold sum but for <= ``tail`` mass on each
     side, by Chernoff: P(S >= t) <= M(lam)^k e^{-lam t}. Returns the window and a certified
     upper bound on the mass above it (which wrap-around would move down, so it goes to +inf).
@@ -776,7 +487,7 @@ def _logsumexp(a: np.ndarray) -> float:
     return c + math.log(float(np.sum(np.exp(a - c))))
 
 
-def _fft_error_l1(x: np.ndarray, y: np.ndarray, n: int, m_out: int) -> float:
+def fft_error_l1(x: np.ndarray, y: np.ndarray, n: int, m_out: int) -> float:
     """The bound of the module docstring on ||irfft(rfft x rfft y) - x * y||_1 (kept entries)."""
     a = _fft_alpha(n, U)
     x1, y1 = float(np.sum(x)) * 1.01, float(np.sum(y)) * 1.01
@@ -786,3 +497,38 @@ def _fft_error_l1(x: np.ndarray, y: np.ndarray, n: int, m_out: int) -> float:
     ew = (1 + 3 * U) * (a * A + a * a * math.sqrt(n) * B) + 3 * U * x2 * y1
     e2 = ew + (a + U) * (x2 * y1 + ew)
     return math.sqrt(m_out) * e2
+
+
+def power_spectrum(x: np.ndarray, N: int, k: int, mults: int, r: float,
+                   budget: float) -> tuple[np.ndarray, float, int]:
+    """The half spectrum of ``x^{*k}`` (length-N FFT), its L1 error bound and the rotation
+    ``shift`` (``x[j]`` was placed at ``(j - shift) mod N``), by the first path whose bound is
+    within ``budget`` (module docstring): float64 with the a-priori bound; float64 with the
+    amplified low frequencies in double-word arithmetic (:func:`dd_power`); the atoms'
+    a-posteriori path (:func:`spectral_power`); extended precision with direct low frequencies
+    (:func:`split_power`) or plainly (a-priori bound). ``r >= ||x||_1``, ``mults`` =
+    :func:`multiplications` ``(k)``."""
+    n = x.size
+    err = power_error_l1(x, N, k, mults, r, U)
+    shift = 0
+    P = None
+    if err <= budget:
+        xl = np.zeros(N)
+        xl[:n] = x
+        P, _ = power(scipy.fft.rfft(xl), k)
+    else:
+        # the amplified low frequencies in double-word arithmetic (dd_power); then the
+        # atoms' a-posteriori path; then extended precision
+        P, err, _ = dd_power(x, N, k, mults, r, budget)
+    if P is None:
+        P, err, shift = spectral_power(x, N, k, mults, r, budget)
+        if not err <= budget:
+            shift = 0
+            err_ext = power_error_l1(x, N, k, mults, r, U_EXT)
+            P, err = split_power(x, N, k, mults, r, err_ext)
+            if P is None:
+                err = err_ext
+                xl = np.zeros(N, dtype=_EXT)
+                xl[:n] = x
+                P, _ = power(scipy.fft.rfft(xl), k)
+    return P, err, shift

@@ -1,7 +1,7 @@
 """Vectorised double-word ("double-double") arithmetic on float64 arrays (internal).
 
 A value is a pair ``(hi, lo)`` of float64 arrays with ``|lo| <= u |hi|`` (u = 2^-53), about 106
-significant bits. Used by :func:`dpverify.accounting._pmf._dd_power` for the few frequencies of a
+significant bits. Used by :func:`dpverify.accounting.spectral.dd_power` for the few frequencies of a
 privacy-loss spectrum that a k-fold power amplifies k times.
 
 Error bounds (Joldes--Muller--Popescu 2017, "Tight and rigorous error bounds for basic building
@@ -17,7 +17,7 @@ overflow or underflow:
 * complex products (:func:`cmul`) combine two :func:`mul` and one :func:`add` per component:
   ``|error| <= 19 u^2 |a| |b|``.
 
-The callers take these constants with a margin (see ``_dd_power``); the tests check the spectra and
+The callers take these constants with a margin (see ``spectral.dd_power``); the tests check the spectra and
 powers against mpmath at 40 digits.
 """
 from __future__ import annotations
