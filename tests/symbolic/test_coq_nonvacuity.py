@@ -55,7 +55,7 @@ def test_witness_files_cannot_cheat_textually():
         # coq.compile_file compiles every DPVerify module the file requires first: the parser must see them all
         listed = [n for m in re.finditer(r"From\s+DPVerify\s+Require\s+(?:Import\s+|Export\s+)?([^.]*)\.", src)
                   for n in m.group(1).split()]
-        assert coq._deps(src) == listed, (f, listed)
+        assert coq.dependencies(src) == listed, (f, listed)
 
 
 def test_witness_names_follow_the_convention_and_are_unique():
