@@ -136,7 +136,6 @@ def proof_statements(modules=None) -> dict:
     return out
 
 
-
 def run_campaign(statements: Mapping | None = None, *, n: int = 300, progress=None,
                  time_limit: float | None = 60.0) -> CampaignReport:
     """Mutate every PROVED/CERTIFIED statement and check each mutant afresh.

@@ -130,7 +130,6 @@ def relative_margin(c, lhs, rhs) -> float | None:
     return None
 
 
-
 def fails_at(lem: Lemma, syms, names, fast, pt, sides=None) -> bool:
     """Does the (substituted) statement fail at the point ``pt``?
 

@@ -24,11 +24,11 @@ __all__ = ["numerically_false", "evaluable", "equivalent", "lemma_false", "box_f
 
 
 def lemma_false(lem: Lemma, n: int, seed: int, search: bool = True):
-    """A point of the statement's whole domain where it fails (:func:`fails_at`), or None; each point is limited to
-    :data:`POINT_LIMIT` seconds (a slower point is skipped, as a point where the statement does not evaluate).
+    """A point of the statement's whole domain where it fails (:func:`~dpverify.symbolic.mutation.evaluate.fails_at`), or None; each point is limited to
+    :data:`~dpverify.symbolic.mutation.evaluate.POINT_LIMIT` seconds (a slower point is skipped, as a point where the statement does not evaluate).
 
-    First the sampled screen (:func:`_points`); when no sampled point fails and ``search`` is set, a local search
-    (:func:`local_search`) from the :data:`SEARCH_STARTS` sampled points of smallest relative margin. Every
+    First the sampled screen (:func:`~dpverify.symbolic.mutation.points.sample_points`); when no sampled point fails and ``search`` is set, a local search
+    (:func:`local_search`) from the :data:`~dpverify.symbolic.mutation.search.SEARCH_STARTS` sampled points of smallest relative margin. Every
     candidate of either stage is confirmed by :func:`fails_at` (sympy at 40 and 80 digits, every hypothesis
     holding), so the search can only add confirmed failing points, never call a true statement false."""
     lem = lem.substituted()
@@ -69,7 +69,6 @@ def box_filter(lem: Lemma, names):
     return lambda pt: all(r.lo <= pt[nm] <= r.hi for nm, r in box.items())
 
 
-
 def numerically_false(statement, n: int = 300, seed: int = 7919, search: bool = True):
     """A point where the statement fails (independent check: sampled screen, then -- unless ``search`` is False -- a
     local search from the smallest-margin sampled points; every point confirmed at 40 and 80 digits), or None."""
@@ -87,7 +86,7 @@ def numerically_false(statement, n: int = 300, seed: int = 7919, search: bool = 
 
 
 def evaluable(statement, n: int = 300, seed: int = 7919) -> bool:
-    """Does the statement have finite real sides at some point of :func:`_points` (the numeric check's sample)?
+    """Does the statement have finite real sides at some point of :func:`~dpverify.symbolic.mutation.points.sample_points` (the numeric check's sample)?
     True when that cannot be told (no fast numeric form): only a statement shown to have no value anywhere counts
     as not evaluable."""
     if isinstance(statement, ReducedStatement):

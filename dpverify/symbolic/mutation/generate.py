@@ -28,7 +28,6 @@ class Mutant:
     statement: object
 
 
-
 def _rel(cls, lhs, rhs):
     return cls(lhs, rhs, evaluate=False)
 

@@ -77,7 +77,7 @@ def coordinate(sym: sp.Symbol, v: float, box=None):
 
 def hypothesis_checker(lem: Lemma, syms, names):
     """A function point -> bool: every hypothesis holds at 30 digits (lambdified relationals; a NaN, complex or
-    non-evaluable side means it does not hold), or by :func:`_holds` (sympy) when a hypothesis is not a plain
+    non-evaluable side means it does not hold), or by :func:`~dpverify.symbolic.mutation.evaluate.holds` (sympy) when a hypothesis is not a plain
     inequality. Only a screen for the search: a candidate is confirmed by :func:`fails_at`."""
     args = [syms[nm] for nm in names]
     fs, slow = [], []
@@ -228,7 +228,7 @@ def local_search(lem: Lemma, syms, names, fast, screened, inside=lambda pt: True
     """Search for a failing point near the sampled points of smallest relative margin
     (:func:`~dpverify.symbolic.mutation.evaluate.relative_margin`; ``screened``: ``(margin, point)`` pairs of the
     screen): Nelder-Mead (scipy) over log-magnitude coordinates (:func:`coordinate`; integer axes rounded), then a
-    compass search (:func:`_search_from`). A point where a hypothesis does not hold, or where the statement has no
+    compass search. A point where a hypothesis does not hold, or where the statement has no
     finite real value, scores worse than any margin (it is rejected, never counted). The first point whose 30-digit
     margin fails is confirmed by :func:`~dpverify.symbolic.mutation.evaluate.fails_at`; bounded by
     :data:`SEARCH_EVALS` evaluations per start and :data:`SEARCH_SECONDS` per statement. ``inside``: which points the
