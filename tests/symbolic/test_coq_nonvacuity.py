@@ -206,7 +206,7 @@ def test_witness_check_is_not_optional(monkeypatch):
     from dpverify.symbolic.verdicts import ProofVerdict
 
     called = []
-    monkeypatch.setattr(coq, "check_witnesses", lambda *a, **kw: called.append(kw) or {})
+    monkeypatch.setattr(coq.kernel, "check_witnesses", lambda *a, **kw: called.append(kw) or {})  # the hook's
     with pytest.raises(InvalidArgument, match="witnesses="):
         coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")], witnesses="yes")
     r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")], witnesses=False)[0]
@@ -230,7 +230,7 @@ def test_kernel_checked_verdict_names_the_witness(monkeypatch):
     r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]
     assert r.conclusion.verdict is ProofVerdict.KERNEL_CHECKED
     assert "hypotheses shown satisfiable by Witnesses.laplace_loss_scalar_hyps_satisfiable" in r.conclusion.evidence
-    monkeypatch.setattr(coq, "witness_for", lambda theorem: None)
+    monkeypatch.setattr(coq.witnesses, "witness_for", lambda theorem: None)  # what check_witnesses looks up
     r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]
     assert r.conclusion.verdict is ProofVerdict.PROVED
     assert "hypotheses are NOT shown satisfiable (no witness" in r.conclusion.evidence
