@@ -29,7 +29,7 @@ from .build import (DEFAULT_TIMEOUT, INSTALL_HINT, LOGICAL, CoqResult, CoqStatus
                     coq_dir, coqc_path, coqc_version, compile_file, compile_files, compile_source, compiled_results,
                     dependencies, scratch_tree, tree_hash, using_tree)
 from .kernel import apply_kernel_checks, kernel_premise, kernel_premises, kernel_step
-from .manifest import CoqEntry, Coverage, entries_for, gather_manifest, manifest, using_manifest
+from .manifest import CoqEntry, Coverage, entries_for, gather_manifest, manifest_entries, using_manifest
 from .premises import DET_LAWS, INTEGRATION, LAPLACE_BRIDGE, RAYLEIGH, SPECTRAL
 from .queries import ALLOWED_AXIOMS, assumptions, disallowed_axioms, first_error, normalise_type, theorem_types
 from .witnesses import (SHAPE_FILE, WITNESS_GLOB, WITNESS_SUFFIX, WitnessCheck, WitnessStatus, check_witnesses,
@@ -38,7 +38,7 @@ from .witnesses import (SHAPE_FILE, WITNESS_GLOB, WITNESS_SUFFIX, WitnessCheck, 
 __all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWED_AXIOMS", "INSTALL_HINT",
            "LOGICAL", "DEFAULT_TIMEOUT", "coq_dir", "coqc_path", "coqc_version", "compile_file", "compile_files",
            "compile_source", "compiled_results", "dependencies", "build_dir", "tree_hash", "using_tree", "scratch_tree",
-           "clear_caches", "assumptions", "disallowed_axioms", "first_error", "manifest", "gather_manifest",
+           "clear_caches", "assumptions", "disallowed_axioms", "first_error", "manifest_entries", "gather_manifest",
            "using_manifest", "entries_for", "apply_kernel_checks", "kernel_premise", "kernel_premises", "kernel_step",
            "WITNESS_SUFFIX", "WITNESS_GLOB", "SHAPE_FILE", "WitnessStatus", "WitnessCheck", "witness_files",
            "witness_for", "witness_check_source", "run_witness_checks", "check_witnesses", "theorem_types",
@@ -46,8 +46,8 @@ __all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWE
 
 
 def __getattr__(name):
-    """``MANIFEST``: the entries in force (:func:`manifest`: gathered from the proof files on first use, or those of
+    """``MANIFEST``: the entries in force (:func:`manifest_entries`: gathered from the proof files on first use, or those of
     an enclosing :func:`using_manifest` block)."""
     if name == "MANIFEST":
-        return manifest()
+        return manifest_entries()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

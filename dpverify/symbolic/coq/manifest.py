@@ -1,7 +1,7 @@
 """The manifest: which Coq theorem serves which claim, gathered from the claims themselves.
 
 Each proof file (``proofs/<paper>.py``) declares its Coq theorems beside the claims they serve, as a module-level
-``COQ`` tuple of :class:`CoqEntry` values; nothing paper-specific is written here. :func:`manifest` (the package's
+``COQ`` tuple of :class:`CoqEntry` values; nothing paper-specific is written here. :func:`manifest_entries` (the package's
 ``MANIFEST``) gathers every proof module's ``COQ`` in the order :func:`~dpverify.symbolic.proof_files.proof_modules`
 gives (the order ``dpverify prove`` runs them), once per process; :func:`using_manifest` replaces it for a block (a
 test's entries, a mapping mutant); :func:`entries_for` is one claim's entries.
@@ -22,7 +22,7 @@ from ..proof_files import proof_modules
 from ..verdicts import Premise
 from .queries import normalise_type
 
-__all__ = ["Coverage", "CoqEntry", "manifest", "gather_manifest", "using_manifest", "entries_for"]
+__all__ = ["Coverage", "CoqEntry", "manifest_entries", "gather_manifest", "using_manifest", "entries_for"]
 
 
 class Coverage(str, enum.Enum):
@@ -91,7 +91,7 @@ def gather_manifest() -> tuple[CoqEntry, ...]:
 _STATE: dict = {"gathered": None, "stack": []}
 
 
-def manifest() -> tuple[CoqEntry, ...]:
+def manifest_entries() -> tuple[CoqEntry, ...]:
     """The entries in force: those of the innermost :func:`using_manifest` block, else :func:`gather_manifest`'s
     (gathered on first use, then kept for the process)."""
     if _STATE["stack"]:
@@ -103,7 +103,7 @@ def manifest() -> tuple[CoqEntry, ...]:
 
 @contextmanager
 def using_manifest(entries: Iterable[CoqEntry]) -> Iterator[tuple[CoqEntry, ...]]:
-    """For the block, :func:`manifest` (and ``coq.MANIFEST``) is ``entries``; the previous one after."""
+    """For the block, :func:`manifest_entries` (and ``coq.MANIFEST``) is ``entries``; the previous one after."""
     entries = tuple(entries)
     bad = [e for e in entries if not isinstance(e, CoqEntry)]
     if bad:
@@ -117,4 +117,4 @@ def using_manifest(entries: Iterable[CoqEntry]) -> Iterator[tuple[CoqEntry, ...]
 
 def entries_for(claim_id: str) -> list[CoqEntry]:
     """The manifest entries of ``claim_id`` (possibly none)."""
-    return [e for e in manifest() if e.claim_id == claim_id]
+    return [e for e in manifest_entries() if e.claim_id == claim_id]

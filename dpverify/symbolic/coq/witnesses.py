@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 from ...errors import InvalidArgument
 from .build import (DEFAULT_TIMEOUT, INSTALL_HINT, LOGICAL, CoqResult, coq_dir, coqc_path, compile_files,
                     compile_source, persistent_query, process_cache, save_query)
-from .manifest import CoqEntry, Coverage, manifest
+from .manifest import CoqEntry, Coverage, manifest_entries
 from .queries import disallowed_axioms, first_error
 
 __all__ = ["WITNESS_SUFFIX", "WITNESS_GLOB", "SHAPE_FILE", "WitnessStatus", "WitnessCheck", "witness_files",
@@ -176,9 +176,9 @@ _WITNESS_CACHE: dict = process_cache()
 def check_witnesses(entries: Iterable[CoqEntry] | None = None, *, timeout: float = DEFAULT_TIMEOUT,
                     coqc: str | None = None) -> dict[tuple[str, str], WitnessCheck]:
     """The non-vacuity check of each ``(file, theorem)`` of ``entries`` (default: every ``CLAIM`` entry of
-    the manifest (:func:`~dpverify.symbolic.coq.manifest.manifest`)): its witness exists, compiles, states exactly the theorem's hypotheses and rests on the
+    the manifest (:func:`~dpverify.symbolic.coq.manifest.manifest_entries`)): its witness exists, compiles, states exactly the theorem's hypotheses and rests on the
     classical reals only. Cached per content of the files involved, in this process."""
-    entries = [e for e in manifest() if e.coverage is Coverage.CLAIM] if entries is None else list(entries)
+    entries = [e for e in manifest_entries() if e.coverage is Coverage.CLAIM] if entries is None else list(entries)
     pairs = list(dict.fromkeys((e.file, e.theorem) for e in entries))
     coqc = coqc or coqc_path()
     out: dict[tuple[str, str], WitnessCheck] = {}
