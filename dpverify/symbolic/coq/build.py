@@ -171,6 +171,7 @@ def build_dir() -> Path:
         _BUILD["dir"] = d
     return _BUILD["dir"]
 
+
 def _persistent() -> bool:
     build_dir()
     return bool(_BUILD.get("persistent"))
