@@ -49,6 +49,7 @@ def run_proofs(paths: Iterable[str | Path] | None = None, progress=None, *, kern
 
 _LAST_MODE: dict = {}
 
+
 def clear_caches(module) -> None:
     """Clear the checks a proof module caches (its own ``functools`` caches: every callable defined in it with a
     ``cache_clear``)."""
