@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from .runner import run_proofs
 from .verdicts import COUNT_COLUMNS, STRONG_STRENGTHS, ClaimReport, ProofVerdict, strength_counts
 
 __all__ = ["BEGIN", "END", "render", "replace_section", "strong_share"]
@@ -94,8 +95,6 @@ def replace_section(text: str, section: str) -> str:
 
 
 def main(argv=None) -> int:
-    from .runner import run_proofs
-
     argv = sys.argv[1:] if argv is None else argv
     section = render(run_proofs(progress=lambda m: print(m, file=sys.stderr)))
     if "--write" in argv:

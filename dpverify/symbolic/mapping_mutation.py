@@ -14,26 +14,23 @@ The residual mutants of :mod:`dpverify.symbolic.mutation` change a claim's encod
 * ``no-witness``: the theorem's witness lemma removed from its ``Witnesses*.v`` file.
 
 Each mutant runs :func:`dpverify.symbolic.coq.apply_kernel_checks` on a copy of ``proofs/coq/`` in a fresh build
-directory and must lose the strong verdict (anything but ``kernel-checked``). :func:`run_mapping_campaign` returns the
-outcomes; the kill rate is killed / mutants (every mapping mutant is wrong by construction).
+directory (:func:`check_mapping`) and must lose the strong verdict (anything but ``kernel-checked``).
+:func:`run_mapping_campaign` returns the outcomes; the kill rate is killed / mutants (every mapping mutant is wrong by
+construction). The full campaign, with progress lines, is the benchmark script ``benchmarks/mapping_campaign.py``.
 """
 from __future__ import annotations
 
-import hashlib
 import re
-import shutil
-import tempfile
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Callable, Iterable
 
 from ..errors import InvalidArgument
 from . import coq
 from .verdicts import CheckResult, ClaimReport, ProofVerdict
 
-__all__ = ["MappingMutant", "MappingOutcome", "MappingReport", "mapping_mutants", "run_mapping_campaign", "KINDS"]
+__all__ = ["MappingMutant", "MappingOutcome", "MappingReport", "mapping_mutants", "check_mapping",
+           "run_mapping_campaign", "KINDS"]
 
 KINDS = ("statement", "theorem", "contradictory", "no-witness")
 
@@ -145,72 +142,23 @@ def mapping_mutants(entry: coq.CoqEntry) -> list[MappingMutant]:
     return out
 
 
-@contextmanager
-def _scratch_tree(edits: Iterable[tuple[str, str]], entries: tuple[coq.CoqEntry, ...]):
-    """``proofs/coq/`` copied with ``edits`` applied, a fresh build directory and the manifest ``entries``, for the block."""
-    saved = (coq.coq_dir, dict(coq._BUILD), coq.MANIFEST)
-    edits = list(edits)
-    with tempfile.TemporaryDirectory(prefix="dpverify-mapping-") as tmp:
-        src = Path(tmp) / "coq"
-        shutil.copytree(saved[0](), src)
-        for name, text in edits:
-            (src / name).write_text(text)
-        coq.coq_dir = lambda: src
-        coq._BUILD.clear()
-        coq.MANIFEST = entries
-        _seed_unaffected(saved[1].get("dir"), src, {name for name, _ in edits})
-        try:
-            yield src
-        finally:
-            coq.coq_dir = saved[0]
-            coq._BUILD.clear()
-            coq._BUILD.update(saved[1])
-            coq.MANIFEST = saved[2]
-
-
-def _seed_unaffected(old_build, src: Path, edited: set) -> None:
-    """Copy into the scratch build folder the compiled files of every ``.v`` file that neither was edited nor depends
-    (transitively) on an edited one, and record them compiled, so a mutant recompiles only what it changed (coqc itself
-    refuses a ``.vo`` whose dependencies changed). Nothing is seeded without a previous build folder."""
-    if old_build is None or not Path(old_build).is_dir():
-        return
-    deps = {f.name: {f"{d}.v" for d in coq._deps(f.read_text())} for f in src.glob("*.v")}
-    affected = set(edited)
-    changed = True
-    while changed:
-        changed = False
-        for name, ds in deps.items():
-            if name not in affected and ds & affected:
-                affected.add(name)
-                changed = True
-    build = coq._build_dir()
-    coqc = coq.coqc_path()
-    for name in deps:
-        vo = Path(old_build) / f"{name[:-2]}.vo"
-        if name in affected or not vo.is_file():
-            continue
-        shutil.copy2(vo, build / vo.name)
-        source = (src / name).read_text()
-        key = (coqc, str(build), name, hashlib.sha256(source.encode()).hexdigest())
-        coq._CACHE[key] = coq.CoqResult(name, coq.CoqStatus.COMPILED, 0.0, "copied from the unmutated build",
-                                        coq.coqc_version(coqc))
-
-
-def _run(entry: coq.CoqEntry, edits=()) -> CheckResult:
+def check_mapping(entry: coq.CoqEntry, edits: Iterable[tuple[str, str]] = ()) -> CheckResult:
+    """The conclusion :func:`dpverify.symbolic.coq.apply_kernel_checks` gives ``entry``'s claim when the manifest is
+    ``entry`` alone and ``edits`` (``(file name, new content)``) are applied to a scratch copy of ``proofs/coq/``
+    (:func:`dpverify.symbolic.coq.scratch_tree`). The claim's own verdict is a ``proved`` stand-in and the claims the
+    theorem takes as hypotheses are ``kernel-checked`` stand-ins, so that only the mapping decides: ``kernel-checked``
+    for an unmutated entry (the control), anything else for a mutant that is caught."""
+    edits = tuple(edits)
     base = CheckResult(ProofVerdict.PROVED, "the claim's own verdict (a stand-in, so that only the Coq check can promote)")
     report = ClaimReport(entry.claim_id, "mapping mutant", steps=base, conclusion=base)
     # the claims the theorem takes as hypotheses, as kernel-checked stand-ins: only the mapping decides the verdict
     kc = CheckResult(ProofVerdict.KERNEL_CHECKED, "a stand-in premise (mapping campaign)")
     context = [ClaimReport(cid, "stand-in premise", steps=kc, conclusion=kc) for cid in entry.claim_premises]
-    if not edits:  # the .v files unchanged: the manifest alone is mutated (the process's compiled files are reused)
-        saved = coq.MANIFEST
-        coq.MANIFEST = (entry,)
-        try:
+    with coq.using_manifest((entry,)):
+        if not edits:  # the .v files unchanged: the manifest alone is mutated (the process's compiled files are reused)
             return coq.apply_kernel_checks([report], context=context)[0].conclusion
-        finally:
-            coq.MANIFEST = saved
-    with _scratch_tree(edits, (entry,)):
-        return coq.apply_kernel_checks([report], context=context)[0].conclusion
+        with coq.scratch_tree(edits):
+            return coq.apply_kernel_checks([report], context=context)[0].conclusion
 
 
 def run_mapping_campaign(entries: Iterable[coq.CoqEntry] | None = None, *,
@@ -222,7 +170,7 @@ def run_mapping_campaign(entries: Iterable[coq.CoqEntry] | None = None, *,
     controls, outcomes = [], []
     for e in entries:
         t0 = time.perf_counter()
-        ctrl = _run(e)
+        ctrl = check_mapping(e)
         controls.append((e.theorem, ctrl.verdict))
         if progress is not None:
             progress(f"{e.claim_id} ({e.theorem}): control {ctrl.verdict.value} ({time.perf_counter() - t0:.1f} s)")
@@ -230,24 +178,8 @@ def run_mapping_campaign(entries: Iterable[coq.CoqEntry] | None = None, *,
             continue  # nothing to lose
         for m in mapping_mutants(e):
             t0 = time.perf_counter()
-            res = _run(m.entry, m.edits)
+            res = check_mapping(m.entry, m.edits)
             outcomes.append(MappingOutcome(m, res.verdict, res.evidence, time.perf_counter() - t0))
             if progress is not None:
                 progress(f"  {m.kind}: {res.verdict.value} ({outcomes[-1].seconds:.1f} s): {m.description}")
     return MappingReport(tuple(controls), tuple(outcomes))
-
-
-def _main(argv=None) -> int:
-    """``python -m dpverify.symbolic.mapping_mutation [THEOREM ...]``: the campaign (default: every claim theorem);
-    progress on stderr, the summary on stdout; exit 1 when a mutant keeps ``kernel-checked`` or a control is not."""
-    import sys
-
-    argv = sys.argv[1:] if argv is None else argv
-    entries = [e for e in coq.MANIFEST if e.coverage is coq.Coverage.CLAIM and (not argv or e.theorem in argv)]
-    rep = run_mapping_campaign(entries, progress=lambda s: print(s, file=sys.stderr, flush=True))
-    print(rep.summary())
-    return 1 if rep.survivors or any(v is not ProofVerdict.KERNEL_CHECKED for _, v in rep.controls) else 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(_main())

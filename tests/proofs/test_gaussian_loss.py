@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 
-from dpverify.symbolic import ProofVerdict, coq
+from dpverify.symbolic import ProofVerdict
 
 from _coq_checks import coq_file_tests, needs_coq
 
@@ -43,7 +43,7 @@ def test_lemma_6_steps_are_kernel_checked():
 
 
 def test_steps_without_coq_keep_their_fallbacks_and_say_why(monkeypatch):
-    monkeypatch.setattr(coq, "coqc_path", lambda: None)
+    monkeypatch.setenv("DPVERIFY_COQC", "")  # no coqc
     exp, cs = L.expansion_step(), L.cauchy_schwarz_step()
     assert exp.verdict is ProofVerdict.PROVED and "expands to 0" in exp.evidence and "Coq not available" in exp.evidence
     assert cs.verdict is ProofVerdict.TESTED and "max u.dF/(||u|| B)" in cs.evidence and "Coq not available" in cs.evidence

@@ -9,7 +9,6 @@ the compile times are printed (``pytest -s``) and kept in the failure messages.
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -24,7 +23,7 @@ FILES = sorted({e.file for e in coq.MANIFEST})
 
 def _uses_interval(name: str) -> bool:
     src = (coq.coq_dir() / name).read_text()
-    return "Interval" in src or any(_uses_interval(f"{d}.v") for d in coq._deps(src))
+    return "Interval" in src or any(_uses_interval(f"{d}.v") for d in coq.dependencies(src))
 
 
 @pytest.fixture(scope="session")
@@ -260,56 +259,51 @@ def test_hook_with_a_false_theorem_file_is_not_kernel_checked(compiled, monkeypa
     """The adversary of the hook: proofs/coq/Laplace.v replaced by a mutant (scale halved) must not give
     kernel-checked (it does not compile; the claim keeps its own verdict and says so)."""
     (tmp_path / "Laplace.v").write_text(mutate("Laplace.v", "laplace_loss_scalar", "(M / eps)", "(M / (2 * eps))"))
-    monkeypatch.setattr(coq, "coq_dir", lambda: tmp_path)
-    monkeypatch.setattr(coq, "_BUILD", {})  # a fresh build directory: the good Laplace.vo is not reused
-    r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1", proved("sympy says so"))])[0]
+    with coq.using_tree(tmp_path):  # a fresh build directory: the good Laplace.vo is not reused
+        r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1", proved("sympy says so"))])[0]
     assert r.conclusion.verdict is ProofVerdict.PROVED
     assert "did NOT compile" in r.evidence
 
 
 @needs_coq
 def test_a_result_cached_in_another_build_directory_is_not_reused(compiled, monkeypatch):
-    """A file first compiled while another build directory was current (a test's fresh ``_BUILD``)
+    """A file first compiled while another build directory was current (a test's ``coq.using_tree()``)
     must be compiled again in the current one: reusing that cached success sent the assumption query
     to a .vo that was not there ("Cannot find a physical path ... ApproxToTV")."""
-    coq._CACHE.clear()  # forget the session's compilations: the next one happens in the fresh directory
-    monkeypatch.setenv("DPVERIFY_COQ_CACHE", "0")  # two distinct directories (the persistent cache would share one)
-    monkeypatch.setattr(coq, "_query_cache_get", lambda kind, key: None)
-    with monkeypatch.context() as m:
-        m.setattr(coq, "_BUILD", {})
-        assert coq.compile_file("ApproxToTV.v").ok
-    fresh_dir_entries = dict(coq._CACHE)
-    # back in the session's directory: the query must find ApproxToTV.vo there
-    items = [(e.file, e.theorem) for e in coq.MANIFEST if e.file == "ApproxToTV.v"]
-    coq._ASSUMPTIONS.clear()
-    ax = coq.assumptions(items)
-    assert isinstance(ax, dict), getattr(ax, "message", ax)
-    assert len(coq._CACHE) > len(fresh_dir_entries)  # it was compiled again, in the session's directory
+    monkeypatch.setenv("DPVERIFY_COQ_CACHE", "0")  # temporary directories: two distinct ones, no query result on disk
+    with coq.using_tree():  # the session's directory, for this test
+        coq.clear_caches()  # forget the session's compilations: the next one happens in the fresh directory
+        with coq.using_tree():
+            assert coq.compile_file("ApproxToTV.v").ok
+        fresh_dir_entries = coq.compiled_results()
+        # back in the session's directory: the query must find ApproxToTV.vo there
+        items = [(e.file, e.theorem) for e in coq.MANIFEST if e.file == "ApproxToTV.v"]
+        ax = coq.assumptions(items)
+        assert isinstance(ax, dict), getattr(ax, "message", ax)
+        assert len(coq.compiled_results()) > len(fresh_dir_entries)  # it was compiled again, in the session's directory
 
 
 def test_a_dependency_shared_by_one_wave_compiles_once(monkeypatch, tmp_path):
     """compile_files runs a wave of files in parallel: Top.v's thread compiles its dependency Mid.v while Mid.v's own
     thread compiles it too. One of them must compile it and the other reuse the result (two coqc writing the same
-    .vo at once could fail at random). A fake coqc that records its calls and sleeps, so the two threads overlap."""
+    .vo at once could fail at random). A fake coqc (a shell script) that records its calls and sleeps, so the two
+    threads overlap."""
     src = tmp_path / "src"
     src.mkdir()
     (src / "Base.v").write_text("Lemma base : True. Proof. exact I. Qed.\n")
     (src / "Mid.v").write_text("From DPVerify Require Import Base.\nLemma mid : True. Proof. exact I. Qed.\n")
     (src / "Top.v").write_text("From DPVerify Require Import Mid.\nLemma top : True. Proof. exact I. Qed.\n")
-    calls: list[str] = []
-
-    def fake_run(coqc, build, vfile, timeout):
-        calls.append(vfile.name)
-        time.sleep(0.3)
-        return True, "", 0.3
-
-    monkeypatch.setattr(coq, "coq_dir", lambda: src)
-    monkeypatch.setattr(coq, "_BUILD", {"dir": tmp_path / "build"})
-    (tmp_path / "build").mkdir()
-    monkeypatch.setattr(coq, "_run_coqc", fake_run)
-    monkeypatch.setattr(coq, "coqc_version", lambda coqc=None: "fake 0")
-    out = coq.compile_files(["Base.v", "Mid.v", "Top.v"], coqc="fake-coqc", workers=2)
+    log = tmp_path / "calls.log"
+    fake = tmp_path / "fake-coqc"
+    fake.write_text('#!/bin/sh\nif [ "$1" = "--version" ]; then echo "The Coq Proof Assistant, version fake0"; exit 0; fi\n'
+                    'for a in "$@"; do last="$a"; done\n'
+                    f'basename "$last" >> "{log}"\nsleep 0.3\nexit 0\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("DPVERIFY_COQ_CACHE", "0")
+    with coq.using_tree(src):
+        out = coq.compile_files(["Base.v", "Mid.v", "Top.v"], coqc=str(fake), workers=2)
     assert all(r.ok for r in out.values())
+    calls = log.read_text().split()
     assert sorted(calls) == ["Base.v", "Mid.v", "Top.v"]  # Mid.v once, not twice
 
 
@@ -318,10 +312,10 @@ def test_dependency_parser_reads_multi_line_requires():
     no Import/Export) must not hide one, and other libraries' Requires are not DPVerify dependencies."""
     src = ("From Coq Require Import Reals Lra.\nFrom DPVerify Require Import FiniteSums\n    ZhouRayleigh.\n"
            "From DPVerify Require Laplace.\nFrom DPVerify Require Export\n  ZhouLogDet  .\n")
-    assert coq._deps(src) == ["FiniteSums", "ZhouRayleigh", "Laplace", "ZhouLogDet"]
+    assert coq.dependencies(src) == ["FiniteSums", "ZhouRayleigh", "Laplace", "ZhouLogDet"]
     # every file of proofs/coq/: the parser agrees with a plain reading of its Require statements
     for f in sorted(coq.coq_dir().glob("*.v")):
         text = f.read_text()
         plain = [n for line in re.findall(r"From\s+DPVerify\s+Require\s+(?:Import\s+|Export\s+)?([^.]*)\.", text)
                  for n in line.split()]
-        assert coq._deps(text) == plain, f.name
+        assert coq.dependencies(text) == plain, f.name

@@ -55,7 +55,7 @@ def test_witness_files_cannot_cheat_textually():
         # coq.compile_file compiles every DPVerify module the file requires first: the parser must see them all
         listed = [n for m in re.finditer(r"From\s+DPVerify\s+Require\s+(?:Import\s+|Export\s+)?([^.]*)\.", src)
                   for n in m.group(1).split()]
-        assert coq._deps(src) == listed, (f, listed)
+        assert coq.dependencies(src) == listed, (f, listed)
 
 
 def test_witness_names_follow_the_convention_and_are_unique():
@@ -206,7 +206,7 @@ def test_witness_check_is_not_optional(monkeypatch):
     from dpverify.symbolic.verdicts import ProofVerdict
 
     called = []
-    monkeypatch.setattr(coq, "check_witnesses", lambda *a, **kw: called.append(kw) or {})
+    monkeypatch.setattr(coq.kernel, "check_witnesses", lambda *a, **kw: called.append(kw) or {})  # the hook's
     with pytest.raises(InvalidArgument, match="witnesses="):
         coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")], witnesses="yes")
     r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")], witnesses=False)[0]
@@ -230,7 +230,7 @@ def test_kernel_checked_verdict_names_the_witness(monkeypatch):
     r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]
     assert r.conclusion.verdict is ProofVerdict.KERNEL_CHECKED
     assert "hypotheses shown satisfiable by Witnesses.laplace_loss_scalar_hyps_satisfiable" in r.conclusion.evidence
-    monkeypatch.setattr(coq, "witness_for", lambda theorem: None)
+    monkeypatch.setattr(coq.witnesses, "witness_for", lambda theorem: None)  # what check_witnesses looks up
     r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]
     assert r.conclusion.verdict is ProofVerdict.PROVED
     assert "hypotheses are NOT shown satisfiable (no witness" in r.conclusion.evidence

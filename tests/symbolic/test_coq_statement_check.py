@@ -34,8 +34,8 @@ def _entry(**kw):
     return replace(e, **kw)
 
 
-def _with_manifest(monkeypatch, *entries):
-    monkeypatch.setattr(coq, "MANIFEST", tuple(entries))
+def _with_manifest(*entries):
+    return coq.using_manifest(entries)
 
 
 def test_the_real_entry_is_kernel_checked_given_its_premise():
@@ -48,17 +48,17 @@ def test_the_real_entry_is_kernel_checked_given_its_premise():
     assert _entry().checks in c.evidence and "hypotheses shown satisfiable" in c.evidence
 
 
-def test_the_manifest_pointing_at_the_wrong_theorem_is_refused(monkeypatch):
-    _with_manifest(monkeypatch, _entry(theorem="laplace_loss_vector"))  # compiles, has a witness, is another statement
-    [out] = coq.apply_kernel_checks([_report()])
+def test_the_manifest_pointing_at_the_wrong_theorem_is_refused():
+    with _with_manifest(_entry(theorem="laplace_loss_vector")):  # compiles, has a witness, is another statement
+        [out] = coq.apply_kernel_checks([_report()])
     assert out.conclusion.verdict is ProofVerdict.PROVED
     assert "STATEMENT MISMATCH" in out.conclusion.evidence
 
 
-def test_a_changed_claim_statement_is_refused(monkeypatch):
+def test_a_changed_claim_statement_is_refused():
     e = _entry()
-    _with_manifest(monkeypatch, replace(e, checks=e.checks.replace("<= eps", "<= eps / 2")))
-    [out] = coq.apply_kernel_checks([_report()])
+    with _with_manifest(replace(e, checks=e.checks.replace("<= eps", "<= eps / 2"))):
+        [out] = coq.apply_kernel_checks([_report()])
     assert out.conclusion.verdict is ProofVerdict.PROVED and "STATEMENT MISMATCH" in out.conclusion.evidence
 
 
@@ -86,18 +86,17 @@ Qed.
 
 
 @pytest.fixture
-def scratch_dir(monkeypatch, tmp_path):
+def scratch_dir(tmp_path):
     src = tmp_path / "coq"
     shutil.copytree(coq.coq_dir(), src)
     (src / "Scratch.v").write_text(SCRATCH)
-    monkeypatch.setattr(coq, "coq_dir", lambda: src)
-    monkeypatch.setattr(coq, "_BUILD", {})  # a fresh build directory for the copied tree
-    res = coq.compile_file("Scratch.v")
-    assert res.ok, res.message[-800:]
-    return src
+    with coq.using_tree(src):  # a fresh build directory for the copied tree
+        res = coq.compile_file("Scratch.v")
+        assert res.ok, res.message[-800:]
+        yield src
 
 
-def test_the_vacuous_adversary_is_refused(monkeypatch, scratch_dir):
+def test_the_vacuous_adversary_is_refused(scratch_dir):
     """Even with the claim's statement written to match the vacuous theorem exactly, its hypotheses are not satisfiable,
     no witness exists, and the claim is not kernel-checked; with the intended statement, the statement check refuses."""
     types = coq.theorem_types([("Scratch.v", "vacuous_half")])
@@ -105,16 +104,16 @@ def test_the_vacuous_adversary_is_refused(monkeypatch, scratch_dir):
     printed = types[("Scratch.v", "vacuous_half")]
     assert printed.startswith("forall s : R, 0 < s -> s < 0 ->")
     for checks, why in ((printed, "NOT shown satisfiable"), ("forall s : R, 0 < s -> s / 2 * 2 = s", "STATEMENT MISMATCH")):
-        _with_manifest(monkeypatch, coq.CoqEntry("scratch/half", "Scratch.v", "vacuous_half", "s/2 doubled is s",
-                                                 coq.Coverage.CLAIM, checks=checks))
-        [out] = coq.apply_kernel_checks([_report("scratch/half")])
+        with _with_manifest(coq.CoqEntry("scratch/half", "Scratch.v", "vacuous_half", "s/2 doubled is s",
+                                         coq.Coverage.CLAIM, checks=checks)):
+            [out] = coq.apply_kernel_checks([_report("scratch/half")])
         assert out.conclusion.verdict is ProofVerdict.PROVED, out.conclusion.evidence
         assert why in out.conclusion.evidence
 
 
-def test_a_theorem_weaker_than_the_claim_is_refused(monkeypatch, scratch_dir):
-    _with_manifest(monkeypatch, _entry(file="Scratch.v", theorem="laplace_weaker"))
-    [out] = coq.apply_kernel_checks([_report()])
+def test_a_theorem_weaker_than_the_claim_is_refused(scratch_dir):
+    with _with_manifest(_entry(file="Scratch.v", theorem="laplace_weaker")):
+        [out] = coq.apply_kernel_checks([_report()])
     assert out.conclusion.verdict is ProofVerdict.PROVED
     assert "STATEMENT MISMATCH" in out.conclusion.evidence and "M / 2" in out.conclusion.evidence
 
@@ -132,26 +131,26 @@ def test_theorem_types_rejects_bad_names():
         coq.theorem_types([("Laplace.v", "x. Print All")])
 
 
-def test_a_claim_premise_caps_the_verdict(monkeypatch):
+def test_a_claim_premise_caps_the_verdict():
     """The weakest-premise rule across Coq and Python: a Coq theorem that takes another claim as a hypothesis is never
     stronger than that claim's verdict (zhou Theorem 4.6 takes Lemma 4.4; here Laplace's entry, with a stand-in premise).
     The claim's own route (here ``tested``) is kept when it is the stronger."""
     from dpverify.symbolic.proof import certified, tested
 
-    _with_manifest(monkeypatch, _entry(claim_premises=("scratch/premise",)))
-    own = ClaimReport(CLAIM, "a claim", steps=tested("own"), conclusion=tested("the proof file's own route"))
-    boxed = ClaimReport("scratch/premise", "p", steps=certified("Arb", domain="n in [2, 100]"),
-                        conclusion=certified("Arb", domain="n in [2, 100]"))
-    [out] = coq.apply_kernel_checks([own], context=[boxed])
-    assert out.conclusion.verdict is ProofVerdict.CERTIFIED and out.conclusion.domain == "n in [2, 100]"
-    assert out.strength is Strength.CERTIFIED_GIVEN  # and the integration premise stays named
-    assert "scratch/premise (certified on B (n in [2, 100]))" in out.conclusion.evidence
-    weak = ClaimReport("scratch/premise", "p", steps=tested("20 points"), conclusion=tested("20 points"))
-    [out] = coq.apply_kernel_checks([own], context=[weak])
-    assert out.conclusion.verdict is ProofVerdict.TESTED
-    [out] = coq.apply_kernel_checks([own])  # the premise claim not supplied: the Coq route is capped at unknown
-    assert out.conclusion.verdict is ProofVerdict.TESTED and out.conclusion.evidence == "the proof file's own route"
-    assert any("capped by its claim premises: unknown" in n for n in out.notes)
+    with _with_manifest(_entry(claim_premises=("scratch/premise",))):
+        own = ClaimReport(CLAIM, "a claim", steps=tested("own"), conclusion=tested("the proof file's own route"))
+        boxed = ClaimReport("scratch/premise", "p", steps=certified("Arb", domain="n in [2, 100]"),
+                            conclusion=certified("Arb", domain="n in [2, 100]"))
+        [out] = coq.apply_kernel_checks([own], context=[boxed])
+        assert out.conclusion.verdict is ProofVerdict.CERTIFIED and out.conclusion.domain == "n in [2, 100]"
+        assert out.strength is Strength.CERTIFIED_GIVEN  # and the integration premise stays named
+        assert "scratch/premise (certified on B (n in [2, 100]))" in out.conclusion.evidence
+        weak = ClaimReport("scratch/premise", "p", steps=tested("20 points"), conclusion=tested("20 points"))
+        [out] = coq.apply_kernel_checks([own], context=[weak])
+        assert out.conclusion.verdict is ProofVerdict.TESTED
+        [out] = coq.apply_kernel_checks([own])  # the premise claim not supplied: the Coq route is capped at unknown
+        assert out.conclusion.verdict is ProofVerdict.TESTED and out.conclusion.evidence == "the proof file's own route"
+        assert any("capped by its claim premises: unknown" in n for n in out.notes)
 
 
 def test_the_persistent_build_cache_is_reused_only_for_the_same_source(monkeypatch, tmp_path):
@@ -159,21 +158,19 @@ def test_the_persistent_build_cache_is_reused_only_for_the_same_source(monkeypat
     finds the stamp and does not run coqc; a stamp that does not match the source (a stale or forged cache) is not
     trusted, and coqc runs again."""
     monkeypatch.setenv("DPVERIFY_COQ_CACHE", str(tmp_path))
-    monkeypatch.setattr(coq, "_BUILD", {})
-    monkeypatch.setattr(coq, "_CACHE", {})
-    first = coq.compile_file("Laplace.v")
-    assert first.ok and first.message != "cached build of this tree"
-    build = coq._BUILD["dir"]
-    assert build.parent == tmp_path and (build / "Laplace.v.dpverify-ok").is_file()
-    monkeypatch.setattr(coq, "_BUILD", {})  # a new process: same tree, same folder
-    monkeypatch.setattr(coq, "_CACHE", {})
-    again = coq.compile_file("Laplace.v")
-    assert again.ok and again.message == "cached build of this tree" and coq._BUILD["dir"] == build
-    (build / "Laplace.v.dpverify-ok").write_text("0" * 64 + " 1.0")  # a stamp of another source
-    monkeypatch.setattr(coq, "_BUILD", {})
-    monkeypatch.setattr(coq, "_CACHE", {})
-    third = coq.compile_file("Laplace.v")
-    assert third.ok and third.message != "cached build of this tree"
-    monkeypatch.setenv("DPVERIFY_COQ_CACHE", "0")  # off: a temporary folder
-    monkeypatch.setattr(coq, "_BUILD", {})
-    assert coq._build_dir().parent != tmp_path
+    with coq.using_tree():  # the session's build folder is restored after the test
+        coq.clear_caches()
+        first = coq.compile_file("Laplace.v")
+        assert first.ok and first.message != "cached build of this tree"
+        build = coq.build_dir()
+        assert build.parent == tmp_path and (build / "Laplace.v.dpverify-ok").is_file()
+        coq.clear_caches()  # a new process: same tree, same folder
+        again = coq.compile_file("Laplace.v")
+        assert again.ok and again.message == "cached build of this tree" and coq.build_dir() == build
+        (build / "Laplace.v.dpverify-ok").write_text("0" * 64 + " 1.0")  # a stamp of another source
+        coq.clear_caches()
+        third = coq.compile_file("Laplace.v")
+        assert third.ok and third.message != "cached build of this tree"
+        monkeypatch.setenv("DPVERIFY_COQ_CACHE", "0")  # off: a temporary folder
+        coq.clear_caches()
+        assert coq.build_dir().parent != tmp_path

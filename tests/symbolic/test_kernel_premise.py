@@ -39,7 +39,7 @@ def test_premise_inside_kernel_premises_false_is_the_files_verdict():
 
 
 def test_premise_without_coq_is_the_files_verdict(monkeypatch):
-    monkeypatch.setattr(coq, "coqc_path", lambda: None)
+    monkeypatch.setenv("DPVERIFY_COQC", "")  # no coqc
     rep = S.lemma_3()
     got = coq.kernel_premise(rep)
     assert got.verdict is ProofVerdict.TESTED
@@ -120,7 +120,7 @@ def test_kernel_step_without_coq_or_disabled_falls_back(monkeypatch):
     fb = _fallback()
     with coq.kernel_premises(False):
         assert coq.kernel_step("ZhouOpFrob.v", "opnorm_le_frobenius", "s", fb) is fb
-    monkeypatch.setattr(coq, "coqc_path", lambda: None)
+    monkeypatch.setenv("DPVERIFY_COQC", "")  # no coqc
     got = coq.kernel_step("ZhouOpFrob.v", "opnorm_le_frobenius", "s", fb)
     assert got.verdict is ProofVerdict.TESTED and "Coq not available" in got.evidence
 

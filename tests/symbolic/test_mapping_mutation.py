@@ -1,13 +1,13 @@
 """Mapping mutants (issue 33): the link between a claim and its Coq theorem, attacked; every mutant must lose the
 strong verdict. The default suite builds the mutants of every claim entry (text only) and runs the statement mutant of
 Laplace.v's scalar theorem (no recompilation); ``-m slow`` runs the four mutants of Laplace.v's entries, and the full
-campaign is ``python -m dpverify.symbolic.mapping_mutation`` (figures in the round's report)."""
+campaign is ``python benchmarks/mapping_campaign.py`` (figures in the round's report)."""
 from __future__ import annotations
 
 import pytest
 
 from dpverify.symbolic import coq
-from dpverify.symbolic.mapping_mutation import KINDS, mapping_mutants, run_mapping_campaign
+from dpverify.symbolic.mapping_mutation import KINDS, check_mapping, mapping_mutants, run_mapping_campaign
 from dpverify.symbolic.verdicts import ProofVerdict
 
 from _coq_checks import needs_coq
@@ -33,12 +33,10 @@ def test_every_claim_entry_gets_four_real_mutants(entry):
 
 @needs_coq
 def test_the_statement_mutant_loses_kernel_checked():
-    from dpverify.symbolic.mapping_mutation import _run
-
     [e] = [e for e in CLAIMS if e.theorem == "laplace_loss_scalar"]
-    assert _run(e).verdict is ProofVerdict.KERNEL_CHECKED  # the control
+    assert check_mapping(e).verdict is ProofVerdict.KERNEL_CHECKED  # the control
     [m] = [m for m in mapping_mutants(e) if m.kind == "statement"]
-    res = _run(m.entry, m.edits)
+    res = check_mapping(m.entry, m.edits)
     assert res.verdict is ProofVerdict.PROVED and "STATEMENT MISMATCH" in res.evidence
 
 

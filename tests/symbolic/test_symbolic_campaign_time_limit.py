@@ -1,5 +1,5 @@
-"""The mutation campaign's time limits (dpverify.symbolic.mutation): a mutant whose check does not finish is never
-counted as killed, a numeric check that does not finish leaves the mutant undecided (listed, not counted false or
+"""The mutation campaign's time limits (dpverify.symbolic.mutation, by dpverify.symbolic.timeouts): a mutant whose
+check does not finish is never counted as killed, a numeric check that does not finish leaves the mutant undecided (listed, not counted false or
 true), and nested limits (one per point inside one per mutant) never swallow the outer one. Deterministic: the
 adversaries are checkers that hang; each limit is well under a second."""
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 import sympy as sp
 
 from dpverify.symbolic import Lemma, ProofVerdict, Strategy
-from dpverify.symbolic import mutation
+from dpverify.symbolic import mutation, timeouts
+from dpverify.symbolic.mutation import campaign, evaluate, falsify
 from dpverify.symbolic.verdicts import CheckResult
 
 x = sp.Symbol("x", positive=True)
@@ -57,7 +58,7 @@ def test_a_numeric_check_that_times_out_leaves_the_mutant_undecided(monkeypatch)
     def hang(*a, **k):
         while True:
             time.sleep(0.01)
-    monkeypatch.setattr(mutation, "numerically_false", hang)
+    monkeypatch.setattr(campaign, "numerically_false", hang)  # the campaign's numeric check
     rep = mutation.run_campaign({"t/lie": st}, n=20, time_limit=0.2)
     assert rep.outcomes and all(o.false_timed_out and not o.false and o.undecided for o in rep.outcomes)
     assert len(rep.undecided) == len(rep.outcomes) and "undecided" in rep.summary()
@@ -66,33 +67,33 @@ def test_a_numeric_check_that_times_out_leaves_the_mutant_undecided(monkeypatch)
 def test_nested_limits():
     # the outer limit expires inside an inner, longer one: the outer's exception, not the inner's
     with pytest.raises(mutation.MutantTimeout) as info:
-        with mutation._time_limit(0.2):
+        with timeouts.time_limit(0.2, mutation.MutantTimeout):
             try:
-                with mutation._time_limit(5, mutation._PointTimeout):
+                with timeouts.time_limit(5, mutation.PointTimeout):
                     while True:
                         time.sleep(0.01)
-            except mutation._PointTimeout:
+            except mutation.PointTimeout:
                 pytest.fail("the inner limit swallowed the outer one")
     assert type(info.value) is mutation.MutantTimeout
     # an inner, shorter limit fires and the outer one is re-armed afterwards
     t0 = time.monotonic()
     with pytest.raises(mutation.MutantTimeout):
-        with mutation._time_limit(0.6):
-            with pytest.raises(mutation._PointTimeout):
-                with mutation._time_limit(0.1, mutation._PointTimeout):
+        with timeouts.time_limit(0.6, mutation.MutantTimeout):
+            with pytest.raises(mutation.PointTimeout):
+                with timeouts.time_limit(0.1, mutation.PointTimeout):
                     while True:
                         time.sleep(0.01)
             assert time.monotonic() - t0 < 0.5
             while True:
                 time.sleep(0.01)
     assert 0.5 < time.monotonic() - t0 < 3
-    assert not mutation._LIMITS
+    assert not timeouts.active_limits()
 
 
 def test_a_slow_point_is_skipped_not_fatal(monkeypatch):
     """One point that hangs (POINT_LIMIT) is skipped; the numeric check still finds a failing point elsewhere."""
-    monkeypatch.setattr(mutation, "POINT_LIMIT", 0.1)
-    real = mutation._fails_at
+    monkeypatch.setattr(evaluate, "POINT_LIMIT", 0.1)
+    real = falsify.fails_at
     calls = {"n": 0}
 
     def first_hangs(*a):
@@ -101,6 +102,6 @@ def test_a_slow_point_is_skipped_not_fatal(monkeypatch):
             while True:
                 time.sleep(0.01)
         return real(*a)
-    monkeypatch.setattr(mutation, "_fails_at", first_hangs)
+    monkeypatch.setattr(falsify, "fails_at", first_hangs)  # the screen's confirmation
     bad = dataclasses.replace(BASE, constants={"c_t": sp.Rational(9, 10)})
     assert mutation.numerically_false(bad, n=20) is not None and calls["n"] >= 2

@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 
 from dpverify.symbolic import Lemma, ProofVerdict, Range, Strategy
-from dpverify.symbolic.mutation import SearchedPoint, _fails_at, mutants, numerically_false, run_campaign
+from dpverify.symbolic.mutation import SearchedPoint, fails_at, mutants, numerically_false, run_campaign
 
 X = sp.Symbol("x", positive=True)
 Y = sp.Symbol("y", positive=True)
@@ -48,7 +48,7 @@ def _assert_found(lem, inside):
     # the point is a confirmed failure (40 and 80 digits, hypotheses holding)
     sub = lem.substituted()
     syms = {s.name: s for s in sub.symbols}
-    assert _fails_at(sub, syms, sorted(pt), None, pt)
+    assert fails_at(sub, syms, sorted(pt), None, pt)
 
 
 def test_narrow_window_is_found():
@@ -262,7 +262,7 @@ def test_mutants_false_only_where_every_hypothesis_is_tight_are_found(descriptio
     (u = 1 - c_half, A at C.2's bound, T, ||vec Gamma||_1 and ||Delta||_F at theirs): c_two x 9/10 and c_half x 11/10
     are false only there, and independent sampling of eleven symbols never lands on that corner (round 7 counted both
     as true). The statement's reparametrisation gives points with chosen slacks 0; the screen alone must find both,
-    and the point must satisfy every hypothesis exactly (re-evaluated by _fails_at, not by the reparametrisation)."""
+    and the point must satisfy every hypothesis exactly (re-evaluated by fails_at, not by the reparametrisation)."""
     st, mu = _theorem_4_6_mutant(description)
     pt = numerically_false(mu.statement, search=False)
     assert pt is not None and not isinstance(pt, SearchedPoint)
@@ -286,12 +286,12 @@ def test_a_wrong_reparametrisation_cannot_make_a_true_statement_false():
 def test_reparametrised_points_round_into_the_hypothesis_region():
     """Each reparametrised symbol is computed at 50 digits and rounded up (its hypothesis margin increases with it):
     for y >= x/3 + sqrt(2) (y = x/3 + sqrt(2) + t) no float nearest the exact tight value may fall below it."""
-    from dpverify.symbolic.mutation import _reparam_points
+    from dpverify.symbolic.mutation.points import reparam_points
 
     t = sp.Symbol("t", nonnegative=True)
     lem = _lemma(sp.Le(X, Y), hypotheses=(sp.Ge(Y, X / 3 + sp.sqrt(2)),), symbols=(X, Y),
                  reparam={Y: X / 3 + sp.sqrt(2) + t})
-    pts = list(_reparam_points(lem, ["x", "y"], 50, 1))
+    pts = list(reparam_points(lem, ["x", "y"], 50, 1))
     assert len(pts) > 50
     tight = 0
     for pt in pts:
@@ -307,9 +307,9 @@ def test_tight_points_do_not_crowd_out_the_search_starts(monkeypatch):
     corner, found from sampled starts only) was called true in a full campaign with them. The search takes its
     sampled starts first, then the tight ones. (The search is bounded by its evaluation count; its wall-clock
     safety net is widened here so that a loaded test machine cannot decide the outcome.)"""
-    from dpverify.symbolic import mutation
+    from dpverify.symbolic.mutation import search
 
-    monkeypatch.setattr(mutation, "SEARCH_SECONDS", 120.0)
+    monkeypatch.setattr(search, "SEARCH_SECONDS", 120.0)
     st, mu = _theorem_4_6_mutant("hypothesis Gamma_1 <= Gamma_F*p dropped")
     pt = numerically_false(mu.statement)
     assert isinstance(pt, SearchedPoint)
