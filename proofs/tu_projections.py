@@ -19,6 +19,7 @@ from dpverify.symbolic import coq
 from dpverify.symbolic import CheckResult, ClaimReport, Lemma, ProofVerdict, Range, Strategy, get_derivation
 from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.arb import NOT_INSTALLED, ArbUnsupported, arb_eval, ball, flint_or_none
+from dpverify.symbolic.branch_bound import Outcome, branch_and_bound
 from dpverify.symbolic.library import check_lemma, get_lemma
 from dpverify.symbolic.library_dp import (Premise, advanced_composition_statement, checked,
                                           chi_square_tail_statement, kenthapadi_statement, mixture_profile)
@@ -326,6 +327,10 @@ def _mixture_bounds(eps, k: int, sigma, tail_target: float, cells: int = 48):
 
 
 @dataclass(frozen=True)
+class _Stop(Exception):
+    """A cell the certifier cannot evaluate: the branch and bound ends ``unknown`` with this message."""
+
+
 class ProjectedProfileLemma(Lemma):
     """``ProjectedProfile(eps_expr, sigma_expr, k_expr) <= rhs`` on the box, certified by branch and bound with Arb
     balls (python-flint): integer axes enumerated; on a cell of the continuous axes, eps_expr, sigma_expr and rhs are
@@ -350,7 +355,7 @@ class ProjectedProfileLemma(Lemma):
             return CheckResult(res.verdict, f"{res.evidence}; {NOT_INSTALLED}", counterexample=res.counterexample, premises=res.premises, domain=res.domain)
         return self._certify()
 
-    def _split(self, names, cell):
+    def split_cell(self, names, cell):
         """Halve the widest axis (log width for log axes), the eps axes weighted x3: the cell bound takes the
         smallest eps with the smallest sigma, and sigma falls as eps grows, so wide eps cells lose the most."""
         eps_names = {x.name for x in self.conclusion.lhs.args[0].free_symbols}
@@ -372,12 +377,12 @@ class ProjectedProfileLemma(Lemma):
         return a, b
 
     def _point_values(self, names, cell):
-        return {self._syms()[n]: ball(int(lo)) if self.box[n].scale == "int" else ball(lo, hi)
+        return {self.symbols_by_name()[n]: ball(int(lo)) if self.box[n].scale == "int" else ball(lo, hi)
                 for n, (lo, hi) in zip(names, cell)}
 
     def _int_k(self, names, cell) -> int | None:
         """The chi-square degrees of freedom on ``cell``: the lhs' third argument with the integer axes substituted."""
-        kexpr = self.conclusion.lhs.args[2].xreplace({self._syms()[n]: sp.Integer(int(lo)) for n, (lo, _) in
+        kexpr = self.conclusion.lhs.args[2].xreplace({self.symbols_by_name()[n]: sp.Integer(int(lo)) for n, (lo, _) in
                                                       zip(names, cell) if self.box[n].scale == "int"})
         return int(kexpr) if kexpr.is_Integer and kexpr >= 1 else None
 
@@ -424,53 +429,52 @@ class ProjectedProfileLemma(Lemma):
     def _certify_at_prec(self) -> CheckResult:
         import flint
 
-        names, cells = self._cells()
+        names, cells = self.initial_cells()
         for cell in cells[:: max(1, len(cells) // 3)] + [cells[-1]]:  # a few integer values, box corners and centre
             for corner in itertools.product(*[sorted({lo, hi, _mid(self.box[n], lo, hi)}) for n, (lo, hi) in zip(names, cell)]):
                 hit = self._arb_refute_at(names, corner)
                 if hit is not None:
                     return hit
         e_arg, s_arg, _ = (rationalised(a) for a in self.conclusion.lhs.args)
-        checked, stack, certified_cells, failure = 0, list(cells), 0, None
-        while stack and failure is None:
-            cell = stack.pop()
-            checked += 1
-            if checked > self.max_cells:
-                failure = f"{self.id}: cell budget {self.max_cells} exhausted on {self._box_text()}"
-                break
+        certified_cells = [0]
+
+        def certify(cell) -> bool:
             vals = self._point_values(names, cell)
             k = self._int_k(names, cell)
             if k is None:
-                failure = f"{self.id}: the chi-square degrees of freedom are not a positive integer on {cell}"
-                break
+                raise _Stop(f"{self.id}: the chi-square degrees of freedom are not a positive integer on {cell}")
             try:
                 eb, sb, rb = arb_eval(e_arg, vals), arb_eval(s_arg, vals), arb_eval(self.rhs, vals)
             except ArbUnsupported as exc:
-                failure = f"{self.id}: Arb: {exc}"
-                break
+                raise _Stop(f"{self.id}: Arb: {exc}") from None
             if eb.lower() >= 0 and sb.lower() > 0 and rb.lower() > 0 and rb.is_finite():
                 r_lo = flint.arb(rb.lower())
                 hi = _mixture_bounds(flint.arb(eb.lower()), k, flint.arb(sb.lower()), float(r_lo.mid()),
                                      cells=QUAD_CELLS)[1]
                 if (r_lo - hi).lower() > 0:  # the cell's certified sign
-                    certified_cells += 1
-                    continue
-            parts = self._split(names, cell)
-            if parts is None:
-                hit = self._arb_refute_at(names, [lo for lo, _ in cell])
-                if hit is not None:
-                    return hit
-                failure = f"{self.id}: a cell of width ~0 near {dict(zip(names, cell))} could not be certified"
-                break
-            stack.extend(parts)
-        if failure is None and not stack and certified_cells > 0:
-            return certified(f"{self.id}: exact delta(eps) of (P, XP + G) <= delta certified on {self._box_text()} "
+                    certified_cells[0] += 1
+                    return True
+            return False
+
+        try:
+            run = branch_and_bound(cells, certify, lambda cell: self.split_cell(names, cell), self.max_cells)
+        except _Stop as stop:
+            return unknown(str(stop))
+        if run.outcome is Outcome.BUDGET:
+            return unknown(f"{self.id}: cell budget {self.max_cells} exhausted on {self.box_text()}")
+        if run.outcome is Outcome.UNSPLITTABLE:
+            hit = self._arb_refute_at(names, [lo for lo, _ in run.cell])
+            if hit is not None:
+                return hit
+            return unknown(f"{self.id}: a cell of width ~0 near {dict(zip(names, run.cell))} could not be certified")
+        if certified_cells[0] > 0:
+            return certified(f"{self.id}: exact delta(eps) of (P, XP + G) <= delta certified on {self.box_text()} "
                              f"(B = sigma_p = 1 by scaling) by branch and bound with Arb balls ({CERT_PREC}-bit "
-                             f"python-flint): on each of {certified_cells} cells ({checked} visited) an Arb upper bound "
-                             f"of the chi2_k mixture of Gaussian profiles ({QUAD_CELLS}-cell monotone quadrature) at the "
-                             "cell's smallest eps and smallest sigma lies below the cell's smallest delta",
-                             domain=self._certified_domain())
-        return unknown(failure or f"{self.id}: no cell certified")
+                             f"python-flint): on each of {certified_cells[0]} cells ({run.visited} visited) an Arb upper "
+                             f"bound of the chi2_k mixture of Gaussian profiles ({QUAD_CELLS}-cell monotone quadrature) at "
+                             "the cell's smallest eps and smallest sigma lies below the cell's smallest delta",
+                             domain=self.certified_domain())
+        return unknown(f"{self.id}: no cell certified")
 
 
 def _has_root(e) -> bool:

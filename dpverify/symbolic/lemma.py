@@ -32,9 +32,8 @@ import sympy as sp
 
 from ..errors import InvalidArgument
 from .branch_bound import bisect, initial_cells
-from .point_search import domain, hypotheses_hold, search
+from .point_search import domain, search
 from .strategies import Strategy, describe, handler_for, is_registered, prove_identity
-from .strategies.algebraic import reparam as _reparam_handler
 from .verdicts import WHOLE, CheckResult, ProofVerdict
 
 __all__ = ["Strategy", "Range", "Lemma"]
@@ -256,11 +255,3 @@ class Lemma:
                 return self.box_text()
         return WHOLE if self.box else self.box_text()
 
-    # old private names still reached from outside symbolic/'s redesign (proofs/, tests of other areas)
-    _syms = symbols_by_name  # seam: renamed Lemma.symbols_by_name
-    _cells = initial_cells  # seam: renamed Lemma.initial_cells
-    _split = split_cell  # seam: renamed Lemma.split_cell
-    _box_text = box_text  # seam: renamed Lemma.box_text
-    _certified_domain = certified_domain  # seam: renamed Lemma.certified_domain
-    _hyp_ok = hypotheses_hold  # seam: moved to point_search.hypotheses_hold
-    _reparam = _reparam_handler  # seam: moved to strategies.algebraic.reparam

@@ -84,4 +84,3 @@ def _run_modules(modules, reports, progress, kernel_check, on_reports) -> None:
             progress(f"  {module.__name__}: {len(out)} claims in {time.perf_counter() - started:.1f} s")
 
 
-_clear_caches = clear_caches  # seam: moved to clear_caches

@@ -91,7 +91,7 @@ def test_mode_switch_clears_proof_file_caches():
     mod.f = f
     f(); f()
     assert calls == [1]
-    runner._clear_caches(mod)
+    runner.clear_caches(mod)
     f()
     assert calls == [1, 1]
 

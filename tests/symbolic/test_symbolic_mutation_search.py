@@ -17,6 +17,7 @@ import sympy as sp
 
 from dpverify.symbolic import Lemma, ProofVerdict, Range, Strategy
 from dpverify.symbolic.mutation import SearchedPoint, fails_at, mutants, numerically_false, run_campaign
+from dpverify.symbolic.point_search import hypotheses_hold
 
 X = sp.Symbol("x", positive=True)
 Y = sp.Symbol("y", positive=True)
@@ -91,11 +92,11 @@ def _nan_hypothesis_lemma():
 
 
 def test_nan_hypothesis_does_not_hold_and_does_not_crash():
-    """Issue 14: ``Lemma._hyp_ok`` raised "Invalid NaN comparison" when a mutated constant made a hypothesis 0/0,
+    """Issue 14: ``Lemma._hyp_ok`` (now ``point_search.hypotheses_hold``) raised "Invalid NaN comparison" when a mutated constant made a hypothesis 0/0,
     which crashed the campaign. A NaN hypothesis does not hold: the point is skipped, no verdict is earned from it."""
     lem = _nan_hypothesis_lemma()
     (zero,) = [m for m in mutants("nan", lem) if m.description == "constant c_nan = 0"]
-    assert not zero.statement._hyp_ok({"x": 2.0})
+    assert not hypotheses_hold(zero.statement, {"x": 2.0})
     res = zero.statement.check()  # no crash; no point satisfies the hypothesis: nothing evaluated, no strong verdict
     assert res.verdict not in (ProofVerdict.PROVED, ProofVerdict.CERTIFIED), res.evidence
     assert numerically_false(zero.statement, n=40) is None  # no point where the hypothesis holds: never "false"

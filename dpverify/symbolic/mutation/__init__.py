@@ -48,7 +48,7 @@ other (every hypothesis re-evaluated exactly).
 
 **Not evaluable means "does not hold".** A hypothesis that is NaN or zoo at a point (a constant mutated to 0 under a
 division: ``c/(c + c^2)`` at c = 0) does not hold there, in this check (:func:`~dpverify.symbolic.mutation.evaluate.holds`) and in the checker
-(``Lemma._hyp_ok``): the point is skipped, never counted, and nothing crashes. A mutant is
+(``point_search.hypotheses_hold``): the point is skipped, never counted, and nothing crashes. A mutant is
 *killed* when its checker verdict (a fresh ``check()`` of the mutated object) is not PROVED/CERTIFIED. The kill
 rate is killed / false mutants; a false mutant that stays PROVED/CERTIFIED is a survivor (a soundness defect of
 the checker). A mutant whose statement has no finite real value at any sampled point (:func:`evaluable`; e.g. a

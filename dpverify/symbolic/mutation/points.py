@@ -144,7 +144,7 @@ def reparam_points(lem: Lemma, names, n: int, seed: int):
     (``reparam``: each entry v = e(others, t) turns one hypothesis margin into a fresh slack t >= 0). The free symbols
     and the slacks are drawn (a slack is 0 -- the hypothesis tight -- in half of the points, and in every slack at
     once in a quarter of them), and each substituted symbol is computed in order at 50 digits and rounded *up* to a
-    float: its hypothesis margin increases with it (what ``Lemma._reparam`` requires), so rounding cannot leave the
+    float: its hypothesis margin increases with it (what the REPARAM strategy, ``strategies.algebraic.reparam``, requires), so rounding cannot leave the
     hypothesis region. Sampling every symbol independently almost never lands where all hypotheses are tight at once
     (zhou-compression Theorem 4.6's assembly is false only at such a corner when a constant is mutated); these points
     do. They only add candidates: every failing point is confirmed by :func:`~dpverify.symbolic.mutation.evaluate.fails_at` with every hypothesis
