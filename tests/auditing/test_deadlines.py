@@ -2,7 +2,7 @@
 
 No test here is statistical except the result-equality ones, which compare two runs of one seed
 (bit-identical or not: no false-failure rate). The deadline tests run with a shortened grace
-(``_deadline.GRACE``) so each takes a few seconds; the slow one uses the shipped grace.
+(``deadline.GRACE``) so each takes a few seconds; the slow one uses the shipped grace.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 
 import dpverify
 from dpverify import PrivacyClaim
-from dpverify.auditing import _deadline, _runner, plan_samples
+from dpverify.auditing import _runner, deadline, plan_samples
 from dpverify.errors import DeadlineExceeded, InvalidArgument, MechanismError
 
 #: Seconds of slack over budget + grace for a loaded 2-core machine (fork, kill, reap).
@@ -84,11 +84,11 @@ def _gone(pids: list[int], wait: float = 5.0) -> bool:
 
 @pytest.fixture
 def short_grace(monkeypatch):
-    monkeypatch.setattr(_deadline, "GRACE", 1.0)
+    monkeypatch.setattr(deadline, "GRACE", 1.0)
     return 1.0
 
 
-needs_fork = pytest.mark.skipif(not _deadline.can_supervise(None)[0], reason="no fork: audits are not supervised here")
+needs_fork = pytest.mark.skipif(not deadline.can_supervise(None)[0], reason="no fork: audits are not supervised here")
 
 
 @needs_fork
@@ -128,7 +128,7 @@ def test_issue_27_acceptance_time_budget_10_plus_a_few_seconds(tmp_path):
         with pytest.raises(DeadlineExceeded, match="time_budget=10 s"):
             dpverify.audit(cls(str(tmp_path / "pids"), size_from=2), (0.0, 1.0), rng=0, time_budget=10)
         took = time.monotonic() - t0
-        assert 10.0 <= took < 10.0 + _deadline.GRACE + SLACK, (cls.__name__, took)
+        assert 10.0 <= took < 10.0 + deadline.GRACE + SLACK, (cls.__name__, took)
 
 
 def _same(a, b) -> None:

@@ -13,7 +13,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from dpverify import PrivacyClaim, audit  # noqa: E402
-from dpverify.auditing import _deadline  # noqa: E402
+from dpverify.auditing import deadline as _deadline  # noqa: E402
 from dpverify.errors import DeadlineExceeded  # noqa: E402
 
 RELEASE = threading.Event()
