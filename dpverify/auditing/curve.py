@@ -3,7 +3,8 @@
 **Method.** A curve claim promises (eps, delta(eps))-DP at every eps. The audit picks ``K`` points
 (eps_i, delta_i) of the curve (:meth:`dpverify.PrivacyClaim.audit_points`: where the claim's safe-side
 ``delta_at`` falls to 0.3, 0.1, 0.03, 0.01 and 0.001, or points the caller gives) and runs the
-ordinary :func:`dpverify.audit` at each with the plain claim ``PrivacyClaim(eps_i, delta_i)`` and
+audit of one point (:func:`dpverify.auditing.point.audit_point`, what :func:`dpverify.audit` runs for a
+plain claim) at each with the plain claim ``PrivacyClaim(eps_i, delta_i)`` and
 confidence ``1 - (1 - confidence) / K`` (Bonferroni), on an independent seed per point. Because
 delta_i is never below what the curve implies at eps_i, a violation at any point is a violation of
 the curve claim, and by the union bound all K per-point bounds hold together with probability at
@@ -25,6 +26,7 @@ from typing import Any
 from .._validate import as_rng, integer, nonnegative, open_unit
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument
+from .point import audit_point
 from .result import AuditResult, jsonable
 
 __all__ = ["audit_curve", "CurveAuditResult", "DEFAULT_POINTS"]
@@ -76,11 +78,10 @@ def audit_curve(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None
 
     ``points`` is an optional list of epsilons at which to test (delta_i = ``claim.delta_at(eps)``);
     otherwise ``claim.audit_points(count)``. Other keyword arguments (``samples``, ``executor``,
-    white-box options) go to :func:`dpverify.audit` at each point. A plain (eps, delta) claim is
+    white-box options) go to :func:`dpverify.auditing.point.audit_point` (the audit of one point, with
+    :func:`dpverify.audit`'s options) at each point. A plain (eps, delta) claim is
     audited at its one point, so the function accepts every claim.
     """
-    from . import audit
-
     if claim is None:
         claim = getattr(mechanism, "claim", None)
     if not isinstance(claim, PrivacyClaim):
@@ -106,8 +107,8 @@ def audit_curve(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None
     results = []
     for e, d in grid:
         seed = int(gen.integers(0, 2**63 - 1))
-        results.append(audit(mechanism, pairs, claim=PrivacyClaim(e, d, claim.relation), confidence=point_conf,
-                             rng=seed, **options))
+        results.append(audit_point(mechanism, pairs, claim=PrivacyClaim(e, d, claim.relation), confidence=point_conf,
+                                   rng=seed, **options))
     worst = max(results, key=lambda r: (_RANK[r.verdict], _margin(r)))
     verdict = max((r.verdict for r in results), key=_RANK.__getitem__)
     fields = {f.name: getattr(worst, f.name) for f in dataclasses.fields(AuditResult)}

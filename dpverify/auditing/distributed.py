@@ -44,7 +44,7 @@ import uuid
 from typing import Any, Callable, Sequence
 
 from ..errors import InvalidArgument
-from . import _deadline
+from . import deadline
 from ._describe import describe
 
 __all__ = ["is_dask_client", "require_distributed", "check_picklable", "FromFactory", "map_ordered",
@@ -299,15 +299,15 @@ def stream_tasks(client: Any, tasks: Sequence[tuple], merge: Callable[[int, Any]
 
 def _left() -> float | None:
     """Seconds to the hard deadline of an audit with ``time_budget`` on this cluster, or None."""
-    hard = _deadline.hard_deadline()
+    hard = deadline.hard_deadline()
     return None if hard is None else max(0.0, hard - time.monotonic())
 
 
 def _raise_if_deadline(exc: BaseException) -> None:
     """DeadlineExceeded instead of a timeout raised because the hard deadline passed."""
-    hard = _deadline.hard_deadline()
+    hard = deadline.hard_deadline()
     if hard is not None and isinstance(exc, TimeoutError) and time.monotonic() >= hard - 1.0:
-        raise _deadline.deadline_error("a task on the Dask cluster") from None
+        raise deadline.deadline_error("a task on the Dask cluster") from None
 
 
 def connect(scheduler: str | None = None, workers: int | None = None):

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._validate import as_rng, integer
 from ..errors import InvalidArgument, MechanismError
-from ._describe import describe
+from .._format import describe
 
 __all__ = ["BATCH_ELEMENTS", "DIRECTIONS", "Origin", "NO_ORIGIN", "root_seed", "BatchPlan", "batch_plan", "check_outputs", "call_sampler", "honours_rng",
            "same_outputs", "validate_samples", "DEFAULT_MAX_SAMPLES", "SamplesPlan", "plan_samples",

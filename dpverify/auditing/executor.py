@@ -20,8 +20,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..errors import InvalidArgument
-from . import _deadline, distributed
-from ._describe import describe
+from . import deadline, distributed
+from .._format import describe
 from .draws import honours_rng, same_outputs
 
 __all__ = ["InlineExecutor", "run_batches", "progress_ticker", "progress_wanted", "PROGRESS_THRESHOLD",
@@ -148,9 +148,9 @@ def _result_waking(future) -> Any:
         try:
             return future.result(timeout=0.2)
         except FuturesTimeout:
-            hard = _deadline.hard_deadline()  # an unsupervised run with time_budget on an executor
+            hard = deadline.hard_deadline()  # an unsupervised run with time_budget on an executor
             if hard is not None and time.monotonic() >= hard:
-                raise _deadline.deadline_error("a batch on the executor") from None
+                raise deadline.deadline_error("a batch on the executor") from None
             continue
 
 

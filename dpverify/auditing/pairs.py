@@ -19,7 +19,7 @@ as **multisets** (order does not matter):
 
 When the mechanism states its neighbourhood, the pair is checked against it too:
 ``mechanism.check_neighbours(D, D')`` (raises for non-neighbours), and
-``mechanism.neighbour_space()`` (a :class:`~dpverify.auditing.neighbours.NeighbourSpace`;
+``mechanism.neighbour_space()`` (a :class:`~dpverify.auditing.space.NeighbourSpace`;
 a space whose unit is ``WHOLE`` says the datasets are query answers, not records, and then
 only the space is checked). A scalar dataset with a mechanism that has a ``sensitivity``
 attribute is checked as ``|D - D'| <= sensitivity``. A pair that none of these applies to
@@ -34,19 +34,15 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .._format import describe
 from ..claims import NeighbourRelation
 from ..errors import DPVerifyError, InvalidArgument
+from .space import NeighbourSpace, Unit
 
 __all__ = ["normalise_pairs", "check_pair", "check_pairs", "records", "UNCHECKED"]
 
 #: The label of a pair whose neighbourhood could not be checked.
 UNCHECKED = "unchecked"
-
-
-def _describe(obj: Any, limit: int = 80) -> str:
-    from ._runner import describe
-
-    return describe(obj, limit)
 
 
 def _is_two_tuple(x: Any) -> bool:
@@ -62,7 +58,7 @@ def normalise_pairs(pairs: Any) -> list[tuple[Any, Any]]:
     if isinstance(pairs, tuple):
         if len(pairs) == 2 and _is_two_tuple(pairs[0]) and _is_two_tuple(pairs[1]):
             raise InvalidArgument(
-                f"pairs={_describe(pairs)} is ambiguous: a tuple of two 2-tuples reads both as one pair of "
+                f"pairs={describe(pairs)} is ambiguous: a tuple of two 2-tuples reads both as one pair of "
                 "two-record datasets and as two pairs. Write several pairs as a list, "
                 "pairs=[(D1, D1_prime), (D2, D2_prime)], and datasets as lists or arrays, "
                 "pairs=([r1, r2], [r1, r3])."
@@ -70,7 +66,7 @@ def normalise_pairs(pairs: Any) -> list[tuple[Any, Any]]:
         items = [pairs]
     elif isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
         raise InvalidArgument(
-            f"pairs={_describe(pairs)} must be one pair written as a tuple (D, D_prime), or a list of "
+            f"pairs={describe(pairs)} must be one pair written as a tuple (D, D_prime), or a list of "
             "such tuples."
         )
     else:
@@ -81,7 +77,7 @@ def normalise_pairs(pairs: Any) -> list[tuple[Any, Any]]:
     for i, pair in enumerate(items):
         if not _is_two_tuple(pair):
             raise InvalidArgument(
-                f"pairs[{i}]={_describe(pair)} must be a tuple (D, D_prime) of two datasets. "
+                f"pairs[{i}]={describe(pair)} must be a tuple (D, D_prime) of two datasets. "
                 "Write one pair as a tuple and several as a list of tuples."
             )
         out.append((pair[0], pair[1]))
@@ -179,7 +175,7 @@ def _structure(d: Any, dp: Any, relation: NeighbourRelation, where: str, records
     if ra is None or rb is None:
         if (ra is None) != (rb is None):
             raise InvalidArgument(
-                f"{where}: D={_describe(d, 40)} and D'={_describe(dp, 40)} are not of the same kind (one has "
+                f"{where}: D={describe(d, 40)} and D'={describe(dp, 40)} are not of the same kind (one has "
                 "records along axis 0, the other is a scalar); neighbouring datasets have one form."
             )
         return None
@@ -246,8 +242,6 @@ def _stated_space(mechanism: Any):
         space = own()
     except Exception:
         return None
-    from .neighbours import NeighbourSpace
-
     return space if isinstance(space, NeighbourSpace) else None
 
 
@@ -257,14 +251,12 @@ def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, whe
     Raises InvalidArgument for D = D', for datasets that are not neighbours under ``relation``
     (see the module docstring), and for pairs the mechanism's stated neighbourhood rejects.
     """
-    from .neighbours import Unit
-
     if not isinstance(relation, NeighbourRelation):
         raise InvalidArgument(f"relation={relation!r} must be a NeighbourRelation.")
     eq = _equal(d, dp)
     if eq:
         raise InvalidArgument(
-            f"{where}: D = D' (both {_describe(d, 40)}); a pair of equal datasets tests nothing. Give two "
+            f"{where}: D = D' (both {describe(d, 40)}); a pair of equal datasets tests nothing. Give two "
             "neighbouring datasets that differ in one record."
         )
     space = _stated_space(mechanism)
@@ -294,7 +286,7 @@ def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, whe
             raise
         except Exception as exc:  # its rule could not read the pair: the pair is the bad input
             raise InvalidArgument(f"{where}: the mechanism's check_neighbours could not read the pair "
-                                  f"({_describe(d, 30)}, {_describe(dp, 30)}): {type(exc).__name__}: {exc}. Give "
+                                  f"({describe(d, 30)}, {describe(dp, 30)}): {type(exc).__name__}: {exc}. Give "
                                   "datasets of the kind the mechanism takes.") from None
         labels.append("mechanism's check_neighbours")
     if space is None and not labels:
@@ -308,7 +300,7 @@ def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, whe
                 if not gap <= float(sens) * (1 + 1e-9):
                     raise InvalidArgument(
                         f"{where}: |D - D'| = {gap:g} exceeds the mechanism's sensitivity={sens:g}; the pair "
-                        f"({_describe(d, 30)}, {_describe(dp, 30)}) is not neighbouring. Give answers at most "
+                        f"({describe(d, 30)}, {describe(dp, 30)}) is not neighbouring. Give answers at most "
                         f"{sens:g} apart."
                     )
                 labels.append(f"|D - D'| <= sensitivity={sens:g}")

@@ -126,7 +126,7 @@ def run(args) -> int:
         else:
             result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed,
                             **extra)
-    except KeyboardInterrupt:  # Ctrl-C: the workers are already stopped (dpverify.auditing._runner)
+    except KeyboardInterrupt:  # Ctrl-C: the workers are already stopped (dpverify.auditing.executor)
         print(f"dpverify audit: interrupted (Ctrl-C); no result. Repeat with --seed {seed}.", file=sys.stderr)
         from . import _close_dask_quietly
 

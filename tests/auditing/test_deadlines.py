@@ -2,7 +2,7 @@
 
 No test here is statistical except the result-equality ones, which compare two runs of one seed
 (bit-identical or not: no false-failure rate). The deadline tests run with a shortened grace
-(``_deadline.GRACE``) so each takes a few seconds; the slow one uses the shipped grace.
+(``deadline.GRACE``) so each takes a few seconds; the slow one uses the shipped grace.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 
 import dpverify
 from dpverify import PrivacyClaim
-from dpverify.auditing import _deadline, _runner, draws, plan_samples
+from dpverify.auditing import deadline, draws, executor, plan_samples
 from dpverify.errors import DeadlineExceeded, InvalidArgument, MechanismError
 
 #: Seconds of slack over budget + grace for a loaded 2-core machine (fork, kill, reap).
@@ -84,11 +84,11 @@ def _gone(pids: list[int], wait: float = 5.0) -> bool:
 
 @pytest.fixture
 def short_grace(monkeypatch):
-    monkeypatch.setattr(_deadline, "GRACE", 1.0)
+    monkeypatch.setattr(deadline, "GRACE", 1.0)
     return 1.0
 
 
-needs_fork = pytest.mark.skipif(not _deadline.can_supervise(None)[0], reason="no fork: audits are not supervised here")
+needs_fork = pytest.mark.skipif(not deadline.can_supervise(None)[0], reason="no fork: audits are not supervised here")
 
 
 @needs_fork
@@ -128,7 +128,7 @@ def test_issue_27_acceptance_time_budget_10_plus_a_few_seconds(tmp_path):
         with pytest.raises(DeadlineExceeded, match="time_budget=10 s"):
             dpverify.audit(cls(str(tmp_path / "pids"), size_from=2), (0.0, 1.0), rng=0, time_budget=10)
         took = time.monotonic() - t0
-        assert 10.0 <= took < 10.0 + _deadline.GRACE + SLACK, (cls.__name__, took)
+        assert 10.0 <= took < 10.0 + deadline.GRACE + SLACK, (cls.__name__, took)
 
 
 def _same(a, b) -> None:
@@ -222,7 +222,7 @@ def test_on_a_callers_executor_the_wait_for_a_blocked_batch_ends_at_the_deadline
 
 def test_plan_samples_caps_with_a_note_and_refuses_what_memory_cannot_hold():
     p = plan_samples(10**12)
-    assert (p.samples, p.capped, p.max_samples) == (_runner.DEFAULT_MAX_SAMPLES, True, _runner.DEFAULT_MAX_SAMPLES)
+    assert (p.samples, p.capped, p.max_samples) == (draws.DEFAULT_MAX_SAMPLES, True, draws.DEFAULT_MAX_SAMPLES)
     assert "samples=1000000000000 is above max_samples=100000000; capped" in p.note
     q = plan_samples(5_000)
     assert (q.samples, q.capped, q.note) == (5_000, False, None)
@@ -310,20 +310,20 @@ needs_two_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the audi
 @pytest.mark.parametrize("mech", [PrivateGenerator(), ModuleGenerator(), Counter()], ids=lambda m: type(m).__name__)
 def test_a_sampler_whose_state_would_repeat_in_workers_runs_serially(mech):
     """The adversaries of the pool policy: each would give every batch (or every worker) the same draws."""
-    pool, why = _runner.auto_pool(10**6, mech, [(0.0, 1.0)])
+    pool, why = executor.auto_pool(10**6, mech, [(0.0, 1.0)])
     assert pool is None and "ran serially" in why and "repeated" in why
 
 
 @needs_two_cores
 def test_a_sampler_that_ignores_rng_but_draws_independently_in_workers_gets_the_pool_with_a_note():
-    pool, why = _runner.auto_pool(10**6, GlobalNumpy(), [(0.0, 1.0)])
+    pool, why = executor.auto_pool(10**6, GlobalNumpy(), [(0.0, 1.0)])
     try:
         assert pool is not None and "ignores rng" in why and "forked workers" in why
         assert pool._mp_context.get_start_method() == "fork"
     finally:
         if pool is not None:
             pool.shutdown()
-    pool, why = _runner.auto_pool(10**6, Laplace(), [(0.0, 1.0)])
+    pool, why = executor.auto_pool(10**6, Laplace(), [(0.0, 1.0)])
     try:
         assert why is None and pool._mp_context.get_start_method() == "fork"
     finally:

@@ -21,7 +21,7 @@ import pytest
 
 import dpverify
 from dpverify import PrivacyClaim
-from dpverify.auditing import _runner
+from dpverify.auditing import draws, executor
 
 
 class GlobalLaplace:
@@ -51,8 +51,8 @@ class HonestLaplace(GlobalLaplace):
 
 
 def test_honours_rng_probe():
-    assert _runner.honours_rng(HonestLaplace(), 0.0) is True
-    assert _runner.honours_rng(GlobalLaplace(), 0.0) is False
+    assert draws.honours_rng(HonestLaplace(), 0.0) is True
+    assert draws.honours_rng(GlobalLaplace(), 0.0) is False
 
 
 def test_result_says_whether_the_run_is_reproducible():
@@ -71,7 +71,7 @@ def test_a_callers_process_pool_is_not_used_for_a_sampler_that_ignores_rng():
 
 def test_pool_workers_never_share_global_generator_state():
     """Two forked workers reseed np.random: their first draws differ."""
-    pool, why = _runner.auto_executor(HonestLaplace(), [(0.0, 1.0)], 2, honest=True)
+    pool, why = executor.auto_executor(HonestLaplace(), [(0.0, 1.0)], 2, honest=True)
     assert why is None
     try:
         draws = list(pool.map(_first_global_draw, range(8)))
@@ -176,7 +176,7 @@ def test_own_pool_workers_start_with_ctrl_c_held_back_and_the_mask_restored():
     """auto_executor forks its workers at once with SIGINT blocked (a SIGINT landing in a fork's
     after-fork hooks was printed as "Exception ignored" and lost), then restores the caller's mask."""
     before = signal.pthread_sigmask(signal.SIG_BLOCK, set())
-    pool, why = _runner.auto_executor(GlobalLaplace(), [(0.0, 1.0)], 2, True)
+    pool, why = executor.auto_executor(GlobalLaplace(), [(0.0, 1.0)], 2, True)
     try:
         assert why is None
         assert len(pool._processes) == 2  # started now, not at the first audit task
@@ -192,13 +192,13 @@ def test_stop_executor_ends_the_manager_thread_after_a_half_written_result():
     parent's write end after the workers are gone, so the thread reads end-of-file and ends."""
     import struct
 
-    pool, _ = _runner.auto_executor(HonestLaplace(), [(0.0, 1.0)], 2, True)
+    pool, _ = executor.auto_executor(HonestLaplace(), [(0.0, 1.0)], 2, True)
     manager = pool._executor_manager_thread
     assert manager is not None and manager.is_alive()
     # a header announcing 1000 bytes and only 10 of them, written directly into the result pipe
     os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
     time.sleep(0.5)
     assert manager.is_alive()  # stuck in recv: the defect this guards against
-    _runner.stop_executor(pool)
+    executor.stop_executor(pool)
     manager.join(timeout=10)
     assert not manager.is_alive()

@@ -27,7 +27,6 @@ from ..draws import DEFAULT_MAX_SAMPLES, available_memory
 from .directions import AUTO_PROPOSAL_MAX_DELTA, PILOT_SAMPLES
 from .engine import CONSISTENCY_PILOT, CONSISTENCY_SAMPLES, audit_white_box
 from .estimators import EPSILON_GRID, LossProfile
-from .losses import direction_losses as _direction_losses  # seam: moved to whitebox.losses.direction_losses
 from .losses import privacy_losses, stream_batch, stream_group
 
 __all__ = ["LossProfile", "EPSILON_GRID", "privacy_losses", "audit_white_box", "stream_batch", "stream_group",

@@ -13,7 +13,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from dpverify import PrivacyClaim, audit  # noqa: E402
-from dpverify.auditing import _deadline  # noqa: E402
+from dpverify.auditing import deadline  # noqa: E402
 from dpverify.errors import DeadlineExceeded  # noqa: E402
 
 RELEASE = threading.Event()
@@ -51,7 +51,7 @@ def client():
 
 @pytest.mark.parametrize("mech, kw", [(StuckWB(), {"consistency": False}), (Stuck(), {})], ids=["white-box", "black-box"])
 def test_a_task_blocked_on_the_cluster_ends_at_the_hard_deadline(client, monkeypatch, mech, kw):
-    monkeypatch.setattr(_deadline, "GRACE", 1.0)
+    monkeypatch.setattr(deadline, "GRACE", 1.0)
     RELEASE.clear()
     t0 = time.monotonic()
     try:

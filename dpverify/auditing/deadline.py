@@ -25,8 +25,11 @@ stays busy), and platforms without ``fork`` (Windows), where the budget is check
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import pickle
+import select
+import signal
 import struct
 import sys
 import time
@@ -37,7 +40,7 @@ import numpy as np
 
 from ..errors import DeadlineExceeded, InvalidArgument, MechanismError
 
-__all__ = ["GRACE", "supervise", "can_supervise", "soft_deadline", "hard_deadline", "bounded_wait"]
+__all__ = ["GRACE", "supervise", "can_supervise", "soft_deadline", "hard_deadline", "bounded_wait", "deadline_error"]
 
 #: Seconds after ``time_budget`` at which a supervised audit is killed (the white-box soft stop at
 #: ``time_budget`` finishes the batches in flight and computes the bounds within this).
@@ -64,7 +67,7 @@ def hard_deadline() -> float | None:
 
 @contextlib.contextmanager
 def bounded_wait(time_budget: float):
-    """Within the block, :func:`dpverify.auditing._runner.run_batches` waits for an executor's batches
+    """Within the block, :func:`dpverify.auditing.executor.run_batches` waits for an executor's batches
     until ``time_budget + GRACE`` seconds from now, then raises DeadlineExceeded (nested blocks keep
     the outer deadline)."""
     global _HARD, _HARD_BUDGET
@@ -89,8 +92,6 @@ def deadline_error(what: str) -> DeadlineExceeded:
 
 def can_supervise(executor: Any) -> tuple[bool, str | None]:
     """(True, None) when an audit on ``executor`` can run in a forked child; else (False, why)."""
-    import multiprocessing
-
     if executor is not None and type(executor).__name__ != "InlineExecutor":  # (blackbox.InlineExecutor: no threads)
         return False, ("time_budget is enforced on the given executor's batches only (waits end at the deadline; its "
                        "workers are not killed), not on the calls this process makes itself (probes, pilots)")
@@ -108,8 +109,6 @@ def supervise(func: Callable[..., Any], kwargs: dict, *, time_budget: float, rng
     deadline passes first; MechanismError when the child ends without an answer (a crash in native
     code, ``os._exit``). ``rng`` (the Generator passed to ``func``, if any) gets the child's final
     state; a callable ``progress`` (in ``kwargs['progress']``) is called here for each tick."""
-    import select
-
     start = time.monotonic()
     soft = start + time_budget
     hard = soft + GRACE
@@ -193,8 +192,6 @@ def supervise(func: Callable[..., Any], kwargs: dict, *, time_budget: float, rng
 
 def _kill(pid: int) -> None:
     """SIGKILL the child's process group (the child and its workers) and reap the child."""
-    import signal
-
     for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
         try:
             target()
