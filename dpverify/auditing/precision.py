@@ -24,7 +24,7 @@ import numpy as np
 
 from .._validate import integer, positive
 from ..errors import MechanismError, NumericalError
-from ._describe import describe
+from .._format import describe
 from .draws import NO_ORIGIN, Origin
 
 __all__ = ["PrecisionPolicy", "refine_losses", "has_mp"]

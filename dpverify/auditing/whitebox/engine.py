@@ -25,7 +25,7 @@ import numpy as np
 from ...claims import PrivacyClaim, Verdict
 from ..._validate import integer, positive
 from ...errors import InvalidArgument
-from .._describe import describe
+from ..._format import describe
 from ..draws import DEFAULT_MAX_SAMPLES, DIRECTIONS, Origin, root_seed
 from ..executor import progress_wanted
 from ..importance import samples_for_resolution
