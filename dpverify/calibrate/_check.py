@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .._format import fmt_lower, fmt_upper
+from .._table import StreamTable
 from . import _gaussian, _laplace, _premises
 from ._api import (
     _verdict,
@@ -419,8 +420,6 @@ def _notes(reasons: list[str], width: int) -> str:
 def _text(rows: list[dict]) -> str:
     import io
 
-    from ..cli._common import StreamTable
-
     out = io.StringIO()
     table = StreamTable(_COLUMNS, out=out)
     table.header()
@@ -439,8 +438,6 @@ def check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], s
     any the row says the verdict was not looked up). With ``stream`` the table prints on stdout row
     by row and the text returned is None. Takes a few seconds (two fresh-P projection minima).
     """
-    from ..cli._common import StreamTable
-
     # Verdicts come from the proof table of the same `dpverify check` (it runs first and records
     # them), the shipped data or the cache; no proof file is run from here.
     run = False

@@ -11,10 +11,11 @@ import sys
 import textwrap
 import time
 
+from ..report.proof_rows import steps_cell
 from . import _common
 
 #: (header, minimum width, flexible)
-COLUMNS = [("ID", 18, True), ("kind", 10, False), ("claim", 16, True), ("steps", 12, False), ("conclusion", 14, False),
+COLUMNS = [("ID", 18, True), ("kind", 10, False), ("claim", 16, True), ("steps", 16, False), ("conclusion", 14, False),
            ("strength", 20, False)]
 
 
@@ -51,7 +52,8 @@ def rows_and_text(paths=None, *, stream: bool = False):
         for r in got:
             details = r.evidence + (f" [reason: {r.reason}]" if r.reason else "")
             strength = r.strength.value if r.decidable else "not decidable"
-            table.row([r.id, r.kind, r.statement, _verdict(r.steps), _verdict(r.conclusion), strength],
+            steps = steps_cell(_verdict(r.steps), _verdict(r.conclusion), getattr(r.steps, "details", ()))
+            table.row([r.id, r.kind, r.statement, steps, _verdict(r.conclusion), strength],
                       details=f"[{r.strength_label}] " + details)
 
     reports = run_proofs(paths or None, progress=_common.progress if stream else None, on_reports=show)

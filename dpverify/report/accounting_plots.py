@@ -14,6 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from ..accounting import Method
+from ..accounting.curves import epsilon_curve, pld_bounds
+from ..errors import UnsupportedEvent
+from .plots import pyplot, save_figure
+from .svg import escape as _e
+from .svg import fmt_tick as _fmt_tick
+
 __all__ = ["account_curves", "delta_grid", "svg_epsilon_curves", "plot_account", "save_account_plot"]
 
 #: Points of the delta grid (log-spaced) before the user's deltas are added.
@@ -37,10 +44,6 @@ def account_curves(event, deltas, methods=None) -> dict:
     "unsupported": str or None, "seconds"}], "pld": {"upper", "lower"} or None}``. Every
     ``epsilon`` is a certified upper bound (``inf`` where the method certifies nothing); the PLD's
     ``lower`` is a lower bound on the true epsilon(delta)."""
-    from ..accounting import Method
-    from ..accounting.curves import epsilon_curve, pld_bounds
-    from ..errors import UnsupportedEvent
-
     grid = delta_grid(deltas)
     methods = list(Method) if methods is None else list(methods)
     out: dict[str, Any] = {"deltas": [float(d) for d in np.asarray(deltas, dtype=float).ravel()],
@@ -86,8 +89,6 @@ def svg_epsilon_curves(curves: dict, *, title: str) -> str:
     """Inline SVG: epsilon(delta) per method (log delta axis), the PLD upper and lower bounds with
     the band between them shaded, the user's deltas as dotted verticals. Values that a method does
     not certify (``inf``) are not drawn; the legend says so."""
-    from .html import _e, _fmt_tick
-
     grid = [float(d) for d in curves["grid"]]
     ybot, ytop, ylog = _y_scale(curves)
     left, right, top_pad, bottom, legend_w = 60, 20, 26, 44, 190
@@ -174,9 +175,7 @@ def svg_epsilon_curves(curves: dict, *, title: str) -> str:
 
 def plot_account(curves: dict):
     """A matplotlib Figure of :func:`account_curves`' output (same content as the SVG)."""
-    from .plots import _pyplot
-
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 4.0))
     grid = np.asarray(curves["grid"], dtype=float)
     pld = curves.get("pld")
@@ -217,6 +216,4 @@ def plot_account(curves: dict):
 
 def save_account_plot(curves: dict, path: Any, *, dpi: int = 90) -> None:
     """Render :func:`plot_account` to ``path`` (format from the extension)."""
-    from .plots import save_figure
-
     save_figure(plot_account(curves), path, dpi=dpi)

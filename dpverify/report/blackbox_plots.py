@@ -19,6 +19,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..auditing.bounds import clopper_pearson_lower, clopper_pearson_upper
+from ..errors import InvalidArgument
+from .plots import pyplot, save_figure
+from .svg import escape as _e
+from .svg import fmt_tick as _fmt_tick
+
 __all__ = ["event_rows", "svg_event_frequencies", "plot_event_frequencies", "save_blackbox_plot"]
 
 #: At most this many events are drawn (the highest eps_lower first; the certified one always).
@@ -48,8 +54,6 @@ def event_rows(audit: dict, limit: int = MAX_EVENTS) -> list[dict]:
     """The events of a black-box audit document, one row per distinct (pair, direction, event),
     sorted by eps_lower (highest first), the event that gave the audit's bound first and flagged
     ``certified``. Empty when the document has no events (e.g. a white-box audit)."""
-    from ..auditing.bounds import clopper_pearson_lower, clopper_pearson_upper
-
     claim = audit.get("claim") or {}
     eps, delta = float(claim.get("epsilon", 0.0)), float(claim.get("delta", 0.0))
     rows, seen = [], set()
@@ -104,8 +108,6 @@ def _label(r: dict, width: int = 44) -> str:
 
 def svg_event_frequencies(audit: dict, *, title: str) -> str:
     """Inline SVG of :func:`event_rows` (see the module docstring)."""
-    from .html import _e, _fmt_tick
-
     rows = event_rows(audit)
     if not rows:
         return "<p class='note'>no black-box events in this result</p>"
@@ -167,14 +169,11 @@ def svg_event_frequencies(audit: dict, *, title: str) -> str:
 
 def plot_event_frequencies(result: Any):
     """A matplotlib Figure of a black-box :class:`~dpverify.AuditResult` (same content as the SVG)."""
-    from ..errors import InvalidArgument
-    from .plots import _pyplot
-
     doc = result.to_dict() if hasattr(result, "to_dict") else result
     rows = event_rows(doc)
     if not rows:
         raise InvalidArgument("result has no black-box events to plot (only black-box audits have them).")
-    plt = _pyplot()
+    plt = pyplot()
     x0, x1, xlog = _x_scale(rows)
     fig, ax = plt.subplots(figsize=(10.0, 1.4 + 0.45 * len(rows)))
     n = len(rows)
@@ -208,6 +207,4 @@ def plot_event_frequencies(result: Any):
 
 def save_blackbox_plot(result: Any, path: Any, *, dpi: int = 90) -> None:
     """Render :func:`plot_event_frequencies` to ``path`` (format from the extension)."""
-    from .plots import save_figure
-
     save_figure(plot_event_frequencies(result), path, dpi=dpi)
