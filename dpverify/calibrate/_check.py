@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from .._format import fmt_lower, fmt_upper
 from .._table import StreamTable
+from ..registry import load_entries
 from . import _gaussian, _laplace, _premises
 from ._api import (
     _verdict,
@@ -225,8 +226,6 @@ def registry_f2(name: str = _MI_RP_ENTRY) -> tuple[float | None, str]:
     ``(None, reason)`` when the entry is not registered.
     """
     import numpy as np
-
-    from ..registry import load_entries
 
     for e in load_entries():
         if e.name == name:

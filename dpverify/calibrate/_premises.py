@@ -52,6 +52,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+from .. import __version__
 from .._sources import files_digest, imported_files, package_roots
 
 __all__ = ["SHIPPED", "is_refuted", "environment", "sources_digest", "cache_key", "premise_papers",
@@ -100,8 +101,6 @@ def _imported_files(roots: dict[str, Path]) -> list[str]:
 def sources_digest(files: Iterable[str]) -> str | None:
     """SHA-256 over the package version, every proof source of ``dpverify_proofs`` and ``files``
     (names ``package/relative/path``); None when a listed file is missing or no proofs are installed."""
-    from .. import __version__
-
     roots = _roots()
     proof = _proof_files(roots)
     if not proof:
@@ -120,7 +119,7 @@ def _version(module: str) -> str:
 
 def _probe_versions() -> dict[str, str]:
     """The versions of what can change a verdict besides the sources (monkeypatched by tests)."""
-    from ..symbolic import coq
+    from ..symbolic import coq  # deferred: sympy (importing dpverify.symbolic loads it)
 
     coqc = coq.coqc_path()
     return {
@@ -183,7 +182,7 @@ def valid_cache_entry(paper: str, entry: Any) -> bool:
 
 def premise_papers() -> list[str]:
     """The papers whose claims lemma-derived calibrations rest on (:mod:`dpverify.symbolic.derivations`)."""
-    from ..symbolic.derivations import DERIVATIONS
+    from ..symbolic.derivations import DERIVATIONS  # deferred: sympy
 
     return sorted({cid.split("/", 1)[0] for cid in DERIVATIONS})
 

@@ -12,6 +12,7 @@ import os
 import re
 import sys
 
+from .. import __version__
 from ..errors import DPVerifyError, InvalidArgument
 
 #: Subcommand modules in ``dpverify.cli``, in the order ``--help`` lists them.
@@ -38,7 +39,6 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dpverify", description=DESCRIPTION, epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"dpverify {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -8,15 +8,13 @@ tightness. Options that do not apply to the mechanism are rejected, not ignored.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from ..calibrate import CALIBRATORS, Calibration
+from ..calibrate._check import premise_flag, premise_of
+from ..calibrate._premises import is_refuted
 from ..errors import InvalidArgument
 from . import _common
-
-if TYPE_CHECKING:  # the calibrators import scipy.optimize: loaded when a calibration runs, not for --help
-    from ..calibrate import Calibration
 
 #: For each mechanism: the options it accepts (argparse dest -> keyword of the calibrator).
 _OPTIONS = {
@@ -111,14 +109,11 @@ def calibration_from_args(args) -> Calibration:
         raise InvalidArgument("--n-prime and --f2 are required for mi-random-projection.")
     if name == "random-projection" and "k" not in kwargs and "P" not in kwargs:
         raise InvalidArgument("--k is required for random-projection (or --P with --reading fixed).")
-    from ..calibrate import CALIBRATORS
 
     return CALIBRATORS[name](args.epsilon, **kwargs)
 
 
 def render(cal: Calibration, premise: dict | None = None) -> str:
-    from ..calibrate._premises import is_refuted
-
     up = lambda x: _common.fmt_upper(x, _DIGITS)  # noqa: E731 - noise parameters and delta bounds round up
     lines = []
     if premise is not None and is_refuted(premise.get("verdict")) and cal.safe is None:
@@ -173,8 +168,6 @@ def render(cal: Calibration, premise: dict | None = None) -> str:
 
 
 def run(args) -> int:
-    from ..calibrate._check import premise_flag, premise_of
-
     cal = calibration_from_args(args)
     premise = premise_of(cal, announce=not args.json)
     if args.json:

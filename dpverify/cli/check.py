@@ -10,6 +10,9 @@ import math
 import sys
 import time
 
+from ..auditing.result import jsonable
+from ..calibrate._check import record_proof_rows, timed_check_rows
+from ..errors import InvalidArgument
 from ..registry import load_entries
 from ..report.check_table import (
     FAMILY_ALPHA,
@@ -25,7 +28,9 @@ from ..report.check_table import (
     section_title,
     table_summary,
 )
+from ..report.html import check_report
 from . import _common
+from .prove import check_section
 
 #: ``--samples-scale`` above this is refused up front: it would multiply the documented run (about
 #: 3 CPU-minutes, docs/mechanisms.md's Timing line) by more than 10**4, i.e. weeks of CPU.
@@ -39,9 +44,6 @@ EXTRA_SECTIONS: list = []
 
 def _proofs_section(args):
     """The proof table (``dpverify prove``) as a section of the main job."""
-    from ..calibrate._check import record_proof_rows
-    from .prove import check_section
-
     rows, text = check_section(args)
     record_proof_rows(rows)  # the calibration table looks up the verdict of the claim each value rests on
     return rows, text
@@ -52,8 +54,6 @@ EXTRA_SECTIONS.append(("proofs", "Proofs of the source papers' claims (dpverify 
 
 def _calibrations_section(args):
     """The papers' noise parameters vs the exact minimum (``dpverify.calibrate``) as a section."""
-    from ..calibrate._check import timed_check_rows
-
     rows, text, seconds = timed_check_rows(args, stream=not args.json)
     if not args.json:
         print(f"  calibrations in {seconds:.1f} s", file=sys.stderr)
@@ -93,8 +93,6 @@ def register(sub):
 def _check_samples_scale(value: float) -> float:
     """``--samples-scale``: a finite factor in (0, MAX_SAMPLES_SCALE], else InvalidArgument with an estimate
     (checked before any audit starts)."""
-    from ..errors import InvalidArgument
-
     if math.isnan(value) or math.isinf(value):
         raise InvalidArgument(f"--samples-scale={value!r} must be a finite number > 0, e.g. --samples-scale 0.1 "
                               "for a quick look or 1 (the default) for the documented run.")
@@ -116,7 +114,6 @@ def _select(args):
         known = {e.name for e in entries}
         unknown = [n for n in args.only if n not in known]
         if unknown:
-            from ..errors import InvalidArgument
 
             raise InvalidArgument(f"--only {unknown[0]!r} is not a registered mechanism; known: {sorted(known)}.")
         entries = [e for e in entries if e.name in args.only]
@@ -201,8 +198,6 @@ def run(args) -> int:
     doc["fail_on"] = {"mode": args.fail_on, "failed": fails}
     report_code = 0
     if getattr(args, "report", None):
-        from ..auditing.result import jsonable
-        from ..report.html import check_report
 
         command = "dpverify check " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["check"] else "dpverify check"
         report_code = _common.write_report(args.report, check_report(jsonable(doc), command=command))

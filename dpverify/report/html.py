@@ -24,7 +24,6 @@ import re
 from typing import Any, Iterable
 
 from .._format import fmt_lower, fmt_upper
-from ..symbolic.verdicts import COUNT_COLUMNS, conclusion_summary, rows_counts, rows_share, verdict_label
 from .accounting_plots import svg_epsilon_curves
 from .blackbox_plots import svg_event_frequencies
 from .plots import delta_axis_floor
@@ -41,7 +40,7 @@ h3{font-size:15px;margin-bottom:4px}
 table{border-collapse:collapse;font-size:13px;margin:8px 0 16px}
 th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f3f3f3} td.num{text-align:right;font-variant-numeric:tabular-nums}
-.violated,.NO,.refuted,.UNSAFE{color:#b00020;font-weight:600} .ok,.proved,.certified,.safe{color:#1b6e20}
+.violated,.NO,.refuted,.UNSAFE{color:#b00020;font-weight:600} .ok,.proved,.certified,.kernel-checked,.safe{color:#1b6e20}
 .inconclusive,.tested,.unknown{color:#8a6d00} .conclusion{font-weight:700} .steps{color:#555;font-size:12px}
 code,.cmd{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;background:#f6f6f6;padding:1px 3px}
 .evidence{font-size:12px;color:#333;max-width:620px} .note{font-size:12px;color:#555}
@@ -310,6 +309,9 @@ def _mechanism_section(title: str, rows: list[dict]) -> str:
 
 
 def _proofs_section(rows: list[dict]) -> str:
+    from ..symbolic.verdicts import (  # deferred: sympy (importing dpverify.symbolic loads it; proof pages only)
+        COUNT_COLUMNS, conclusion_summary, rows_counts, rows_share, verdict_label)
+
     def verdict(x):
         return x.get("verdict") if isinstance(x, dict) else x
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..auditing.whitebox import privacy_losses
+from .._format import fmt_lower
 from ..errors import DPVerifyError, InvalidArgument
 
 __all__ = ["plot_audit", "save_audit_plot", "save_figure", "pyplot", "delta_axis_floor", "plain_loss_histogram",
@@ -91,6 +91,8 @@ def plain_loss_histogram(mechanism: Any, data: Any, data_prime: Any, *, samples:
     Returns ``{"counts", "edges", "samples", "finite", "plus_infinite", "minus_infinite", "mean",
     "seed", "note"}``: ``counts`` over all finite losses (``counts.sum() == finite``), ``mean`` the
     sample mean of the finite losses (the histogram's mean up to half a bin)."""
+    from ..auditing.whitebox import privacy_losses  # deferred: scipy -- only a picture with plain draws pays it
+
     losses = np.asarray(privacy_losses(mechanism, data, data_prime, samples, rng=seed), dtype=float)
     fin = np.isfinite(losses)
     finite = losses[fin]
@@ -148,7 +150,7 @@ def plot_audit(result: Any, *, direction: int | None = None, mechanism: Any = No
         title = "privacy-loss distribution: not drawn"
     ax1.axvline(claim.epsilon, color="tab:red", ls="--", label=f"claimed eps = {claim.epsilon:g}")
     if math.isfinite(d.epsilon_lower) and d.epsilon_lower > 0:
-        ax1.axvline(d.epsilon_lower, color="black", ls=":", label=f"eps_lower = {d.epsilon_lower:.4g}")
+        ax1.axvline(d.epsilon_lower, color="black", ls=":", label=f"eps_lower = {fmt_lower(d.epsilon_lower)}")
     ax1.set_xlabel("privacy loss L")
     ax1.set_ylabel("fraction of draws")
     ax1.set_title(title, fontsize=7)
