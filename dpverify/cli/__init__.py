@@ -14,6 +14,9 @@ import sys
 
 from .. import __version__
 from ..errors import DPVerifyError, InvalidArgument
+from ._common import EXIT_FAIL_ON
+
+__all__ = ["main", "build_parser", "EXIT_FAIL_ON"]
 
 #: Subcommand modules in ``dpverify.cli``, in the order ``--help`` lists them.
 SUBCOMMANDS = ("check", "audit", "calibrate", "prove", "account")

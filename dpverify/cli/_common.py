@@ -13,8 +13,8 @@ import textwrap
 from typing import Any, TextIO
 
 from ..auditing.result import jsonable
-from .._format import fmt_lower, fmt_num, fmt_upper  # noqa: F401  (re-exported for subcommands)
-from .._table import DEFAULT_WIDTH, StreamTable, table, term_width  # noqa: F401  (used by subcommands)
+from ..rounding import fmt_lower, fmt_num, fmt_upper  # noqa: F401  (re-exported for subcommands)
+from ..tables import DEFAULT_WIDTH, StreamTable, table, term_width  # noqa: F401  (used by subcommands)
 from ..errors import InvalidArgument
 
 

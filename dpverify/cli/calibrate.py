@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..calibrate import CALIBRATORS, Calibration
-from ..calibrate._check import premise_flag, premise_of
-from ..calibrate._premises import is_refuted
+from ..calibrate.check_section import premise_flag, premise_of
+from ..calibrate.premises import is_refuted
 from ..errors import InvalidArgument
 from . import _common
 
 #: For each mechanism: the options it accepts (argparse dest -> keyword of the calibrator).
-_OPTIONS = {
+OPTIONS = {
     "gaussian": {"delta": "delta", "sensitivity": "sensitivity", "method": "method"},
     "laplace": {"delta": "delta", "sensitivity": "sensitivity", "method": "method"},
     "random-projection": {"delta": "delta", "method": "method", "k": "k", "B": "B", "sigma_p": "sigma_p",
@@ -41,11 +41,11 @@ def register(sub):
         help="derive a noise parameter (lemma-derived or exact, on the safe side)",
         description=(
             "Derive the noise parameter of a mechanism for a privacy target, with the lemmas that justify "
-            "it and its tightness against the exact minimum. Mechanisms: " + ", ".join(_OPTIONS) + "."
+            "it and its tightness against the exact minimum. Mechanisms: " + ", ".join(OPTIONS) + "."
         ),
     )
-    p.add_argument("mechanism", choices=list(_OPTIONS), metavar="MECHANISM",
-                   help="one of: " + ", ".join(_OPTIONS))
+    p.add_argument("mechanism", choices=list(OPTIONS), metavar="MECHANISM",
+                   help="one of: " + ", ".join(OPTIONS))
     p.add_argument("--epsilon", type=float, required=True,
                    help="target epsilon (in bits for the MI-DP mechanisms mi-additive-noise, mi-random-projection)")
     p.add_argument("--delta", type=float, help="target delta (gaussian, random-projection: required; laplace: default 0)")
@@ -85,7 +85,7 @@ def _parse_vector(text: str) -> np.ndarray:
 
 def calibration_from_args(args) -> Calibration:
     name = args.mechanism
-    allowed = _OPTIONS[name]
+    allowed = OPTIONS[name]
     kwargs = {}
     for dest, flag in _FLAG.items():
         value = getattr(args, dest, None)

@@ -11,7 +11,7 @@ import sys
 import time
 
 from ..auditing.result import jsonable
-from ..calibrate._check import record_proof_rows, timed_check_rows
+from ..calibrate.check_section import record_proof_rows, timed_check_rows
 from ..errors import InvalidArgument
 from ..registry import load_entries
 from ..report.check_table import (

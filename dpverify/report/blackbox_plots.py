@@ -22,7 +22,7 @@ from typing import Any
 from ..auditing.bounds import clopper_pearson_lower, clopper_pearson_upper
 from ..errors import InvalidArgument
 from .plots import pyplot, save_figure
-from .._format import fmt_lower
+from ..rounding import fmt_lower
 from .svg import escape as _e
 from .svg import fmt_tick as _fmt_tick
 from .svg import log_ticks, nice_ticks, text_width

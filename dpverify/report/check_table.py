@@ -18,12 +18,12 @@ import sys
 import time
 from typing import Any
 
-from .._table import StreamTable
+from ..tables import StreamTable
 from ..auditing import audit
 from ..auditing.neighbours import search_for
 from ..errors import DPVerifyError
 from ..registry import RegistryEntry
-from .._format import fmt_lower
+from ..rounding import fmt_lower
 from .plots import PICTURE_SAMPLES, plain_loss_histogram
 
 __all__ = ["FAMILY_ALPHA", "MECHANISM_COLUMNS", "REPORT_PICTURE_SAMPLES", "row_confidence", "family_note",

@@ -47,9 +47,9 @@ from pathlib import Path
 from typing import Callable
 
 from .. import __version__
-from .._format import fmt_lower, fmt_upper
+from ..rounding import fmt_lower, fmt_upper
 from .._sources import files_digest, imported_files
-from .._table import table
+from ..tables import table
 from ..auditing import audit
 from ..auditing.result import jsonable
 from ..calibrate import gaussian
@@ -107,10 +107,10 @@ class Region:
     name: str
     path: str  # relative to the repository root
     cheap: bool
-    produce: Callable[["_Run"], str]
+    produce: Callable[["Run"], str]
 
 
-class _Run:
+class Run:
     """Shared expensive work of one generation (the check is run at most once)."""
 
     def __init__(self):
@@ -152,8 +152,8 @@ def _table(rows: list[dict]) -> str:
     return mechanism_table(rows, width=WIDTH, seconds=False)
 
 
-def _check_region(section: str) -> Callable[[_Run], str]:
-    def produce(run: _Run) -> str:
+def _check_region(section: str) -> Callable[[Run], str]:
+    def produce(run: Run) -> str:
         doc, wall, cpu = run.check()
         rows = doc.get(section, [])
         note = textwrap.fill(doc["family"]["note"], WIDTH, break_on_hyphens=False)
@@ -165,16 +165,16 @@ def _check_region(section: str) -> Callable[[_Run], str]:
     return produce
 
 
-def _controls_registry(run: _Run) -> str:
+def _controls_registry(run: Run) -> str:
     rows = [[e.name, e.paper, e.description or "-", expected_verdict(e) or "-"]
             for e in load_entries() if e.section == "faulty"]
     text = table(["control", "reference", "kind", "expected verdict"], rows)
     return "```\n" + "\n".join(line.rstrip() for line in text.splitlines()) + "\n```"
 
 
-def _classical_eps10(delta: float) -> Callable[[_Run], str]:
+def _classical_eps10(delta: float) -> Callable[[Run], str]:
     """One sentence on the classical Gaussian formula at eps = 10 (deterministic, cheap)."""
-    def produce(run: _Run) -> str:
+    def produce(run: Run) -> str:
         c = gaussian(10.0, delta, 1.0, method="classical")
         return (f"at ε = 10, δ = {delta:g} its σ = {fmt_upper(c.value, 4)} is {fmt_lower(c.tightness, 3)} × the "
                 f"minimum {fmt_upper(c.exact_value, 4)}, and its true δ(ε) is {fmt_upper(c.achieved_delta, 3)} "
@@ -191,18 +191,18 @@ REGIONS: tuple[Region, ...] = (
 )
 
 
-def _pattern(name: str) -> re.Pattern:
+def region_pattern(name: str) -> re.Pattern:
     return re.compile(rf"(<!-- dpverify:generated {re.escape(name)} -->\n)(.*?)(<!-- dpverify:end {re.escape(name)} -->)",
                       re.S)
 
 
-def _comparable(text: str) -> str:
+def comparable(text: str) -> str:
     return "\n".join(line for line in text.strip().splitlines() if not line.startswith(_TIMING))
 
 
 def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT) -> list[str]:
     """Rewrite (or, with ``check``, compare) the regions; returns the names of regions that differ."""
-    run = _Run()
+    run = Run()
     drift = []
     if not cheap_only:  # the check first, so that SOURCES_FILE lists what it imported, not the other regions'
         run.check()
@@ -211,11 +211,11 @@ def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT
             continue
         path = root / region.path
         text = path.read_text()
-        m = _pattern(region.name).search(text)
+        m = region_pattern(region.name).search(text)
         if m is None:
             raise RuntimeError(f"{region.path} has no markers for region {region.name!r}")
         fresh = region.produce(run).strip() + "\n"
-        if _comparable(m.group(2)) != _comparable(fresh):
+        if comparable(m.group(2)) != comparable(fresh):
             drift.append(region.name)
         if not check:
             text = text[:m.start(2)] + fresh + text[m.end(2):]

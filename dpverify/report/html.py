@@ -23,7 +23,7 @@ import math
 import re
 from typing import Any, Iterable
 
-from .._format import fmt_lower, fmt_upper
+from ..rounding import fmt_lower, fmt_upper
 from .accounting_plots import svg_epsilon_curves
 from .blackbox_plots import svg_event_frequencies
 from .plots import delta_axis_floor

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .._format import fmt_lower
+from ..rounding import fmt_lower
 from ..errors import DPVerifyError, InvalidArgument
 
 __all__ = ["plot_audit", "save_audit_plot", "save_figure", "pyplot", "delta_axis_floor", "plain_loss_histogram",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dpverify.calibrate import _check
+from dpverify.calibrate import check_section
 from dpverify.cli import main
 from dpverify.cli.prove import rows_and_text
 from dpverify.report.html import check_report, svg_delta_curve
@@ -63,8 +63,8 @@ def report_doc(tmp_path_factory, capsys_module=None):
     doc = json.loads(buf.getvalue())
     proofs, _ = rows_and_text([str(Path(dpverify_proofs.__path__[0]) / "lecture21_dp.py")])
     doc["proofs"] = json.loads(json.dumps(proofs, default=str))
-    specs = [s for s in _check.CALIBRATION_ROWS if s.registry in (("gaussian-classical",), ("jiang-wishart",))]
-    doc["calibrations"] = json.loads(json.dumps([_check._row(s, False) for s in specs], default=str))
+    specs = [s for s in check_section.CALIBRATION_ROWS if s.registry in (("gaussian-classical",), ("jiang-wishart",))]
+    doc["calibrations"] = json.loads(json.dumps([check_section.calibration_row(s, False) for s in specs], default=str))
     return doc
 
 
