@@ -12,6 +12,12 @@ second = D'; ``D'->D``: the reverse) the picture shows
   audit certified about the second dataset. A blue interval wholly right of its tick is a violation;
 * the event that gave the audit's bound highlighted (yellow row, bold label).
 
+One row per distinct event: descriptions with the same counts on the same certification draws (the
+half-line, exact-outcome and learned-score families often find the same set) are one row, which says
+under how many other names it was found (:func:`distinct`). Labels wrap instead of being cut, and the
+label column, legend and title are sized with :func:`dpverify.report.svg.text_width` so that nothing
+is clipped; eps_lower is shown rounded down.
+
 Built from ``AuditResult.to_dict()`` only (no access to the engine).
 """
 from __future__ import annotations
