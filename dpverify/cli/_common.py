@@ -7,10 +7,8 @@ import json
 import math
 import os
 import secrets
-import shutil
 import sys
-import textwrap
-from typing import Any, TextIO
+from typing import Any
 
 from ..auditing.result import jsonable
 from ..rounding import fmt_lower, fmt_num, fmt_upper  # noqa: F401  (re-exported for subcommands)

@@ -5,10 +5,8 @@ negative controls), each a list of rows. Later stages add their own sections bes
 """
 from __future__ import annotations
 
-import io
 import math
 import sys
-import time
 
 from ..auditing.result import jsonable
 from ..calibrate.check_section import record_proof_rows, timed_check_rows
