@@ -113,7 +113,7 @@ def record_proof_rows(rows: list[dict], source: str = "dpverify prove (this run)
     for cid, v in premises.claims_of_rows(rows).items():
         MEMO[cid] = {**v, "source": source}
         by_paper.setdefault(cid.split("/", 1)[0], {})[cid] = v
-    files = premises._imported_files(premises.roots())
+    files = premises._imported_files(premises.source_roots())
     for paper, verdicts in by_paper.items():
         if premises.has_proof_file(paper):
             _write_cache(paper, verdicts, files)
