@@ -12,8 +12,8 @@ from ..auditing.result import jsonable
 from ..claims import PrivacyClaim
 from ..errors import InvalidArgument
 from ..registry import load_entries
-from ..report import save_audit_plot
-from ..report.blackbox_plots import save_blackbox_plot
+from .. import report  # the plot savers are looked up on their modules when called (tests replace them)
+from ..report import blackbox_plots
 from ..report.check_table import report_histogram
 from ..report.html import audit_report
 from . import _close_dask_quietly, _common
@@ -188,9 +188,9 @@ def run(args) -> int:
     if args.plot:  # after the verdict is printed: a failing plot never throws the verdict away
         try:
             if white_box:  # the loss histogram from a separate plain sample (seeded by the audit's seed)
-                save_audit_plot(result, args.plot, mechanism=mech, seed=seed)
+                report.save_audit_plot(result, args.plot, mechanism=mech, seed=seed)
             else:  # no loss distribution: the events' frequencies on D and D'
-                save_blackbox_plot(result, args.plot)
+                blackbox_plots.save_blackbox_plot(result, args.plot)
         except (OSError, ImportError) as exc:
             print(f"dpverify audit: the verdict above stands, but the plot was not saved: {exc}", file=sys.stderr)
             return 1
