@@ -131,7 +131,7 @@ def test_prove_report_says_which_verdicts_are_definitions_or_instances():
              "kind": "definition"}]
     page = prove_report(rows)
     assert "conclusions: proved: 1, proved (definition): 1, proved (instance): 1." in page
-    cells = re.findall(r"<td class='proved'>([^<]*)</td>", page)
+    cells = re.findall(r"<td class='conclusion proved'>([^<]*)</td>", page)
     assert cells.count("proved (instance)") == 1 and cells.count("proved (definition)") == 1
     assert conclusion_summary([("refuted", "theorem"), ("proved", "instance")]) == "proved (instance): 1, refuted: 1"
     from dpverify.errors import InvalidArgument
