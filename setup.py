@@ -16,6 +16,6 @@ setup(
     packages=packages,
     package_dir={"dpverify_mechanisms": "mechanisms", "dpverify_proofs": "proofs"},
     package_data={"dpverify_proofs": ["coq/*.v", "coq/_CoqProject"],  # the Coq theorems (dpverify.symbolic.coq)
-                  # the premise verdicts (dpverify.calibrate._premises: python -m dpverify.calibrate._premises --write)
+                  # the premise verdicts (dpverify.calibrate.premises: python -m dpverify.calibrate.premises --write)
                   "dpverify.calibrate": ["premise_verdicts.json"]},
 )

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import _validate as v
+from . import validation as v
 
 __all__ = ["ClaimForm", "NeighbourRelation", "PrivacyClaim", "PrivacyCurve", "Verdict"]
 

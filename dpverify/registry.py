@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable
 
-from ._validate import integer
+from .validation import integer
 from .errors import InvalidArgument
 
 __all__ = ["RegistryEntry", "load_entries", "ENTRY_POINT_GROUP"]

@@ -44,7 +44,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 import numpy as np
 
-from . import _validate as v
+from . import validation as v
 from .auditing.space import Norm, Unit
 from .claims import NeighbourRelation, PrivacyClaim
 from .errors import InvalidArgument

@@ -7,7 +7,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dpverify import InvalidArgument
-from dpverify import _validate as v
+from dpverify import validation as v
 
 LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 

@@ -27,7 +27,7 @@ import mpmath
 import numpy as np
 
 from dpverify import InvalidArgument, PrivacyClaim
-from dpverify import _validate as v
+from dpverify import validation as v
 
 __all__ = ["DiscreteLaplaceCKS", "DiscreteGaussianCKS", "bernoulli_exp", "discrete_laplace", "discrete_gaussian"]
 

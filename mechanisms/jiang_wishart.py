@@ -40,7 +40,7 @@ import numpy as np
 from scipy import special, stats
 
 from dpverify import InvalidArgument, PrivacyClaim
-from dpverify import _validate as v
+from dpverify import validation as v
 
 __all__ = [
     "LaplaceCovariance",

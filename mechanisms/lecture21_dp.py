@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from dpverify import PrivacyClaim
-from dpverify import _validate as v
+from dpverify import validation as v
 
 from ._base import GaussianNoise, LaplaceNoise
 

@@ -53,7 +53,7 @@ import numpy as np
 from scipy import linalg
 
 from dpverify import InvalidArgument, PrivacyClaim
-from dpverify import _validate as v
+from dpverify import validation as v
 
 from ._base import LOG_SQRT_2PI
 

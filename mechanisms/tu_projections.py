@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from dpverify import InvalidArgument, PrivacyClaim
-from dpverify import _validate as v
+from dpverify import validation as v
 
 from ._base import LOG_SQRT_2PI, GaussianNoise
 

@@ -74,7 +74,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from dpverify import InvalidArgument, NumericalError, PrivacyClaim
-from dpverify import _validate as v
+from dpverify import validation as v
 
 __all__ = [
     "C1",

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .. import _validate as v
+from .. import validation as v
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument, UnsupportedEvent
 from .base import CompositionMethod

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _validate as v
+from .. import validation as v
 from ..errors import InvalidArgument, UnsupportedEvent
 from .events import DpEvent
 

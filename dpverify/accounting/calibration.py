@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import _validate as v
+from .. import validation as v
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
 from .base import CompositionMethod

@@ -28,7 +28,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import ndtr, ndtri
 
-from .. import _validate as v
+from .. import validation as v
 from ..errors import InvalidArgument
 from .events import Composed, DpEvent, Gaussian, SelfComposed, leaves
 from .profiles import gaussian_delta

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _validate as v
+from .. import validation as v
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
 from .base import CompositionMethod, as_event, nonneg_array, unit_array

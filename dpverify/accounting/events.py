@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .. import _validate as v
+from .. import validation as v
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
 

@@ -36,7 +36,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import _validate as v
+from .. import validation as v
 from ..errors import InvalidArgument, UnsupportedEvent
 from .base import CompositionMethod, as_event, nonneg_array, unit_array
 from .events import (

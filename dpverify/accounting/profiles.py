@@ -28,7 +28,7 @@ import math
 import numpy as np
 from scipy.special import log_ndtr
 
-from .. import _validate as v
+from .. import validation as v
 from ..errors import UnsupportedEvent
 from .atoms import discrete_gaussian_atoms, discrete_laplace_atoms, rr_atoms
 from .events import (

@@ -33,7 +33,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln
 
-from .. import _validate as v
+from .. import validation as v
 from ..errors import InvalidArgument
 from .atoms import discrete_laplace_atoms, rr_atoms
 from .base import CompositionMethod

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _validate as v
+from .. import validation as v
 from ..errors import InvalidArgument
 
 __all__ = ["Sampling", "SamplerCheck", "SamplerAudit", "audit_sampler"]

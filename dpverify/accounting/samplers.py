@@ -27,7 +27,7 @@ import math
 
 import mpmath
 
-from .. import _validate as v
+from .. import validation as v
 
 __all__ = ["shuffled_gaussian_delta_lower", "shuffled_gaussian_epsilon_lower"]
 

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _validate as v
+from .. import validation as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _validate as v
+from .. import validation as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
 from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require

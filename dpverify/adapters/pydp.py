@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .. import _validate as v
+from .. import validation as v
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
 from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require

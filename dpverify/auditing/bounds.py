@@ -39,7 +39,7 @@ import math
 import numpy as np
 from scipy import special
 
-from .._validate import integer, open_unit
+from ..validation import integer, open_unit
 from ..errors import InvalidArgument
 
 __all__ = ["kl_bernoulli", "kl_lower", "kl_upper", "clopper_pearson_lower", "clopper_pearson_upper",

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .._validate import as_rng, integer, nonnegative, open_unit
+from ..validation import as_rng, integer, nonnegative, open_unit
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument
 from .point import audit_point

@@ -45,7 +45,7 @@ from typing import Any, Callable, Sequence
 
 from ..errors import InvalidArgument
 from . import deadline
-from .._format import describe
+from ..messages import describe
 
 __all__ = ["is_dask_client", "require_distributed", "check_picklable", "FromFactory", "map_ordered",
            "stream_tasks", "share", "total_threads", "check_workers_agree",

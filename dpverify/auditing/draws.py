@@ -16,9 +16,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._validate import as_rng, integer
+from ..validation import as_rng, integer
 from ..errors import InvalidArgument, MechanismError
-from .._format import describe
+from ..messages import describe
 
 __all__ = ["BATCH_ELEMENTS", "DIRECTIONS", "Origin", "NO_ORIGIN", "root_seed", "BatchPlan", "batch_plan", "check_outputs", "call_sampler", "honours_rng",
            "same_outputs", "validate_samples", "DEFAULT_MAX_SAMPLES", "SamplesPlan", "plan_samples",

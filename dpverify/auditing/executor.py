@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InvalidArgument
 from . import deadline, distributed
-from .._format import describe
+from ..messages import describe
 from .draws import honours_rng, same_outputs
 
 __all__ = ["InlineExecutor", "run_batches", "progress_ticker", "progress_wanted", "PROGRESS_THRESHOLD",

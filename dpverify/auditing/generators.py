@@ -25,8 +25,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .._format import describe
-from .._validate import integer
+from ..messages import describe
+from ..validation import integer
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
 from .pairs import normalise_pairs

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidArgument, MechanismError, NumericalError
-from .._format import describe
+from ..messages import describe
 from .bounds import kl_lower
 from .draws import NO_ORIGIN, Origin, batch_plan, call_sampler, check_outputs
 from .executor import run_batches

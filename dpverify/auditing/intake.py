@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from .._format import describe
-from .._validate import open_unit, positive
+from ..messages import describe
+from ..validation import open_unit, positive
 from ..claims import PrivacyClaim
 from ..errors import InvalidArgument
 from ..mechanism import is_white_box

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from .._validate import integer, nonnegative, positive
+from ..validation import integer, nonnegative, positive
 from ..claims import Verdict
 from ..errors import InvalidArgument
 from .result import jsonable

@@ -34,7 +34,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .._format import describe
+from ..messages import describe
 from ..claims import NeighbourRelation
 from ..errors import DPVerifyError, InvalidArgument
 from .space import NeighbourSpace, Unit

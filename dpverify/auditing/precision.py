@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import integer, positive
+from ..validation import integer, positive
 from ..errors import MechanismError, NumericalError
-from .._format import describe
+from ..messages import describe
 from .draws import NO_ORIGIN, Origin
 
 __all__ = ["PrecisionPolicy", "refine_losses", "has_mp"]

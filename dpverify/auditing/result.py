@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .._format import fmt_lower
+from ..rounding import fmt_lower
 from ..claims import PrivacyClaim, Verdict
 
 __all__ = ["AuditResult", "DirectionResult", "AuditMethod", "Direction", "SearchRecord", "ConsistencyCheck",

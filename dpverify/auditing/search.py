@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .._format import describe
-from .._validate import integer
+from ..messages import describe
+from ..validation import integer
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument, MechanismError
 from .generators import (FixedPairs, NeighbourGenerator, QueryPatterns, UnitChanges, apply_change, as_base,

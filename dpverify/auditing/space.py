@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .._format import describe
-from .._validate import positive
+from ..messages import describe
+from ..validation import positive
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
 

@@ -1,7 +1,7 @@
 """Noise calibration: lemma-derived and exact, always on the safe side (see ``docs/calibration.md``).
 
 Each function returns an immutable :class:`Calibration`: the parameter under its paper's name
-(``.sigma``, ``.scale``, ``.C``, ``.sigma_AN``, ``.sigma_RP``), the :class:`Method`, the
+(``.sigma``, ``.scale``, ``.C``, ``.sigma_AN``, ``.sigma_RP``), the :class:`CalibrationMethod`, the
 :class:`Provenance` (claim, lemmas, steps), the achieved delta(eps) re-evaluated at high precision
 where an exact profile exists, and ``tightness = value / exact minimum``.
 
@@ -27,12 +27,12 @@ from ._api import (
     random_projection,
     wishart,
 )
-from ._result import Calibration, Method, Provenance
+from ._result import Calibration, CalibrationMethod, Provenance
 
 __all__ = [
     "CALIBRATORS",
     "Calibration",
-    "Method",
+    "CalibrationMethod",
     "ProjectionReading",
     "Provenance",
     "covariance_laplace",

@@ -2,16 +2,17 @@
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 import math
 from typing import Any, Callable
 
 import numpy as np
 
 from ._numeric import round_up
-from .. import _validate as v
+from .. import validation as v
 from ..errors import DPVerifyError, InvalidArgument, NumericalError
 from . import _gaussian, _laplace, _projection
-from ._result import Calibration, Method, Provenance
+from ._result import Calibration, CalibrationMethod, Provenance
 
 __all__ = [
     "ProjectionReading",
@@ -62,7 +63,7 @@ def _sens(sensitivity: Any) -> float:
 def _derivation(derivation_id: str):
     """The derivation ``derivation_id`` of :mod:`dpverify.symbolic.derivations`, or DPVerifyError."""
     try:
-        from ..symbolic.derivations import get_derivation
+        from ..symbolic.derivations import get_derivation  # deferred: sympy (the derivations are sympy expressions)
     except ImportError as exc:
         raise DPVerifyError(
             f"the symbolic derivation {derivation_id!r} is unavailable: dpverify.symbolic.derivations "
@@ -163,8 +164,8 @@ def projection_delta(epsilon: float, sigma: float, *, k: int, norm: float, sigma
 
 # ----------------------------------------------------------------------------- Gaussian
 
-_GAUSS_METHODS = (Method.EXACT, Method.CLASSICAL, Method.KENTHAPADI)
-_GAUSS_DERIVATION = {Method.CLASSICAL: "lecture21-dp/lemma-6", Method.KENTHAPADI: "tu-projections/lemma-2"}
+_GAUSS_METHODS = (CalibrationMethod.EXACT, CalibrationMethod.CLASSICAL, CalibrationMethod.KENTHAPADI)
+_GAUSS_DERIVATION = {CalibrationMethod.CLASSICAL: "lecture21-dp/lemma-6", CalibrationMethod.KENTHAPADI: "tu-projections/lemma-2"}
 
 
 def _gaussian_exact_steps(epsilon, delta, sensitivity, nudges) -> tuple[str, ...]:
@@ -180,7 +181,7 @@ def _gaussian_exact_steps(epsilon, delta, sensitivity, nudges) -> tuple[str, ...
     )
 
 
-def gaussian(epsilon: float, delta: float, sensitivity: float = 1.0, method: Method | str = "exact") -> Calibration:
+def gaussian(epsilon: float, delta: float, sensitivity: float = 1.0, method: CalibrationMethod | str = "exact") -> Calibration:
     """sigma of the Gaussian mechanism f + N(0, sigma^2 I) for an (eps, delta) target.
 
     ``method``: ``"exact"`` (the smallest sigma meeting the exact profile, certified),
@@ -189,11 +190,11 @@ def gaussian(epsilon: float, delta: float, sensitivity: float = 1.0, method: Met
     and ``safe`` (False when a lemma's sigma is below the exact minimum, e.g. the classical formula
     for large eps: the returned value is then reported, not hidden, and does not meet the target).
     """
-    m = Method.parse(method, _GAUSS_METHODS, mechanism="the Gaussian mechanism")
+    m = CalibrationMethod.parse(method, _GAUSS_METHODS, mechanism="the Gaussian mechanism")
     eps, dlt, sens = _eps(epsilon), _delta_open(delta), _sens(sensitivity)
     inputs = (("epsilon", eps), ("delta", dlt), ("sensitivity", sens))
     s_exact, ach, tol, nudges = _gaussian.minimal_sigma(eps, dlt, sens)
-    if m is Method.EXACT:
+    if m is CalibrationMethod.EXACT:
         return Calibration(
             mechanism="gaussian", parameter_name="sigma", value=s_exact, method=m, inputs=inputs,
             provenance=Provenance(claim="lecture21-dp/lemma-6", lemmas=(BALLE_WANG,),
@@ -202,7 +203,7 @@ def gaussian(epsilon: float, delta: float, sensitivity: float = 1.0, method: Met
             notes=("exact: the smallest float sigma whose 50-digit delta(eps) is certified <= delta "
                    "(within a relative 1e-9 of the true minimum)",),
         )
-    if m is Method.KENTHAPADI and not dlt < 0.5:
+    if m is CalibrationMethod.KENTHAPADI and not dlt < 0.5:
         raise InvalidArgument(
             f"delta={dlt!r}: tu-projections Lemma 2 (Kenthapadi et al.) holds only for delta < 1/2; "
             f"use method='exact' or 'classical'."
@@ -213,7 +214,7 @@ def gaussian(epsilon: float, delta: float, sensitivity: float = 1.0, method: Met
     safe = _verdict(d, err, dlt)
     comps, pnotes = _printed(der, epsilon=eps, delta=dlt, sensitivity=sens)
     notes = list(pnotes) + list(_printed_below(comps, s_exact, "sigma"))
-    if m is Method.CLASSICAL and eps >= 1:
+    if m is CalibrationMethod.CLASSICAL and eps >= 1:
         notes.append("lecture21-dp Lemma 6 states no bound on eps; the classical analysis (Dwork & Roth, "
                      "Theorem A.1) needs eps < 1.")
     if safe is False:
@@ -229,19 +230,19 @@ def gaussian(epsilon: float, delta: float, sensitivity: float = 1.0, method: Met
 
 # ----------------------------------------------------------------------------- Laplace
 
-def laplace(epsilon: float, delta: float = 0.0, sensitivity: float = 1.0, method: Method | str = "exact") -> Calibration:
+def laplace(epsilon: float, delta: float = 0.0, sensitivity: float = 1.0, method: CalibrationMethod | str = "exact") -> Calibration:
     """Scale b of the scalar Laplace mechanism f + Lap(0, b) (``lecture21-dp/lemma-1``).
 
     ``method``: ``"exact"`` (b* = Delta / (eps - 2 log(1 - delta)), from the exact profile
     delta(eps) = max(0, 1 - exp((eps - Delta/b)/2)); Delta/eps for delta = 0) or ``"lemma"``
     (Lemma 1's b = Delta/eps, pure DP whatever delta is). ``delta`` in [0, 1).
     """
-    m = Method.parse(method, (Method.EXACT, Method.LEMMA), mechanism="the Laplace mechanism")
+    m = CalibrationMethod.parse(method, (CalibrationMethod.EXACT, CalibrationMethod.LEMMA), mechanism="the Laplace mechanism")
     eps, sens = _eps(epsilon), _sens(sensitivity)
     dlt = v.probability("delta", delta, fix="Pass 0 for pure DP or a target 0 < delta < 1.")
     inputs = (("epsilon", eps), ("delta", dlt), ("sensitivity", sens))
     b_exact, ach, tol, nudges = _laplace.minimal_scale(eps, dlt, sens)
-    if m is Method.EXACT:
+    if m is CalibrationMethod.EXACT:
         return Calibration(
             mechanism="laplace", parameter_name="scale", value=b_exact, method=m, inputs=inputs,
             provenance=Provenance(
@@ -265,7 +266,7 @@ def laplace(epsilon: float, delta: float = 0.0, sensitivity: float = 1.0, method
 
 # ----------------------------------------------------------------------------- random projection
 
-_RP_METHODS = (Method.EXACT, Method.THEOREM_1, Method.THEOREM_2)
+_RP_METHODS = (CalibrationMethod.EXACT, CalibrationMethod.THEOREM_1, CalibrationMethod.THEOREM_2)
 
 
 def _parse_reading(reading) -> ProjectionReading:
@@ -286,20 +287,25 @@ def _smax_upper(P: np.ndarray) -> float:
     return s * (1 + 10 * max(P.shape) * np.finfo(float).eps)
 
 
-def random_projection(epsilon: float, delta: float, *, k: int | None = None, B: float | None = None,
-                      sigma_p: float = 1.0, method: Method | str = "exact",
-                      reading: ProjectionReading | str = "fresh", z: Any = None, P: Any = None,
-                      rtol: float = 1e-3) -> Calibration:
-    """sigma of ``tu-projections``' release XP + G, G i.i.d. N(0, sigma^2), for rows differing by ||z|| <= B.
+@dataclass(frozen=True)
+class _ProjectionInputs:
+    """The validated inputs of :func:`random_projection`."""
 
-    ``method``: ``"theorem-1"`` / ``"theorem-2"`` (the paper's calibrations, from the symbolic
-    derivations; shown next to the printed formula under each reading and the exact minimum) or
-    ``"exact"``. ``reading`` (see :class:`ProjectionReading`): ``"fresh"`` averages the
-    conditional Gaussian profile over P (needs k, sigma_p and B or a pair difference ``z``);
-    ``"fixed"`` needs the matrix ``P`` (d x k) and uses sensitivity B s_max(P) (or ||zP||).
-    ``rtol`` is the relative width of the rigorous bracket on the FRESH-P delta.
-    """
-    m = Method.parse(method, _RP_METHODS, mechanism="the random projection release")
+    method: CalibrationMethod
+    reading: ProjectionReading
+    epsilon: float
+    delta: float
+    k: int
+    norm: float  # B, or ||z|| when a pair difference z is given
+    sigma_p: float
+    rtol: float
+    z: np.ndarray | None
+    P: np.ndarray | None
+
+
+def _projection_inputs(epsilon, delta, k, B, sigma_p, method, reading, z, P, rtol) -> _ProjectionInputs:
+    """Validate :func:`random_projection`'s arguments (each error names the argument and the fix)."""
+    m = CalibrationMethod.parse(method, _RP_METHODS, mechanism="the random projection release")
     rd = _parse_reading(reading)
     eps, dlt = _eps(epsilon), _delta_open(delta)
     sp = v.positive("sigma_p", sigma_p, fix="sigma_p is the standard deviation of P's entries.")
@@ -333,18 +339,21 @@ def random_projection(epsilon: float, delta: float, *, k: int | None = None, B: 
         raise InvalidArgument("reading='fixed' needs the projection matrix P (d x k); pass P=... or use reading='fresh'.")
     if rd is ProjectionReading.FRESH and Pm is not None:
         raise InvalidArgument("P was given with reading='fresh', which averages over P; use reading='fixed' to use P.")
-    if m is Method.THEOREM_1 and not dlt < 0.5:
+    if m is CalibrationMethod.THEOREM_1 and not dlt < 0.5:
         raise InvalidArgument(f"delta={dlt!r}: tu-projections Theorem 1 needs 0 < delta < 1/2.")
-    if m is Method.THEOREM_2 and not (eps < 1 and dlt < 0.5):
+    if m is CalibrationMethod.THEOREM_2 and not (eps < 1 and dlt < 0.5):
         raise InvalidArgument(
             f"epsilon={eps!r}, delta={dlt!r}: tu-projections Theorem 2 needs 0 < eps < 1 and 0 < delta < 1/2; "
             f"use method='theorem-1' or 'exact'."
         )
-    inputs = [("epsilon", eps), ("delta", dlt), ("k", k), ("B" if zv is None else "norm_z", norm),
-              ("sigma_p", sp), ("reading", rd.value)]
+    return _ProjectionInputs(m, rd, eps, dlt, k, norm, sp, rt, zv, Pm)
 
-    # the exact minimum under the chosen reading
-    if rd is ProjectionReading.FRESH:
+
+def _projection_exact(a: _ProjectionInputs):
+    """The exact minimal sigma under the chosen reading: ``(s_hi, s_lo or None, achieved delta, tolerance,
+    steps, note, fixed-P sensitivity or None)``."""
+    eps, dlt, k, norm, sp, rt = a.epsilon, a.delta, a.k, a.norm, a.sigma_p, a.rtol
+    if a.reading is ProjectionReading.FRESH:
         s_hi, s_lo, ach_exact, tol_exact, cells = _projection.fresh_minimal_sigma(eps, dlt, k, norm, sp, rt)
         exact_steps = (
             "conditionally on P, XP + G is a Gaussian mechanism with Delta = ||zP|| (one non-zero row)",
@@ -356,24 +365,45 @@ def random_projection(epsilon: float, delta: float, *, k: int | None = None, B: 
         )
         exact_note = ("FRESH-P reading: delta averages over P; exact when P is released with the output, "
                       "an upper bound otherwise.")
-        sens_fixed = None
+        return s_hi, s_lo, ach_exact, tol_exact, exact_steps, exact_note, None
+    Pm, zv = a.P, a.z
+    if zv is not None:
+        sens_fixed = float(np.linalg.norm(zv @ Pm)) * (1 + 10 * max(Pm.shape) * np.finfo(float).eps)
     else:
-        if zv is not None:
-            sens_fixed = float(np.linalg.norm(zv @ Pm)) * (1 + 10 * max(Pm.shape) * np.finfo(float).eps)
-        else:
-            sens_fixed = float(norm * _smax_upper(Pm))
-        s_hi, ach_exact, tol_exact, nudges = _gaussian.minimal_sigma(eps, dlt, sens_fixed)
-        s_lo = None
-        exact_steps = (
-            "FIXED-P: XP + G is a Gaussian mechanism with Delta = ||zP|| <= B s_max(P)",
-            f"Delta = {sens_fixed!r} (computed value inflated by its rounding-error bound)",
-        ) + _gaussian_exact_steps(eps, dlt, sens_fixed, nudges)
-        exact_note = "FIXED-P reading: P is the given matrix; sensitivity B s_max(P) (or ||zP|| for the given z)."
+        sens_fixed = float(norm * _smax_upper(Pm))
+    s_hi, ach_exact, tol_exact, nudges = _gaussian.minimal_sigma(eps, dlt, sens_fixed)
+    exact_steps = (
+        "FIXED-P: XP + G is a Gaussian mechanism with Delta = ||zP|| <= B s_max(P)",
+        f"Delta = {sens_fixed!r} (computed value inflated by its rounding-error bound)",
+    ) + _gaussian_exact_steps(eps, dlt, sens_fixed, nudges)
+    exact_note = "FIXED-P reading: P is the given matrix; sensitivity B s_max(P) (or ||zP|| for the given z)."
+    return s_hi, None, ach_exact, tol_exact, exact_steps, exact_note, sens_fixed
+
+
+def random_projection(epsilon: float, delta: float, *, k: int | None = None, B: float | None = None,
+                      sigma_p: float = 1.0, method: CalibrationMethod | str = "exact",
+                      reading: ProjectionReading | str = "fresh", z: Any = None, P: Any = None,
+                      rtol: float = 1e-3) -> Calibration:
+    """sigma of ``tu-projections``' release XP + G, G i.i.d. N(0, sigma^2), for rows differing by ||z|| <= B.
+
+    ``method``: ``"theorem-1"`` / ``"theorem-2"`` (the paper's calibrations, from the symbolic
+    derivations; shown next to the printed formula under each reading and the exact minimum) or
+    ``"exact"``. ``reading`` (see :class:`ProjectionReading`): ``"fresh"`` averages the
+    conditional Gaussian profile over P (needs k, sigma_p and B or a pair difference ``z``);
+    ``"fixed"`` needs the matrix ``P`` (d x k) and uses sensitivity B s_max(P) (or ||zP||).
+    ``rtol`` is the relative width of the rigorous bracket on the FRESH-P delta.
+    """
+    a = _projection_inputs(epsilon, delta, k, B, sigma_p, method, reading, z, P, rtol)
+    m, rd, eps, dlt, k, norm, sp, rt = a.method, a.reading, a.epsilon, a.delta, a.k, a.norm, a.sigma_p, a.rtol
+    inputs = [("epsilon", eps), ("delta", dlt), ("k", k), ("B" if a.z is None else "norm_z", norm),
+              ("sigma_p", sp), ("reading", rd.value)]
+    s_hi, s_lo, ach_exact, tol_exact, exact_steps, exact_note, sens_fixed = _projection_exact(a)
+    if sens_fixed is not None:
         inputs.append(("sensitivity_fixed_P", float(sens_fixed)))
     inputs_t = tuple(inputs)
     bracket = (s_lo, s_hi) if s_lo is not None else None
 
-    if m is Method.EXACT:
+    if m is CalibrationMethod.EXACT:
         return Calibration(
             mechanism="random-projection", parameter_name="sigma", value=s_hi, method=m, inputs=inputs_t,
             provenance=Provenance(claim="tu-projections/theorem-1", lemmas=(BALLE_WANG,), steps=exact_steps),
@@ -381,7 +411,7 @@ def random_projection(epsilon: float, delta: float, *, k: int | None = None, B: 
             tightness=1.0, safe=True, notes=(exact_note,),
         )
 
-    der = _derivation("tu-projections/theorem-1" if m is Method.THEOREM_1 else "tu-projections/theorem-2")
+    der = _derivation("tu-projections/theorem-1" if m is CalibrationMethod.THEOREM_1 else "tu-projections/theorem-2")
     vals = dict(epsilon=eps, delta=dlt, k=k, B=norm, sigma_p=sp)
     sigma = _evaluate(der, **vals)
     comps, pnotes = _printed(der, **vals)
@@ -424,7 +454,7 @@ def wishart(epsilon: float, *, n: int, d: int | None = None) -> Calibration:
     c = _evaluate(der, epsilon=eps, n=nn)
     comps, notes = _printed(der, epsilon=eps, n=nn)
     return Calibration(
-        mechanism="wishart", parameter_name="C", value=c, method=Method.LEMMA, inputs=tuple(inputs),
+        mechanism="wishart", parameter_name="C", value=c, method=CalibrationMethod.LEMMA, inputs=tuple(inputs),
         provenance=_provenance(der), comparisons=comps, notes=notes,
         **_no_delta("no exact privacy profile of the Wishart mechanism is implemented; the paper's (eps, 0) "
                     "claim rests on a density-ratio bound (its Theorem 4), and the support of A + W, "
@@ -441,7 +471,7 @@ def covariance_laplace(epsilon: float, *, n: int, d: int) -> Calibration:
     b = _evaluate(der, epsilon=eps, n=nn, d=dd)
     comps, notes = _printed(der, epsilon=eps, n=nn, d=dd)
     return Calibration(
-        mechanism="covariance-laplace", parameter_name="scale", value=b, method=Method.LEMMA,
+        mechanism="covariance-laplace", parameter_name="scale", value=b, method=CalibrationMethod.LEMMA,
         inputs=(("epsilon", eps), ("n", nn), ("d", dd)), provenance=_provenance(der), comparisons=comps,
         notes=notes,
         **_no_delta("no exact minimum is implemented: it depends on the true l1 sensitivity of the upper "
@@ -460,7 +490,7 @@ def mi_additive_noise(epsilon: float) -> Calibration:
     s = _evaluate(der, epsilon=eps)
     comps, notes = _printed(der, epsilon=eps)
     return Calibration(
-        mechanism="mi-additive-noise", parameter_name="sigma_AN", value=s, method=Method.LEMMA,
+        mechanism="mi-additive-noise", parameter_name="sigma_AN", value=s, method=CalibrationMethod.LEMMA,
         inputs=(("epsilon_bits", eps),), provenance=_provenance(der), comparisons=comps,
         notes=notes + ("epsilon is in bits (MI-DP), not an (eps, delta)-DP epsilon.",), **_no_delta(_MI_REASON),
     )
@@ -479,7 +509,7 @@ def mi_random_projection(epsilon: float, *, n_prime: int, f2: float) -> Calibrat
     s = _evaluate(der, allow_zero=True, epsilon=eps, n_prime=npr, f2=f2v)
     comps, notes = _printed(der, epsilon=eps, n_prime=npr, f2=f2v)
     return Calibration(
-        mechanism="mi-random-projection", parameter_name="sigma_RP", value=s, method=Method.LEMMA,
+        mechanism="mi-random-projection", parameter_name="sigma_RP", value=s, method=CalibrationMethod.LEMMA,
         inputs=(("epsilon_bits", eps), ("n_prime", npr), ("f2", f2v)), provenance=_provenance(der),
         comparisons=comps,
         notes=notes + ("epsilon is in bits (MI-DP).",

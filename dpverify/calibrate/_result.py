@@ -1,4 +1,4 @@
-"""The values a calibration returns: :class:`Calibration`, :class:`Method`, :class:`Provenance`."""
+"""The values a calibration returns: :class:`Calibration`, :class:`CalibrationMethod`, :class:`Provenance`."""
 from __future__ import annotations
 
 import enum
@@ -8,13 +8,13 @@ from typing import Any
 
 from ..errors import InvalidArgument
 
-__all__ = ["Method", "Provenance", "Calibration", "PARAMETER_NAMES"]
+__all__ = ["CalibrationMethod", "Provenance", "Calibration", "PARAMETER_NAMES"]
 
 #: The noise parameters a calibration can return, each under its paper's name.
 PARAMETER_NAMES = ("sigma", "scale", "C", "sigma_AN", "sigma_RP")
 
 
-class Method(str, enum.Enum):
+class CalibrationMethod(str, enum.Enum):
     """How a noise parameter was obtained.
 
     * ``EXACT``: the smallest parameter whose exact privacy profile meets the target
@@ -35,10 +35,10 @@ class Method(str, enum.Enum):
     LEMMA = "lemma"
 
     @classmethod
-    def parse(cls, value: Any, allowed: tuple["Method", ...], *, mechanism: str) -> "Method":
-        """``value`` (a Method or its string value) as a member of ``allowed``, else InvalidArgument."""
+    def parse(cls, value: Any, allowed: tuple["CalibrationMethod", ...], *, mechanism: str) -> "CalibrationMethod":
+        """``value`` (a CalibrationMethod or its string value) as a member of ``allowed``, else InvalidArgument."""
         names = ", ".join(repr(m.value) for m in allowed)
-        if isinstance(value, Method):
+        if isinstance(value, CalibrationMethod):
             member = value
         elif isinstance(value, str):
             try:
@@ -49,7 +49,7 @@ class Method(str, enum.Enum):
                 ) from None
         else:
             raise InvalidArgument(
-                f"method={value!r} must be a dpverify.calibrate.Method or one of the strings {names} "
+                f"method={value!r} must be a dpverify.calibrate.CalibrationMethod or one of the strings {names} "
                 f"(got {type(value).__name__})."
             )
         if member not in allowed:
@@ -92,7 +92,7 @@ class Calibration:
     Fields:
 
     * ``mechanism``: the mechanism calibrated (e.g. ``"gaussian"``).
-    * ``method``: a :class:`Method`.
+    * ``method``: a :class:`CalibrationMethod`.
     * ``inputs``: the target and mechanism inputs, as ``(name, value)`` pairs.
     * ``provenance``: a :class:`Provenance`.
     * ``achieved_delta``: delta(epsilon) of the mechanism with this parameter, from an exact
@@ -117,7 +117,7 @@ class Calibration:
     mechanism: str
     parameter_name: str
     value: float
-    method: Method
+    method: CalibrationMethod
     inputs: tuple[tuple[str, Any], ...]
     provenance: Provenance
     achieved_delta: float | None = None
@@ -136,8 +136,8 @@ class Calibration:
             raise InvalidArgument(
                 f"parameter_name={self.parameter_name!r} must be one of {PARAMETER_NAMES}."
             )
-        if not isinstance(self.method, Method):
-            raise InvalidArgument(f"method={self.method!r} must be a Method.")
+        if not isinstance(self.method, CalibrationMethod):
+            raise InvalidArgument(f"method={self.method!r} must be a CalibrationMethod.")
         if not (isinstance(self.value, float) and math.isfinite(self.value) and self.value >= 0):
             raise InvalidArgument(f"value={self.value!r} must be a finite float >= 0.")
         if self.exact_value is None and self.exact_reason is None:

@@ -12,7 +12,11 @@ import os
 import re
 import sys
 
+from .. import __version__
 from ..errors import DPVerifyError, InvalidArgument
+from ._common import EXIT_FAIL_ON
+
+__all__ = ["main", "build_parser", "EXIT_FAIL_ON"]
 
 #: Subcommand modules in ``dpverify.cli``, in the order ``--help`` lists them.
 SUBCOMMANDS = ("check", "audit", "calibrate", "prove", "account")
@@ -38,7 +42,6 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dpverify", description=DESCRIPTION, epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"dpverify {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -13,9 +13,15 @@ from __future__ import annotations
 import math
 import time
 
+from ..validation import open_unit
 from ..accounting import Accountant, Method, events as ev
+from ..accounting.curves import dpsgd, epsilon_curve
+from ..accounting.events import Composed, SelfComposed
+from ..accounting.pld import PLDComposition
 from ..claims import NeighbourRelation
 from ..errors import InvalidArgument, UnsupportedEvent
+from ..report import accounting_plots  # the plot saver is looked up when called (tests replace it)
+from ..report.html import account_report
 from . import _common
 
 _KINDS = {
@@ -85,7 +91,6 @@ def _build_event(spec: str, kind: str, cls, kwargs: dict, relation: NeighbourRel
         if missing:
             raise InvalidArgument(f"--event {spec!r}: dpsgd needs q=RATE:sigma=NOISE_MULTIPLIER:steps=N "
                                   f"(missing {', '.join(missing)}).")
-        from ..accounting.curves import dpsgd
 
         return dpsgd(kwargs["q"], kwargs["sigma"], kwargs["steps"])
     if kind.startswith("subsampled-"):
@@ -122,8 +127,6 @@ def register(sub):
 
 
 def _deltas(raw: list[str]) -> list[float]:
-    from .._validate import open_unit
-
     out = []
     for item in raw:
         for part in str(item).split(","):
@@ -136,9 +139,6 @@ def _deltas(raw: list[str]) -> list[float]:
 
 
 def run(args) -> int:
-    from ..accounting.curves import epsilon_curve
-    from ..accounting.pld import PLDComposition
-
     deltas = _deltas(args.delta)
     _common.check_report_target(args.report)
     if args.plot is not None:
@@ -189,24 +189,19 @@ def _curves_out(args, deltas, parsed, results) -> int:
     table is printed, so a failing plot never throws the numbers away)."""
     import sys
 
-    from ..accounting.events import Composed, SelfComposed
-    from ..report.accounting_plots import account_curves
-
     parts = [e if c == 1 else SelfComposed(e, c) for e, c in parsed]
     event = parts[0] if len(parts) == 1 else Composed(tuple(parts))
-    curves = account_curves(event, deltas)
+    curves = accounting_plots.account_curves(event, deltas)
     code = 0
     if args.report:
-        from ..report.html import account_report
 
         command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["account"] else \
             "dpverify account " + " ".join(f"--event {s}" for s in args.event)
         code = max(code, _common.write_report(args.report, account_report(curves, args.event, command=command, results=results)))
     if args.plot:
-        from ..report.accounting_plots import save_account_plot
 
         try:
-            save_account_plot(curves, args.plot)
+            accounting_plots.save_account_plot(curves, args.plot)
         except (OSError, ImportError) as exc:
             print(f"dpverify account: the results above stand, but the plot was not saved: {exc}", file=sys.stderr)
             return 1

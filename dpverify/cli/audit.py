@@ -1,14 +1,22 @@
 """``dpverify audit MODULE:ATTR --pairs MODULE:ATTR``: audit one mechanism on given pairs."""
 from __future__ import annotations
 
+import logging
+import os
 import sys
 
 from .. import audit as _audit
 from ..auditing import DEFAULT_SAMPLES
+from ..auditing.distributed import connect
+from ..auditing.result import jsonable
 from ..claims import PrivacyClaim
 from ..errors import InvalidArgument
 from ..registry import load_entries
-from . import _common
+from .. import report  # the plot savers are looked up on their modules when called (tests replace them)
+from ..report import blackbox_plots
+from ..report.check_table import report_histogram
+from ..report.html import audit_report
+from . import _close_dask_quietly, _common
 
 
 def _registered(name: str):
@@ -62,7 +70,8 @@ def register(sub):
     return p
 
 
-def run(args) -> int:
+def _mechanism_and_pairs(args):
+    """The mechanism and its pairs: a registered name (default pairs unless --pairs) or MODULE:ATTR."""
     if ":" not in args.mechanism:
         entry = _registered(args.mechanism)
         mech = entry.factory()
@@ -77,19 +86,24 @@ def run(args) -> int:
     if pairs is None:
         pairs = _common.load_object(args.pairs, "--pairs",
                                     call=lambda o: callable(o) and not isinstance(o, (tuple, list)))
-    claim = None
-    if args.epsilon is not None or args.delta is not None:
-        base = getattr(mech, "claim", None)
-        eps = args.epsilon if args.epsilon is not None else getattr(base, "epsilon", None)
-        if eps is None:
-            raise InvalidArgument("--delta was given without --epsilon and the mechanism has no claim; add --epsilon.")
-        delta = args.delta if args.delta is not None else (base.delta if base is not None and args.epsilon is None else 0.0)
-        claim = PrivacyClaim(eps, delta)
-    seed = args.seed if args.seed is not None else _common.new_seed()
-    white_box = callable(getattr(mech, "log_density", None))
-    if args.plot is not None:
-        _common.check_plot_target(args.plot)
-    _common.check_report_target(args.report)
+    return mech, pairs
+
+
+def _claim(args, mech) -> PrivacyClaim | None:
+    """The claim --epsilon / --delta state (None: the mechanism's own)."""
+    if args.epsilon is None and args.delta is None:
+        return None
+    base = getattr(mech, "claim", None)
+    eps = args.epsilon if args.epsilon is not None else getattr(base, "epsilon", None)
+    if eps is None:
+        raise InvalidArgument("--delta was given without --epsilon and the mechanism has no claim; add --epsilon.")
+    delta = args.delta if args.delta is not None else (base.delta if base is not None and args.epsilon is None else 0.0)
+    return PrivacyClaim(eps, delta)
+
+
+def _audit_options(args, white_box: bool):
+    """(keyword options of the audit, a Heartbeat or None) from --delta-resolution, --plot/--report,
+    --progress and --time-budget."""
     extra = {}
     if args.delta_resolution is not None:
         extra["delta_resolution"] = args.delta_resolution
@@ -103,35 +117,37 @@ def run(args) -> int:
             heartbeat = _common.Heartbeat(f"black-box audit of {args.mechanism}")
     if args.time_budget is not None:
         extra["time_budget"] = args.time_budget
+    return extra, heartbeat
+
+
+def _connect(args):
+    """(client, cluster) of --scheduler / --workers, or (None, None)."""
+    if not (getattr(args, "scheduler", None) or getattr(args, "workers", None)):
+        return None, None
+    if args.workers:  # a local cluster's workers log to this terminal: errors only (Ctrl-C stays one line)
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+        logging.getLogger("distributed").setLevel(logging.ERROR)
+    try:
+        return connect(args.scheduler, args.workers)
+    except (ValueError, TypeError) as exc:  # an address Dask cannot parse (the form was checked up front)
+        raise InvalidArgument(f"--scheduler {args.scheduler!r}: {exc}") from None
+
+
+def _run_audit(args, mech, pairs, claim, seed, extra, heartbeat):
+    """The audit (on the Dask cluster of --scheduler / --workers if given); None after Ctrl-C."""
     client = cluster = None
     try:
-        if getattr(args, "scheduler", None) or getattr(args, "workers", None):
-            from ..auditing.distributed import connect
-
-            if args.workers:  # a local cluster's workers log to this terminal: errors only (Ctrl-C stays one line)
-                import logging
-                import os
-
-                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
-                logging.getLogger("distributed").setLevel(logging.ERROR)
-            try:
-                client, cluster = connect(args.scheduler, args.workers)
-            except (ValueError, TypeError) as exc:  # an address Dask cannot parse (the form was checked up front)
-                raise InvalidArgument(f"--scheduler {args.scheduler!r}: {exc}") from None
+        client, cluster = _connect(args)
+        if client is not None:
             extra["executor"] = client
         if heartbeat is not None:
             with heartbeat:
-                result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence,
-                                rng=seed, **extra)
-        else:
-            result = _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed,
-                            **extra)
+                return _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence,
+                              rng=seed, **extra)
+        return _audit(mech, pairs, claim=claim, samples=args.samples, confidence=args.confidence, rng=seed,
+                      **extra)
     except KeyboardInterrupt:  # Ctrl-C: the workers are already stopped (dpverify.auditing.executor)
         print(f"dpverify audit: interrupted (Ctrl-C); no result. Repeat with --seed {seed}.", file=sys.stderr)
-        from . import _close_dask_quietly
-
-        import logging
-
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
         if client is not None:
             try:
@@ -140,51 +156,45 @@ def run(args) -> int:
                 pass
         client = cluster = None
         _close_dask_quietly()  # the local cluster, also when Ctrl-C came while it was starting
-        return 130
+        return None
     finally:
         if client is not None:  # a cluster started here stops with the audit; a remote one keeps running
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def run(args) -> int:
+    mech, pairs = _mechanism_and_pairs(args)
+    claim = _claim(args, mech)
+    seed = args.seed if args.seed is not None else _common.new_seed()
+    white_box = callable(getattr(mech, "log_density", None))
+    if args.plot is not None:
+        _common.check_plot_target(args.plot)
+    _common.check_report_target(args.report)
+    extra, heartbeat = _audit_options(args, white_box)
+    result = _run_audit(args, mech, pairs, claim, seed, extra, heartbeat)
+    if result is None:
+        return 130
     code = _common.EXIT_FAIL_ON if args.fail_on == "violated" and result.verdict.value in ("violated", "inconsistent") else 0
     code = max(code, _report_now(result, args, claim, seed))
     if args.report:
-        from ..auditing.result import jsonable
-        from ..report.html import audit_report
-
         doc = jsonable(result.to_dict())
         doc.update(seed=seed, mechanism=args.mechanism)
         if white_box:
-            doc["plain_loss_histogram"] = _plain_histogram(mech, result, seed)
+            doc["plain_loss_histogram"] = report_histogram(mech, result, seed)
         command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["audit"] else f"dpverify audit {args.mechanism}"
         code = max(code, _common.write_report(args.report, audit_report(doc, command=command)))
     if args.plot:  # after the verdict is printed: a failing plot never throws the verdict away
-        from ..report import save_audit_plot
-        from ..report.blackbox_plots import save_blackbox_plot
-
         try:
             if white_box:  # the loss histogram from a separate plain sample (seeded by the audit's seed)
-                save_audit_plot(result, args.plot, mechanism=mech, seed=seed)
+                report.save_audit_plot(result, args.plot, mechanism=mech, seed=seed)
             else:  # no loss distribution: the events' frequencies on D and D'
-                save_blackbox_plot(result, args.plot)
+                blackbox_plots.save_blackbox_plot(result, args.plot)
         except (OSError, ImportError) as exc:
             print(f"dpverify audit: the verdict above stands, but the plot was not saved: {exc}", file=sys.stderr)
             return 1
     return code
-
-
-def _plain_histogram(mech, result, seed: int, samples: int | None = None) -> dict | None:
-    """The loss histogram of a separate plain sample on the pair and direction that gave the bound
-    (for the report's picture; never used by the verdict). None when the draws fail."""
-    from ..errors import DPVerifyError
-    from ..report.plots import PICTURE_SAMPLES, plain_loss_histogram
-
-    x, y = result.pair if result.direction == "D->D'" else (result.pair[1], result.pair[0])
-    try:
-        return plain_loss_histogram(mech, x, y, samples=samples or PICTURE_SAMPLES, seed=seed)
-    except (DPVerifyError, ValueError, FloatingPointError) as exc:
-        print(f"dpverify: no plain loss histogram for the report: {exc}", file=sys.stderr)
-        return None
 
 
 def _report_now(result, args, claim, seed) -> int:

@@ -8,18 +8,16 @@ tightness. Options that do not apply to the mechanism are rejected, not ignored.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from ..calibrate import CALIBRATORS, Calibration
+from ..calibrate.check_section import premise_flag, premise_of
+from ..calibrate.premises import is_refuted
 from ..errors import InvalidArgument
 from . import _common
 
-if TYPE_CHECKING:  # the calibrators import scipy.optimize: loaded when a calibration runs, not for --help
-    from ..calibrate import Calibration
-
 #: For each mechanism: the options it accepts (argparse dest -> keyword of the calibrator).
-_OPTIONS = {
+OPTIONS = {
     "gaussian": {"delta": "delta", "sensitivity": "sensitivity", "method": "method"},
     "laplace": {"delta": "delta", "sensitivity": "sensitivity", "method": "method"},
     "random-projection": {"delta": "delta", "method": "method", "k": "k", "B": "B", "sigma_p": "sigma_p",
@@ -43,11 +41,11 @@ def register(sub):
         help="derive a noise parameter (lemma-derived or exact, on the safe side)",
         description=(
             "Derive the noise parameter of a mechanism for a privacy target, with the lemmas that justify "
-            "it and its tightness against the exact minimum. Mechanisms: " + ", ".join(_OPTIONS) + "."
+            "it and its tightness against the exact minimum. Mechanisms: " + ", ".join(OPTIONS) + "."
         ),
     )
-    p.add_argument("mechanism", choices=list(_OPTIONS), metavar="MECHANISM",
-                   help="one of: " + ", ".join(_OPTIONS))
+    p.add_argument("mechanism", choices=list(OPTIONS), metavar="MECHANISM",
+                   help="one of: " + ", ".join(OPTIONS))
     p.add_argument("--epsilon", type=float, required=True,
                    help="target epsilon (in bits for the MI-DP mechanisms mi-additive-noise, mi-random-projection)")
     p.add_argument("--delta", type=float, help="target delta (gaussian, random-projection: required; laplace: default 0)")
@@ -87,7 +85,7 @@ def _parse_vector(text: str) -> np.ndarray:
 
 def calibration_from_args(args) -> Calibration:
     name = args.mechanism
-    allowed = _OPTIONS[name]
+    allowed = OPTIONS[name]
     kwargs = {}
     for dest, flag in _FLAG.items():
         value = getattr(args, dest, None)
@@ -111,14 +109,11 @@ def calibration_from_args(args) -> Calibration:
         raise InvalidArgument("--n-prime and --f2 are required for mi-random-projection.")
     if name == "random-projection" and "k" not in kwargs and "P" not in kwargs:
         raise InvalidArgument("--k is required for random-projection (or --P with --reading fixed).")
-    from ..calibrate import CALIBRATORS
 
     return CALIBRATORS[name](args.epsilon, **kwargs)
 
 
 def render(cal: Calibration, premise: dict | None = None) -> str:
-    from ..calibrate._premises import is_refuted
-
     up = lambda x: _common.fmt_upper(x, _DIGITS)  # noqa: E731 - noise parameters and delta bounds round up
     lines = []
     if premise is not None and is_refuted(premise.get("verdict")) and cal.safe is None:
@@ -173,8 +168,6 @@ def render(cal: Calibration, premise: dict | None = None) -> str:
 
 
 def run(args) -> int:
-    from ..calibrate._check import premise_flag, premise_of
-
     cal = calibration_from_args(args)
     premise = premise_of(cal, announce=not args.json)
     if args.json:

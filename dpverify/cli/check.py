@@ -5,37 +5,34 @@ negative controls), each a list of rows. Later stages add their own sections bes
 """
 from __future__ import annotations
 
-import io
 import math
 import sys
-import time
 
-from .. import audit as _audit
+from ..auditing.result import jsonable
+from ..calibrate.check_section import record_proof_rows, timed_check_rows
+from ..errors import InvalidArgument
 from ..registry import load_entries
+from ..report.check_table import (
+    FAMILY_ALPHA,
+    MECHANISM_COLUMNS,
+    REPORT_PICTURE_SAMPLES,
+    entry_row,
+    family_note,
+    mechanism_cells,
+    mechanism_table,
+    ordered,
+    report_histogram,
+    row_confidence,
+    section_title,
+    table_summary,
+)
+from ..report.html import check_report
 from . import _common
-
-#: The family-wise error rate of the main job: the probability that one run of ``dpverify check``
-#: flags any correct mechanism anywhere in its tables is at most this (Bonferroni: each row's audit
-#: runs at confidence 1 - FAMILY_ALPHA / m, m the number of registered audits, whatever ``--only``
-#: selects, so that a row re-run alone gives the same verdict).
-FAMILY_ALPHA = 0.05
+from .prove import check_section
 
 #: ``--samples-scale`` above this is refused up front: it would multiply the documented run (about
 #: 3 CPU-minutes, docs/mechanisms.md's Timing line) by more than 10**4, i.e. weeks of CPU.
 MAX_SAMPLES_SCALE = 1e4
-
-
-def row_confidence(m: int, family_alpha: float = FAMILY_ALPHA) -> float:
-    """The per-row confidence of a table of ``m`` audits with family-wise error ``family_alpha``."""
-    return 1.0 - family_alpha / max(1, int(m))
-
-
-def family_note(m: int, seed: int | None = None) -> str:
-    """The footer line saying at which confidence the verdicts are (``dpverify check`` and the docs)."""
-    head = "" if seed is None else f"seed {seed}; "
-    return (f"{head}each verdict at confidence 1 - {FAMILY_ALPHA:g}/{m} = {row_confidence(m):.6g} "
-            f"(Bonferroni over the {m} registered audits): a run flags any correct mechanism "
-            f"with probability at most {FAMILY_ALPHA:g}")
 
 
 #: Extra sections: (JSON key, title, callable(args) -> (rows as dicts, text)). Filled by
@@ -45,9 +42,6 @@ EXTRA_SECTIONS: list = []
 
 def _proofs_section(args):
     """The proof table (``dpverify prove``) as a section of the main job."""
-    from ..calibrate._check import record_proof_rows
-    from .prove import check_section
-
     rows, text = check_section(args)
     record_proof_rows(rows)  # the calibration table looks up the verdict of the claim each value rests on
     return rows, text
@@ -58,8 +52,6 @@ EXTRA_SECTIONS.append(("proofs", "Proofs of the source papers' claims (dpverify 
 
 def _calibrations_section(args):
     """The papers' noise parameters vs the exact minimum (``dpverify.calibrate``) as a section."""
-    from ..calibrate._check import timed_check_rows
-
     rows, text, seconds = timed_check_rows(args, stream=not args.json)
     if not args.json:
         print(f"  calibrations in {seconds:.1f} s", file=sys.stderr)
@@ -99,8 +91,6 @@ def register(sub):
 def _check_samples_scale(value: float) -> float:
     """``--samples-scale``: a finite factor in (0, MAX_SAMPLES_SCALE], else InvalidArgument with an estimate
     (checked before any audit starts)."""
-    from ..errors import InvalidArgument
-
     if math.isnan(value) or math.isinf(value):
         raise InvalidArgument(f"--samples-scale={value!r} must be a finite number > 0, e.g. --samples-scale 0.1 "
                               "for a quick look or 1 (the default) for the documented run.")
@@ -116,68 +106,18 @@ def _check_samples_scale(value: float) -> float:
     return value
 
 
-def expected_verdict(entry) -> str | None:
-    """What a registry entry's audit should say: ``"violated"`` for a faulty control, ``"not violated"``
-    (``not-violated`` or ``inconclusive``) for a correct control, None for the papers' mechanisms (their
-    verdicts are findings, not expectations). Read from an ``expected`` attribute when an entry has one,
-    else from the controls' ``description``."""
-    exp = getattr(entry, "expected", None)
-    if exp:
-        return str(exp)
-    return {"faulty control": "violated", "correct control": "not violated"}.get(entry.description)
-
-
-def as_expected(expected: str | None, verdict: str) -> bool | None:
-    if expected is None:
-        return None
-    return (verdict == "violated") == (expected == "violated")
-
-
-#: The columns of a mechanism table: (header, minimum width, flexible). The first cell holds the
-#: mechanism's name and, on a second line, the paper claim it implements.
-MECHANISM_COLUMNS = [("mechanism / paper claim", 24, True), ("claim (eps, delta)", 18, False),
-                     ("verdict", 12, False), ("expected", 12, False), ("ok", 3, False), ("eps lower", 9, False),
-                     ("samples", 7, False), ("seconds", 7, False)]
-
-
-def _cells(r: dict) -> list[str]:
-    exp = r.get("expected")
-    ok = r.get("as_expected")
-    return [f"{r['name']}\n  {r['paper']}", f"({r['claim']['epsilon']:g}, {r['claim']['delta']:g})", r["verdict"],
-            "-" if exp is None else exp, "" if ok is None else ("ok" if ok else "NO"),
-            _common.fmt_lower(float(r["epsilon_lower"])), str(r["samples"]), f"{float(r['seconds']):.2f}"]
-
-
 def _select(args):
     entries = load_entries()
     if args.only:
         known = {e.name for e in entries}
         unknown = [n for n in args.only if n not in known]
         if unknown:
-            from ..errors import InvalidArgument
 
             raise InvalidArgument(f"--only {unknown[0]!r} is not a registered mechanism; known: {sorted(known)}.")
         entries = [e for e in entries if e.name in args.only]
     _check_samples_scale(args.samples_scale)  # also when called with a built Namespace
     args._family_size = len(load_entries())  # the whole registry, whatever --only selects
-    # grouped by section ("mechanisms" first), registration order inside a section
-    order = ["mechanisms"] + [e.section for e in entries if e.section != "mechanisms"]
-    rank = {sec: i for i, sec in reversed(list(enumerate(order)))}
-    return sorted(entries, key=lambda e: rank[e.section])
-
-
-def _section_title(section: str) -> str:
-    return "Mechanisms of the source papers" if section == "mechanisms" else f"Section: {section}"
-
-
-def _summary(rows: list[dict]) -> str | None:
-    judged = [r for r in rows if r.get("as_expected") is not None]
-    if not judged:
-        return None
-    ok = sum(1 for r in judged if r["as_expected"])
-    text = f"{ok}/{len(judged)} as expected"
-    bad = [r["name"] for r in judged if not r["as_expected"]]
-    return text + (f"; NOT as expected: {', '.join(bad)}" if bad else "")
+    return ordered(entries)
 
 
 def _mechanism_rows(args):
@@ -189,75 +129,30 @@ def _mechanism_rows(args):
     table, section = None, None
     for k, e in enumerate(entries, 1):
         if stream and e.section != section:
-            if rows and _summary([r for r in rows if r["section"] == section]):
-                print(_summary([r for r in rows if r["section"] == section]), flush=True)
+            if rows and table_summary([r for r in rows if r["section"] == section]):
+                print(table_summary([r for r in rows if r["section"] == section]), flush=True)
             section = e.section
-            print(f"\n{_section_title(section)}\n", flush=True)
+            print(f"\n{section_title(section)}\n", flush=True)
             table = _common.StreamTable(MECHANISM_COLUMNS)
             table.header()
         if stream:
             _common.progress(f"[{k}/{len(entries)}] auditing {e.name} ...")
-        samples = max(1, int(round(e.samples * args.samples_scale)))
-        start = time.perf_counter()
-        mech = e.factory()
-        pairs = e.pairs()
-        if not getattr(args, "no_search", False):
-            from ..auditing.neighbours import search_for
-
-            pairs = search_for(mech, pairs)  # bounded budget per mechanism; default pairs certified too
-        keep = {"profile": True} if getattr(args, "report", None) and callable(getattr(mech, "log_density", None)) else {}
-        confidence = row_confidence(args._family_size)
-        result = _audit(mech, pairs, samples=samples, rng=args.seed, confidence=confidence, **keep)
-        seconds = time.perf_counter() - start
-        claim = result.claim
-        expected = expected_verdict(e)
-        row = {
-            "section": e.section,
-            "name": e.name,
-            "paper": e.paper,
-            "parameters": e.parameters,
-            "claim": {"epsilon": claim.epsilon, "delta": claim.delta},
-            "verdict": result.verdict.value,
-            "expected": expected,
-            "as_expected": as_expected(expected, result.verdict.value),
-            "epsilon_lower": result.epsilon_lower,
-            "confidence": result.confidence,
-            "delta_lower": result.delta_lower,
-            "samples": samples,
-            "seconds": seconds,
-            "method": result.method,
-            "pair_index": result.pair_index,
-            "direction": result.direction,
-            "search": result.search,
-            "reproduce": f"dpverify check --only {e.name} --seed {args.seed}"
-                         + (f" --samples-scale {args.samples_scale!r}" if args.samples_scale != 1 else "")
-                         + (" --no-search" if getattr(args, "no_search", False) else ""),
-            "audit": result.to_dict(),
-        }
-        if keep:  # the report's loss histogram: a separate small plain sample, never used by the verdict
-            from .audit import _plain_histogram
-
-            row["audit"]["plain_loss_histogram"] = _plain_histogram(mech, result, args.seed, REPORT_PICTURE_SAMPLES)
+        row, mech, result = entry_row(e, seed=args.seed, samples_scale=args.samples_scale,
+                                      family_size=args._family_size, search=not getattr(args, "no_search", False),
+                                      profile=bool(getattr(args, "report", None)))
+        if getattr(args, "report", None) and callable(getattr(mech, "log_density", None)):
+            # the report's loss histogram: a separate small plain sample, never used by the verdict
+            row["audit"]["plain_loss_histogram"] = report_histogram(mech, result, args.seed, REPORT_PICTURE_SAMPLES)
         rows.append(row)
         if stream:
-            table.row(_cells(row))
-    if stream and rows and _summary([r for r in rows if r["section"] == section]):
-        print(_summary([r for r in rows if r["section"] == section]), flush=True)
+            table.row(mechanism_cells(row))
+    if stream and rows and table_summary([r for r in rows if r["section"] == section]):
+        print(table_summary([r for r in rows if r["section"] == section]), flush=True)
     return rows
 
 
-#: Plain draws per white-box mechanism for the loss histograms of ``check --report``.
-REPORT_PICTURE_SAMPLES = 5000
-
-
 def _mechanism_table(rows) -> str:
-    out = io.StringIO()
-    table = _common.StreamTable(MECHANISM_COLUMNS, out=out)
-    table.header()
-    for r in rows:
-        table.row(_cells(r))
-    summary = _summary(rows)
-    return out.getvalue().rstrip("\n") + (f"\n{summary}" if summary else "")
+    return mechanism_table(rows)
 
 
 def _fails(args, doc: dict) -> list[str]:
@@ -283,7 +178,7 @@ def run(args) -> int:
     doc["mechanisms"] = sections.pop("mechanisms", [])
     doc.update(sections)
     if not args.json and not rows:  # streaming printed nothing (e.g. a builder-only run)
-        print(f"\n{_section_title('mechanisms')}\n")
+        print(f"\n{section_title('mechanisms')}\n")
         print(_mechanism_table([]))
     for key, title, builder in EXTRA_SECTIONS:
         if args.only or getattr(args, f"no_{key}", False):  # --no-proofs, --no-calibrations
@@ -301,8 +196,6 @@ def run(args) -> int:
     doc["fail_on"] = {"mode": args.fail_on, "failed": fails}
     report_code = 0
     if getattr(args, "report", None):
-        from ..auditing.result import jsonable
-        from ..report.html import check_report
 
         command = "dpverify check " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["check"] else "dpverify check"
         report_code = _common.write_report(args.report, check_report(jsonable(doc), command=command))

@@ -11,10 +11,13 @@ import sys
 import textwrap
 import time
 
+from ..auditing.result import jsonable
+from ..report.html import prove_report
+from ..report.proof_rows import steps_cell
 from . import _common
 
 #: (header, minimum width, flexible)
-COLUMNS = [("ID", 18, True), ("kind", 10, False), ("claim", 16, True), ("steps", 12, False), ("conclusion", 14, False),
+COLUMNS = [("ID", 18, True), ("kind", 10, False), ("claim", 16, True), ("steps", 16, False), ("conclusion", 14, False),
            ("strength", 20, False)]
 
 
@@ -38,9 +41,9 @@ def rows_and_text(paths=None, *, stream: bool = False):
     """(rows as dicts, table text) for ``paths`` (None: every shipped proof). With ``stream`` the
     table is printed on stdout as each proof file finishes, with progress on stderr (and the text
     returned is None)."""
-    from ..symbolic import run_proofs
-    from ..symbolic.findings import strong_share
-    from ..symbolic.verdicts import conclusion_summary, strength_counts
+    from ..symbolic import run_proofs  # deferred: sympy (importing dpverify.symbolic loads it; --help must not)
+    from ..symbolic.findings import strong_share  # deferred: sympy
+    from ..symbolic.verdicts import conclusion_summary, strength_counts  # deferred: sympy
 
     start = time.perf_counter()
     out = sys.stdout if stream else io.StringIO()
@@ -51,7 +54,8 @@ def rows_and_text(paths=None, *, stream: bool = False):
         for r in got:
             details = r.evidence + (f" [reason: {r.reason}]" if r.reason else "")
             strength = r.strength.value if r.decidable else "not decidable"
-            table.row([r.id, r.kind, r.statement, _verdict(r.steps), _verdict(r.conclusion), strength],
+            steps = steps_cell(_verdict(r.steps), _verdict(r.conclusion), getattr(r.steps, "details", ()))
+            table.row([r.id, r.kind, r.statement, steps, _verdict(r.conclusion), strength],
                       details=f"[{r.strength_label}] " + details)
 
     reports = run_proofs(paths or None, progress=_common.progress if stream else None, on_reports=show)
@@ -80,8 +84,8 @@ def _refuted(rows) -> list[str]:
 
 
 def run(args) -> int:
-    from ..symbolic.runner import check_paths
-    from ..symbolic.verdicts import rows_counts, rows_share
+    from ..symbolic.runner import check_paths  # deferred: sympy (importing dpverify.symbolic loads it)
+    from ..symbolic.verdicts import rows_counts, rows_share  # deferred: sympy
 
     _common.check_report_target(args.report)
     check_paths(args.paths)
@@ -89,8 +93,6 @@ def run(args) -> int:
     fails = _refuted(rows) if args.fail_on == "refuted" else []
     code = 0
     if args.report:
-        from ..auditing.result import jsonable
-        from ..report.html import prove_report
 
         command = "dpverify " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["prove"] else "dpverify prove"
         code = _common.write_report(args.report, prove_report(jsonable(rows), command=command))

@@ -14,6 +14,14 @@ from typing import Any
 
 import numpy as np
 
+from ..accounting import Method
+from ..accounting.curves import epsilon_curve, pld_bounds
+from ..errors import UnsupportedEvent
+from .plots import pyplot, save_figure
+from .svg import escape as _e
+from .svg import fmt_tick as _fmt_tick
+from .svg import log_ticks, nice_ticks, text_width
+
 __all__ = ["account_curves", "delta_grid", "svg_epsilon_curves", "plot_account", "save_account_plot"]
 
 #: Points of the delta grid (log-spaced) before the user's deltas are added.
@@ -37,10 +45,6 @@ def account_curves(event, deltas, methods=None) -> dict:
     "unsupported": str or None, "seconds"}], "pld": {"upper", "lower"} or None}``. Every
     ``epsilon`` is a certified upper bound (``inf`` where the method certifies nothing); the PLD's
     ``lower`` is a lower bound on the true epsilon(delta)."""
-    from ..accounting import Method
-    from ..accounting.curves import epsilon_curve, pld_bounds
-    from ..errors import UnsupportedEvent
-
     grid = delta_grid(deltas)
     methods = list(Method) if methods is None else list(methods)
     out: dict[str, Any] = {"deltas": [float(d) for d in np.asarray(deltas, dtype=float).ravel()],
@@ -86,12 +90,12 @@ def svg_epsilon_curves(curves: dict, *, title: str) -> str:
     """Inline SVG: epsilon(delta) per method (log delta axis), the PLD upper and lower bounds with
     the band between them shaded, the user's deltas as dotted verticals. Values that a method does
     not certify (``inf``) are not drawn; the legend says so."""
-    from .html import _e, _fmt_tick
-
     grid = [float(d) for d in curves["grid"]]
     ybot, ytop, ylog = _y_scale(curves)
-    left, right, top_pad, bottom, legend_w = 60, 20, 26, 44, 190
-    width, height = 700, 320
+    left, right, top_pad, bottom = 60, 20, 26, 44
+    notes = [f"{c['method']}: finite at 99/99 deltas" for c in curves["curves"]] + ["pld lower bound (dashed)"]
+    legend_w = max(190, int(max(text_width(t, 10) for t in notes)) + 40)  # the legend's texts fit inside
+    width, height = 510 + legend_w, 320
     pw, ph = width - left - right - legend_w, height - top_pad - bottom
     lx0, lx1 = math.log10(grid[0]), math.log10(grid[-1])
     X = lambda d: left + pw * (math.log10(d) - lx0) / ((lx1 - lx0) or 1)  # noqa: E731
@@ -150,11 +154,7 @@ def svg_epsilon_curves(curves: dict, *, title: str) -> str:
         if lx0 - 1e-9 <= k <= lx1 + 1e-9:
             parts.append(f"<text x='{X(10.0 ** k):.1f}' y='{top_pad + ph + 13}' font-size='9' "
                          f"text-anchor='middle'>1e{k}</text>")
-    if ylog:
-        ya, yb = math.floor(math.log10(ybot)), math.ceil(math.log10(ytop))
-        ticks = [10.0 ** k for k in range(ya, yb + 1, max(1, (yb - ya) // 6)) if ybot <= 10.0 ** k <= ytop]
-    else:
-        ticks = [ybot + (ytop - ybot) * k / 5 for k in range(6)]
+    ticks = log_ticks(ybot, ytop) if ylog else nice_ticks(ybot, ytop)
     for t in ticks:
         parts.append(f"<text x='{left - 4}' y='{Y(t) + 3:.1f}' font-size='9' text-anchor='end'>{_fmt_tick(t)}</text>")
     parts.append(f"<text x='{left + pw / 2}' y='{height - 8}' font-size='11' text-anchor='middle'>delta "
@@ -174,9 +174,7 @@ def svg_epsilon_curves(curves: dict, *, title: str) -> str:
 
 def plot_account(curves: dict):
     """A matplotlib Figure of :func:`account_curves`' output (same content as the SVG)."""
-    from .plots import _pyplot
-
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 4.0))
     grid = np.asarray(curves["grid"], dtype=float)
     pld = curves.get("pld")
@@ -217,6 +215,4 @@ def plot_account(curves: dict):
 
 def save_account_plot(curves: dict, path: Any, *, dpi: int = 90) -> None:
     """Render :func:`plot_account` to ``path`` (format from the extension)."""
-    from .plots import save_figure
-
     save_figure(plot_account(curves), path, dpi=dpi)

@@ -16,7 +16,7 @@ Regions (see :data:`REGIONS`):
 * ``check-mechanisms`` and ``check-faulty`` (expensive: every audit of ``dpverify check --no-proofs
   --no-calibrations``, seed 0, default samples, neighbour search on): the two tables, without the
   per-row seconds (timings vary between runs and machines), the footer saying at which per-row
-  confidence the verdicts are (the main job's family-wise control, :func:`dpverify.cli.check.family_note`),
+  confidence the verdicts are (the main job's family-wise control, :func:`dpverify.report.check_table.family_note`),
   and a ``Timing:`` line with the CPU and wall time of the run that wrote them, which ``--check``
   does not compare. The run's sources (the modules it imported, and their digest) go to
   :data:`SOURCES_FILE`; :func:`sources_are_current` is the cheap test that they have not changed since.
@@ -37,13 +37,33 @@ bytes vary with the matplotlib and Chromium versions, so they are not compared b
 from __future__ import annotations
 
 import argparse
-import io
+import json
 import re
 import sys
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+
+from .. import __version__
+from ..rounding import fmt_lower, fmt_upper
+from .._sources import files_digest, imported_files
+from ..tables import table
+from ..auditing import audit
+from ..auditing.result import jsonable
+from ..calibrate import gaussian
+from ..registry import load_entries
+from .check_table import (
+    FAMILY_ALPHA,
+    entry_row,
+    expected_verdict,
+    family_note,
+    mechanism_table,
+    ordered,
+    row_confidence,
+)
+from .plots import save_audit_plot
 
 __all__ = ["REGIONS", "Region", "IMAGES", "generate", "generate_images", "main", "sources_are_current",
            "SOURCES_FILE"]
@@ -62,17 +82,12 @@ REGENERATE = "python -m dpverify.report.docs"
 
 def check_sources(files: list[str] | None = None) -> dict:
     """``{"digest", "files"}`` of the modules imported so far (or of ``files``)."""
-    from .. import __version__
-    from .._sources import files_digest, imported_files
-
     files = imported_files() if files is None else list(files)
     return {"digest": files_digest(files, salt=f"dpverify {__version__}"), "files": files}
 
 
 def sources_are_current(root: Path = ROOT) -> tuple[bool, str]:
     """(True, "") when SOURCES_FILE's digest matches the installed sources, else (False, why)."""
-    import json
-
     try:
         doc = json.loads((root / SOURCES_FILE).read_text())
         files = doc["files"]
@@ -92,10 +107,10 @@ class Region:
     name: str
     path: str  # relative to the repository root
     cheap: bool
-    produce: Callable[["_Run"], str]
+    produce: Callable[["Run"], str]
 
 
-class _Run:
+class Run:
     """Shared expensive work of one generation (the check is run at most once)."""
 
     def __init__(self):
@@ -103,43 +118,44 @@ class _Run:
         self.sources: dict | None = None  # the sources the check run imported (SOURCES_FILE)
 
     def check(self) -> tuple[dict, float, float]:
+        """The document of ``dpverify check --no-proofs --no-calibrations --seed 0 --json`` (its
+        sections, ``seed`` and ``family``), built in this process from the same rows
+        (:mod:`dpverify.report.check_table`), with the wall and CPU seconds it took."""
         if self._check is None:
-            import contextlib
-            import json
-
-            from ..cli import main as cli_main
-
-            buf = io.StringIO()
             wall, cpu = time.perf_counter(), time.process_time()
-            with contextlib.redirect_stdout(buf):
-                code = cli_main(["check", "--no-proofs", "--no-calibrations", "--seed", "0", "--json"])
-            if code != 0:
-                raise RuntimeError(f"dpverify check exited {code}")
-            self._check = (json.loads(buf.getvalue()), time.perf_counter() - wall, time.process_time() - cpu)
+            doc = check_document(seed=0)
+            self._check = (doc, time.perf_counter() - wall, time.process_time() - cpu)
             self.sources = check_sources()
         return self._check
 
 
-def _table(rows: list[dict]) -> str:
-    from ..cli import _common
-    from ..cli.check import MECHANISM_COLUMNS, _cells, _summary
-
-    cols = [c for c in MECHANISM_COLUMNS if c[0] != "seconds"]
-    out = io.StringIO()
-    t = _common.StreamTable(cols, width=WIDTH, out=out)
-    t.header()
+def check_document(seed: int = 0) -> dict:
+    """What ``dpverify check --no-proofs --no-calibrations --seed SEED --json`` prints, less ``fail_on``:
+    every registered entry audited (:func:`~dpverify.report.check_table.entry_row`, default samples,
+    neighbour search on), rows grouped by section, and the family-wise ``family`` note. Passed through
+    JSON as the command's output is."""
+    entries = load_entries()
+    m = len(entries)
+    rows = [entry_row(e, seed=seed, family_size=m)[0] for e in ordered(entries)]
+    doc: dict = {"seed": seed}
+    sections: dict[str, list] = {}
     for r in rows:
-        t.row(_cells(r)[:-1])
-    summary = _summary(rows)
-    return out.getvalue().rstrip("\n") + (f"\n{summary}" if summary else "")
+        sections.setdefault(r["section"], []).append(r)
+    doc["mechanisms"] = sections.pop("mechanisms", [])
+    doc.update(sections)
+    doc["family"] = {"alpha": FAMILY_ALPHA, "audits": m, "confidence_per_row": row_confidence(m),
+                     "method": "Bonferroni", "note": family_note(m)}
+    return json.loads(json.dumps(jsonable(doc), allow_nan=False))
 
 
-def _check_region(section: str) -> Callable[[_Run], str]:
-    def produce(run: _Run) -> str:
+def _table(rows: list[dict]) -> str:
+    return mechanism_table(rows, width=WIDTH, seconds=False)
+
+
+def _check_region(section: str) -> Callable[[Run], str]:
+    def produce(run: Run) -> str:
         doc, wall, cpu = run.check()
         rows = doc.get(section, [])
-        import textwrap
-
         note = textwrap.fill(doc["family"]["note"], WIDTH, break_on_hyphens=False)
         return ("```\n" + _table(rows) + "\n" + note + "\n```\n\n" +
                 f"{_TIMING} the whole `dpverify check --no-proofs --no-calibrations` run that wrote these tables "
@@ -149,23 +165,16 @@ def _check_region(section: str) -> Callable[[_Run], str]:
     return produce
 
 
-def _controls_registry(run: _Run) -> str:
-    from ..cli._common import table
-    from ..cli.check import expected_verdict
-    from ..registry import load_entries
-
+def _controls_registry(run: Run) -> str:
     rows = [[e.name, e.paper, e.description or "-", expected_verdict(e) or "-"]
             for e in load_entries() if e.section == "faulty"]
     text = table(["control", "reference", "kind", "expected verdict"], rows)
     return "```\n" + "\n".join(line.rstrip() for line in text.splitlines()) + "\n```"
 
 
-def _classical_eps10(delta: float) -> Callable[[_Run], str]:
+def _classical_eps10(delta: float) -> Callable[[Run], str]:
     """One sentence on the classical Gaussian formula at eps = 10 (deterministic, cheap)."""
-    def produce(run: _Run) -> str:
-        from .._format import fmt_lower, fmt_upper
-        from ..calibrate import gaussian
-
+    def produce(run: Run) -> str:
         c = gaussian(10.0, delta, 1.0, method="classical")
         return (f"at ε = 10, δ = {delta:g} its σ = {fmt_upper(c.value, 4)} is {fmt_lower(c.tightness, 3)} × the "
                 f"minimum {fmt_upper(c.exact_value, 4)}, and its true δ(ε) is {fmt_upper(c.achieved_delta, 3)} "
@@ -182,18 +191,18 @@ REGIONS: tuple[Region, ...] = (
 )
 
 
-def _pattern(name: str) -> re.Pattern:
+def region_pattern(name: str) -> re.Pattern:
     return re.compile(rf"(<!-- dpverify:generated {re.escape(name)} -->\n)(.*?)(<!-- dpverify:end {re.escape(name)} -->)",
                       re.S)
 
 
-def _comparable(text: str) -> str:
+def comparable(text: str) -> str:
     return "\n".join(line for line in text.strip().splitlines() if not line.startswith(_TIMING))
 
 
 def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT) -> list[str]:
     """Rewrite (or, with ``check``, compare) the regions; returns the names of regions that differ."""
-    run = _Run()
+    run = Run()
     drift = []
     if not cheap_only:  # the check first, so that SOURCES_FILE lists what it imported, not the other regions'
         run.check()
@@ -202,29 +211,32 @@ def generate(*, check: bool = False, cheap_only: bool = False, root: Path = ROOT
             continue
         path = root / region.path
         text = path.read_text()
-        m = _pattern(region.name).search(text)
+        m = region_pattern(region.name).search(text)
         if m is None:
             raise RuntimeError(f"{region.path} has no markers for region {region.name!r}")
         fresh = region.produce(run).strip() + "\n"
-        if _comparable(m.group(2)) != _comparable(fresh):
+        if comparable(m.group(2)) != comparable(fresh):
             drift.append(region.name)
         if not check:
             text = text[:m.start(2)] + fresh + text[m.end(2):]
             path.write_text(text)
     if not check and run.sources is not None:
-        import json
-
         (root / SOURCES_FILE).write_text(json.dumps(run.sources, indent=1) + "\n")
     return drift
 
 
+#: The registry entry whose mechanism class the audit picture uses (at eps = 10, delta = 1e-5).
+GAUSSIAN_ENTRY = "gaussian-classical"
+
+
 def _image_gaussian(path: Path) -> None:
-    from dpverify_mechanisms.lecture21_dp import ClassicalGaussian
-
-    from .. import audit
-    from .plots import save_audit_plot
-
-    mech = ClassicalGaussian(10, 1e-5)
+    """``dpverify audit`` of ClassicalGaussian(10, 1e-5) on (0, 1) with ``--plot``: the class is the one
+    registry entry :data:`GAUSSIAN_ENTRY` builds (loaded through the registries' entry points)."""
+    entry = next((e for e in load_entries() if e.name == GAUSSIAN_ENTRY), None)
+    if entry is None:
+        raise RuntimeError(f"audit_gaussian_eps10.png needs registry entry {GAUSSIAN_ENTRY!r} (pip install the "
+                           "project's mechanisms)")
+    mech = type(entry.factory())(10, 1e-5)
     result = audit(mech, (0.0, 1.0), samples=100_000, rng=1, profile=True)
     save_audit_plot(result, path, mechanism=mech, seed=1)
 
@@ -237,17 +249,15 @@ REPORT_COMMAND = ["dpverify", "check", "--seed", "0", "--samples-scale", "0.2"]
 def _image_report(path: Path, page: Path | None = None) -> None:
     """Run :data:`REPORT_COMMAND` with ``--report`` (unless ``page``, a report it wrote, is given)
     and picture every section of the page: :func:`screenshot_sections`."""
+    import subprocess
     import tempfile
 
-    from ..cli import main as cli_main
-
     with tempfile.TemporaryDirectory() as tmp:
-        if page is None:
+        if page is None:  # the command itself, in a child process (the toolkit does not import the CLI)
             page = Path(tmp) / "report.html"
-            import contextlib
-
-            with open(Path(tmp) / "stdout.txt", "w") as out, contextlib.redirect_stdout(out):
-                code = cli_main(REPORT_COMMAND[1:] + ["--report", str(page)])
+            with open(Path(tmp) / "stdout.txt", "w") as out:
+                code = subprocess.run([sys.executable, "-m", "dpverify", *REPORT_COMMAND[1:], "--report", str(page)],
+                                      stdout=out, check=False).returncode
             if code != 0:
                 raise RuntimeError(f"dpverify check exited {code}")
         screenshot_sections(page.read_text(), path, Path(tmp))

@@ -18,9 +18,18 @@ Plots:
 """
 from __future__ import annotations
 
-import html
+import itertools
 import math
+import re
 from typing import Any, Iterable
+
+from ..rounding import fmt_lower, fmt_upper
+from .accounting_plots import svg_epsilon_curves
+from .blackbox_plots import svg_event_frequencies
+from .plots import delta_axis_floor
+from .proof_rows import steps_cell
+from .svg import escape as _e
+from .svg import fit_text, fmt_num as _num, fmt_tick as _fmt_tick, log_ticks, nice_ticks, text_width
 
 __all__ = ["check_report", "audit_report", "account_report", "prove_report", "svg_delta_curve", "svg_bars"]
 
@@ -31,8 +40,8 @@ h3{font-size:15px;margin-bottom:4px}
 table{border-collapse:collapse;font-size:13px;margin:8px 0 16px}
 th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f3f3f3} td.num{text-align:right;font-variant-numeric:tabular-nums}
-.violated,.NO,.refuted,.UNSAFE{color:#b00020;font-weight:600} .ok,.proved,.certified,.safe{color:#1b6e20}
-.inconclusive,.tested,.unknown{color:#8a6d00}
+.violated,.NO,.refuted,.UNSAFE{color:#b00020;font-weight:600} .ok,.proved,.certified,.kernel-checked,.safe{color:#1b6e20}
+.inconclusive,.tested,.unknown{color:#8a6d00} .conclusion{font-weight:700} .steps{color:#555;font-size:12px}
 code,.cmd{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;background:#f6f6f6;padding:1px 3px}
 .evidence{font-size:12px;color:#333;max-width:620px} .note{font-size:12px;color:#555}
 .plots{display:flex;flex-wrap:wrap;gap:16px} figure{margin:0} figcaption{font-size:12px;color:#444;max-width:460px}
@@ -40,20 +49,24 @@ svg text{font-family:system-ui,Helvetica,Arial,sans-serif}
 """
 
 
-def _e(x: Any) -> str:
-    return html.escape(str(x), quote=True)
-
-
-def _num(x: Any, digits: int = 4) -> str:
+def _lower(x: Any, digits: int = 4) -> str:
+    """A lower bound as shown: rounded **down** (0.99999 shows as 0.9999, never 1)."""
     if x is None:
         return "-"
     try:
-        f = float(x)
+        return fmt_lower(float(x), digits)
     except (TypeError, ValueError):
         return _e(x)
-    if math.isinf(f):
-        return "inf" if f > 0 else "-inf"
-    return f"{f:.{digits}g}"
+
+
+def _upper(x: Any, digits: int = 4) -> str:
+    """An upper bound (a noise parameter, an exact minimum) as shown: rounded **up**."""
+    if x is None:
+        return "-"
+    try:
+        return fmt_upper(float(x), digits)
+    except (TypeError, ValueError):
+        return _e(x)
 
 
 def _cls(text: Any) -> str:
@@ -70,21 +83,27 @@ def _table(headers: list[str], rows: Iterable[list[str]], raw: bool = False) -> 
 # -- SVG ---------------------------------------------------------------------------------------
 
 
-def _fmt_tick(v: float) -> str:
-    return f"{v:.3g}"
+#: Font sizes of the bar chart's labels (the left margin is sized from them with :func:`text_width`).
+BAR_LABEL_FONT, TICK_FONT = 11, 10
 
 
 def svg_bars(labels: list[str], values: list[float], references: list[float], *, title: str,
              xlabel: str) -> str:
     """Horizontal bars (``values``, inf drawn to the edge with an arrow) with a reference tick per bar
-    (``references``); the x axis is linear from 0 to the largest finite value shown x 1.1."""
+    (``references``); the x axis is linear from 0 to the largest finite value shown x 1.1, with round
+    ticks; the left margin fits the longest label (:func:`~dpverify.report.svg.text_width`)."""
     n = len(labels)
     if n == 0:
         return "<p class='note'>no rows</p>"
     finite = [v for v in values + references if v is not None and math.isfinite(v)]
     top = max(finite + [1e-9]) * 1.1
-    left, right, row_h, top_pad = 230, 30, 18, 28
-    width, height = 760, top_pad + n * row_h + 40
+    ticks = nice_ticks(0.0, top)
+    top = max(top, ticks[-1])
+    left = int(max([text_width(lab, BAR_LABEL_FONT) for lab in labels] + [120])) + 14
+    right, row_h, top_pad = 30, 18, 28
+    width = max(760, left + 400)
+    width = max(width, int(text_width(title, 13 * 1.1)) + left + 10)  # bold: 10% wider
+    height = top_pad + n * row_h + 40
     plot_w = width - left - right
     x = lambda v: left + plot_w * min(v, top) / top  # noqa: E731
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
@@ -93,7 +112,7 @@ def svg_bars(labels: list[str], values: list[float], references: list[float], *,
              f"<text x='{left}' y='16' font-size='13' font-weight='600'>{_e(title)}</text>"]
     for i, (lab, v, r) in enumerate(zip(labels, values, references)):
         y = top_pad + i * row_h
-        parts.append(f"<text x='{left - 6}' y='{y + 12}' font-size='11' text-anchor='end'>{_e(lab)}</text>")
+        parts.append(f"<text x='{left - 6}' y='{y + 12}' font-size='{BAR_LABEL_FONT}' text-anchor='end'>{_e(lab)}</text>")
         if v is not None and v > 0:
             inf = not math.isfinite(v)
             w = x(top if inf else v) - left
@@ -107,25 +126,16 @@ def svg_bars(labels: list[str], values: list[float], references: list[float], *,
                          "stroke='black' stroke-width='2'/>")
     y0 = top_pad + n * row_h
     parts.append(f"<line x1='{left}' x2='{left + plot_w}' y1='{y0}' y2='{y0}' stroke='#444'/>")
-    for k in range(6):
-        v = top * k / 5
-        parts.append(f"<text x='{x(v):.1f}' y='{y0 + 14}' font-size='10' text-anchor='middle'>{_fmt_tick(v)}</text>")
+    for v in ticks:
+        parts.append(f"<text x='{x(v):.1f}' y='{y0 + 14}' font-size='{TICK_FONT}' text-anchor='middle'>{_fmt_tick(v)}</text>")
     parts.append(f"<text x='{left + plot_w / 2}' y='{y0 + 32}' font-size='11' text-anchor='middle'>{_e(xlabel)}</text>")
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _log_ticks(lo: float, hi: float) -> list[float]:
-    a, b = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
-    step = max(1, (b - a) // 6)
-    return [10.0 ** k for k in range(a, b + 1, step)]
-
-
 def svg_delta_curve(profile: dict, claim_epsilon: float, claim_delta: float, *, title: str) -> str:
     """delta(eps): the estimate, its pointwise band, and the claim's point, on a log axis whose bottom is
     a decade below the smallest positive value shown (see :func:`dpverify.report.plots.delta_axis_floor`)."""
-    from .plots import delta_axis_floor
-
     eps = [float(e) for e in profile.get("epsilon", [])]
     est = [float(d) for d in profile.get("delta_estimate", [])]
     lo = [float(d) for d in profile.get("delta_lower", [])]
@@ -154,15 +164,18 @@ def svg_delta_curve(profile: dict, claim_epsilon: float, claim_delta: float, *, 
              f"<polyline points='{line}' fill='none' stroke='#3a6ea5' stroke-width='2'/>"]
     cy = Y(claim_delta) if claim_delta > 0 else top_pad + ph
     parts.append(f"<circle cx='{X(claim_epsilon):.1f}' cy='{cy:.1f}' r='5' fill='#b00020'/>")
-    parts.append(f"<text x='{X(claim_epsilon) + 7:.1f}' y='{cy - 6:.1f}' font-size='10' fill='#b00020'>claim "
-                 f"({_num(claim_epsilon)}, {_num(claim_delta)})</text>")
+    label = f"claim ({_num(claim_epsilon)}, {_num(claim_delta)})"
+    lx, anchor = X(claim_epsilon) + 7, "start"  # inside the figure: left of the point when it would run off
+    if lx + text_width(label, 10) > width - 2:
+        lx, anchor = X(claim_epsilon) - 7, "end"
+    ly = max(cy - 6, top_pad + 10)
+    parts.append(f"<text x='{lx:.1f}' y='{ly:.1f}' font-size='10' fill='#b00020' text-anchor='{anchor}'>"
+                 f"{_e(label)}</text>")
     parts.append(f"<line x1='{left}' x2='{left}' y1='{top_pad}' y2='{top_pad + ph}' stroke='#444'/>")
     parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{top_pad + ph}' y2='{top_pad + ph}' stroke='#444'/>")
-    for t in _log_ticks(floor, ceil):
-        if floor <= t <= ceil:
-            parts.append(f"<text x='{left - 4}' y='{Y(t) + 3:.1f}' font-size='9' text-anchor='end'>{t:.0e}</text>")
-    for k in range(5):
-        v = x0 + (x1 - x0) * k / 4
+    for t in log_ticks(floor, ceil):
+        parts.append(f"<text x='{left - 4}' y='{Y(t) + 3:.1f}' font-size='9' text-anchor='end'>{t:.0e}</text>")
+    for v in nice_ticks(x0, x1, 4):
         parts.append(f"<text x='{X(v):.1f}' y='{top_pad + ph + 13}' font-size='9' text-anchor='middle'>{_fmt_tick(v)}</text>")
     parts.append(f"<text x='{left + pw / 2}' y='{height - 6}' font-size='11' text-anchor='middle'>eps</text>")
     parts.append(f"<text x='12' y='{top_pad + ph / 2}' font-size='11' transform='rotate(-90 12 {top_pad + ph / 2})' "
@@ -199,11 +212,10 @@ def _svg_histogram(profile: dict, claim_epsilon: float, *, title: str) -> str | 
     parts.append(f"<line x1='{X(claim_epsilon):.1f}' x2='{X(claim_epsilon):.1f}' y1='{top_pad}' y2='{top_pad + ph}' "
                  "stroke='#b00020' stroke-dasharray='4 3' stroke-width='2'/>")
     parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{top_pad + ph}' y2='{top_pad + ph}' stroke='#444'/>")
-    for k in range(5):
-        v = x0 + (x1 - x0) * k / 4
+    for v in nice_ticks(x0, x1, 4):
         parts.append(f"<text x='{X(v):.1f}' y='{top_pad + ph + 13}' font-size='9' text-anchor='middle'>{_fmt_tick(v)}</text>")
-    parts.append(f"<text x='{left + pw / 2}' y='{height - 6}' font-size='11' text-anchor='middle'>privacy loss L "
-                 f"(claimed eps dashed; {_e(note)})</text>")
+    xlabel = fit_text(f"privacy loss L (claimed eps dashed; {note})", width - 8, 11)
+    parts.append(f"<text x='{width / 2}' y='{height - 6}' font-size='11' text-anchor='middle'>{_e(xlabel)}</text>")
     parts.append("</svg>")
     return "".join(parts)
 
@@ -222,8 +234,6 @@ def _audit_plots(name: str, audit: dict) -> str:
             counts = [(d.get("pair_index"), d.get("direction"), d.get("event"), d.get("delta_estimate"))
                       for d in audit.get("directions", []) if isinstance(d, dict)]
             rows = [[str(p), str(dr), str(ev) if ev is not None else "-", _num(de)] for p, dr, ev, de in counts]
-            from .blackbox_plots import svg_event_frequencies
-
             fig = svg_event_frequencies(audit, title=f"{name}: event frequencies on the two datasets")
             return (f"<figure>{fig}<figcaption>Black-box audit: no loss distribution. Each certified event's "
                     "frequency on the first and second dataset of its direction, with confidence intervals at the "
@@ -281,8 +291,8 @@ def _mechanism_section(title: str, rows: list[dict]) -> str:
             f"<td class='{_cls(r.get('verdict'))}'>{_e(r.get('verdict'))}</td>",
             f"<td>{_e(exp) if exp else '-'}</td>",
             f"<td class='{'ok' if ok else 'NO' if ok is False else ''}'>{'ok' if ok else 'NO' if ok is False else ''}</td>",
-            f"<td class='num'>{_num(r.get('epsilon_lower'))}</td>",
-            f"<td class='num'>{_num(r.get('delta_lower'))}</td>",
+            f"<td class='num'>{_lower(r.get('epsilon_lower'))}</td>",
+            f"<td class='num'>{_lower(r.get('delta_lower'))}</td>",
             f"<td class='num'>{_e(r.get('samples', '-'))}</td>",
             f"<td><code>{_e(r.get('reproduce', ''))}</code></td>",
         ])
@@ -299,10 +309,11 @@ def _mechanism_section(title: str, rows: list[dict]) -> str:
 
 
 def _proofs_section(rows: list[dict]) -> str:
+    from ..symbolic.verdicts import (  # deferred: sympy (importing dpverify.symbolic loads it; proof pages only)
+        COUNT_COLUMNS, conclusion_summary, rows_counts, rows_share, verdict_label)
+
     def verdict(x):
         return x.get("verdict") if isinstance(x, dict) else x
-
-    from ..symbolic.verdicts import COUNT_COLUMNS, conclusion_summary, rows_counts, rows_share, verdict_label
 
     def kind(r):
         return r.get("kind") or "theorem"
@@ -312,10 +323,16 @@ def _proofs_section(rows: list[dict]) -> str:
             return "not decidable", f"not decidable as stated: {r.get('decidable_reason', '')}"
         return r.get("strength", ""), r.get("strength_label", "")
     # a definition or an instance (fixed dimensions) says so next to its verdict, as in the terminal table
+    def steps(r):
+        detail = r.get("steps_detail") if isinstance(r.get("steps_detail"), dict) else {}
+        return steps_cell(verdict(r.get("steps")), verdict(r.get("conclusion")), detail.get("details"))
+
+    # the conclusion is the verdict (bold, coloured); the steps column is a note on the paper's proof
+    # (grey, never the alarm colour: "1 step refuted (proof repaired)" beside a kernel-checked conclusion)
     body = [[f"<td><code>{_e(r.get('id'))}</code></td>", f"<td>{_e(r.get('statement', ''))}</td>",
-             f"<td class='{_cls(verdict(r.get('steps')))}'>{_e(verdict(r.get('steps')))}</td>",
-             f"<td class='{_cls(verdict(r.get('conclusion')))}'>"
+             f"<td class='conclusion {_cls(verdict(r.get('conclusion')))}'>"
              f"{_e(verdict_label(verdict(r.get('conclusion')), kind(r)))}</td>",
+             f"<td class='steps'>{_e(steps(r))}</td>",
              f"<td class='{_cls(strength(r)[0])}' title='{_e(strength(r)[1])}'>{_e(strength(r)[1])}</td>",
              f"<td class='evidence'>{_e(r.get('evidence', ''))}</td>"] for r in rows]
     summary = conclusion_summary((str(verdict(r.get("conclusion"))), kind(r)) for r in rows)
@@ -328,7 +345,8 @@ def _proofs_section(rows: list[dict]) -> str:
     return (f"<h2>Proofs of the source papers' claims</h2><p>{len(rows)} claims; conclusions: {_e(summary)}. "
             "Reproduce: <code>dpverify prove</code></p>"
             f"<p>Theorems by strength (each in one column): {_e(share_text)}.</p>" + count_table +
-            _table(["ID", "claim", "steps", "conclusion", "strength", "evidence"], body, raw=True))
+            _table(["ID", "claim", "conclusion (the verdict)", "steps of the paper's proof", "strength", "evidence"],
+                   body, raw=True))
 
 
 def _calibrations_section(rows: list[dict]) -> str:
@@ -338,9 +356,9 @@ def _calibrations_section(rows: list[dict]) -> str:
         body.append([f"<td><code>{_e(r.get('claim'))}</code><br><span class='note'>{_e(r.get('parameters', ''))}</span></td>",
                      f"<td>{_e(prem.get('verdict') or '-')}</td>",
                      f"<td>{_e(r.get('parameter', ''))}</td>",
-                     f"<td class='num'>{_num(r.get('lemma_value'))}</td>",
-                     f"<td class='num'>{_num(r.get('exact_value'))}</td>",
-                     f"<td class='num'>{_num(r.get('tightness'))}</td>",
+                     f"<td class='num'>{_upper(r.get('lemma_value'))}</td>",
+                     f"<td class='num'>{_upper(r.get('exact_value'))}</td>",
+                     f"<td class='num'>{_lower(r.get('tightness'))}</td>",
                      f"<td class='{_cls(r.get('flag'))}'>{_e(r.get('flag'))}</td>"])
     return ("<h2>Calibrations: the papers' noise vs the exact minimum</h2>"
             "<p class='note'>premise: the verdict of the claim a lemma-derived value rests on (dpverify prove). "
@@ -350,9 +368,6 @@ def _calibrations_section(rows: list[dict]) -> str:
 
 
 def _page(title: str, sections: list[str], header: str) -> str:
-    import itertools
-    import re
-
     body = "".join(sections)
     numbers = itertools.count(1)  # every section heading gets an anchor: report.html#section-3
     body = re.sub(r"<h2>", lambda m: f"<h2 id='section-{next(numbers)}'>", body)
@@ -388,7 +403,7 @@ def audit_report(doc: dict, *, command: str) -> str:
     name = str(doc.get("mechanism", "mechanism"))
     rows = [[f"<td>{_e(name)}</td>", f"<td>({_num(claim.get('epsilon'))}, {_num(claim.get('delta'))})</td>",
              f"<td class='{_cls(doc.get('verdict'))}'>{_e(doc.get('verdict'))}</td>",
-             f"<td class='num'>{_num(doc.get('epsilon_lower'))}</td>", f"<td class='num'>{_num(doc.get('delta_lower'))}</td>",
+             f"<td class='num'>{_lower(doc.get('epsilon_lower'))}</td>", f"<td class='num'>{_lower(doc.get('delta_lower'))}</td>",
              f"<td class='num'>{_e(doc.get('samples'))}</td>", f"<td>{_e(doc.get('method'))}</td>"]]
     section = ("<h2>Verdict</h2>" + _table(["mechanism", "claim (eps, delta)", "verdict", "eps lower", "delta lower",
                                              "samples", "method"], rows, raw=True) +
@@ -405,8 +420,6 @@ def account_report(curves: dict, events: list[str], *, command: str, results: li
     """The HTML page of ``dpverify account``: the table of epsilon at the deltas asked for (``results``,
     the rows ``dpverify account --json`` prints, so the page shows the numbers the command printed) and
     the epsilon(delta) curves (from :func:`dpverify.report.accounting_plots.account_curves`)."""
-    from .accounting_plots import svg_epsilon_curves
-
     if results is None:  # no table given: read it off the curves at the deltas asked for
         grid = [float(d) for d in curves["grid"]]
         at = [grid.index(d) for d in curves["deltas"]]
@@ -417,8 +430,6 @@ def account_report(curves: dict, events: list[str], *, command: str, results: li
             if c["method"] == "pld" and curves.get("pld"):
                 row["lower"] = [curves["pld"]["lower"][i] for i in at]
             results.append(row)
-    from .._format import fmt_lower, fmt_upper
-
     n = len(curves["deltas"])
     rows = []
     for r in results:

@@ -17,16 +17,19 @@ from typing import Any
 
 import numpy as np
 
+from ..rounding import fmt_lower
 from ..errors import DPVerifyError, InvalidArgument
 
-__all__ = ["plot_audit", "save_audit_plot", "delta_axis_floor", "plain_loss_histogram", "PICTURE_SAMPLES"]
+__all__ = ["plot_audit", "save_audit_plot", "save_figure", "pyplot", "delta_axis_floor", "plain_loss_histogram",
+           "PICTURE_SAMPLES"]
 
 #: Plain draws made for the loss histogram of a picture (not used by any verdict).
 PICTURE_SAMPLES = 20_000
 HISTOGRAM_BINS = 60
 
 
-def _pyplot():
+def pyplot():
+    """matplotlib.pyplot, headless (Agg) unless the caller chose a backend; DPVerifyError without matplotlib."""
     try:
         import matplotlib
     except ImportError:
@@ -88,7 +91,7 @@ def plain_loss_histogram(mechanism: Any, data: Any, data_prime: Any, *, samples:
     Returns ``{"counts", "edges", "samples", "finite", "plus_infinite", "minus_infinite", "mean",
     "seed", "note"}``: ``counts`` over all finite losses (``counts.sum() == finite``), ``mean`` the
     sample mean of the finite losses (the histogram's mean up to half a bin)."""
-    from ..auditing.whitebox import privacy_losses
+    from ..auditing.whitebox import privacy_losses  # deferred: scipy -- only a picture with plain draws pays it
 
     losses = np.asarray(privacy_losses(mechanism, data, data_prime, samples, rng=seed), dtype=float)
     fin = np.isfinite(losses)
@@ -121,7 +124,7 @@ def plot_audit(result: Any, *, direction: int | None = None, mechanism: Any = No
     (eps, delta) and the certified (eps_lower, delta) point; the log axis starts a decade below the
     smallest positive value shown (:func:`delta_axis_floor`).
     """
-    plt = _pyplot()
+    plt = pyplot()
     d = _pick(result, direction)
     p = d.extra["profile"]
     claim = result.claim
@@ -147,7 +150,7 @@ def plot_audit(result: Any, *, direction: int | None = None, mechanism: Any = No
         title = "privacy-loss distribution: not drawn"
     ax1.axvline(claim.epsilon, color="tab:red", ls="--", label=f"claimed eps = {claim.epsilon:g}")
     if math.isfinite(d.epsilon_lower) and d.epsilon_lower > 0:
-        ax1.axvline(d.epsilon_lower, color="black", ls=":", label=f"eps_lower = {d.epsilon_lower:.4g}")
+        ax1.axvline(d.epsilon_lower, color="black", ls=":", label=f"eps_lower = {fmt_lower(d.epsilon_lower)}")
     ax1.set_xlabel("privacy loss L")
     ax1.set_ylabel("fraction of draws")
     ax1.set_title(title, fontsize=7)
@@ -184,7 +187,7 @@ def save_audit_plot(result: Any, path: Any, *, direction: int | None = None, dpi
 
 def save_figure(fig: Any, path: Any, *, dpi: int = 90) -> None:
     """Write a matplotlib figure to ``path`` (format from the extension) and close it, even if writing fails."""
-    plt = _pyplot()
+    plt = pyplot()
     try:
         fig.savefig(path, dpi=dpi)
     finally:

@@ -14,7 +14,7 @@ from typing import Callable, Mapping
 import mpmath
 import sympy as sp
 
-from .._validate import real as _real
+from ..validation import real as _real
 from ..errors import InvalidArgument
 from .library import (CAPACITY_BITS, CLASSICAL_SIGMA, COVARIANCE_L1_BOUND, DRV_EPSILON, EXP_LINEAR_BOUND,
                       GAUSS_TAIL_RADIUS, KENTHAPADI_SIGMA, KENTHAPADI_SIGMA_LITERAL, LAPLACE_SCALE, LM_THRESHOLD,

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .._format import fmt_lower
-from .._validate import integer, open_unit
+from ..rounding import fmt_lower
+from ..validation import integer, open_unit
 from ..auditing import AuditResult, audit
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument

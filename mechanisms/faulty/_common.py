@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from dpverify import InvalidArgument
-from dpverify import _validate as v
+from dpverify import validation as v
 
 __all__ = ["Pattern", "query_pairs", "queries", "ControlBase"]
 

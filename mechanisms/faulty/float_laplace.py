@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from dpverify import InvalidArgument, PrivacyClaim
-from dpverify import _validate as v
+from dpverify import validation as v
 
 from ._common import ControlBase
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from dpverify import NeighbourRelation, PrivacyClaim
-from dpverify import _validate as v
+from dpverify import validation as v
 
 from ._common import ControlBase, queries
 

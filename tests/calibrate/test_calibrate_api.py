@@ -8,7 +8,7 @@ import math
 import pytest
 
 from dpverify import InvalidArgument, calibrate
-from dpverify.calibrate import Calibration, Method, Provenance
+from dpverify.calibrate import Calibration, CalibrationMethod, Provenance
 
 NAN, INF = float("nan"), float("inf")
 
@@ -29,7 +29,7 @@ BAD_GAUSSIAN = [
     ("sens-inf", dict(epsilon=1.0, delta=1e-6, sensitivity=INF)),
     ("method-typo", dict(epsilon=1.0, delta=1e-6, method="exakt")),
     ("method-theorem-1", dict(epsilon=1.0, delta=1e-6, method="theorem-1")),
-    ("method-lemma", dict(epsilon=1.0, delta=1e-6, method=Method.LEMMA)),
+    ("method-lemma", dict(epsilon=1.0, delta=1e-6, method=CalibrationMethod.LEMMA)),
     ("method-int", dict(epsilon=1.0, delta=1e-6, method=1)),
     ("kenthapadi-delta-half", dict(epsilon=1.0, delta=0.5, method="kenthapadi")),
 ]
@@ -106,14 +106,14 @@ def test_to_dict_is_strict_json_with_every_field():
 
 def test_calibration_refuses_a_missing_reason():
     with pytest.raises(InvalidArgument):
-        Calibration(mechanism="x", parameter_name="sigma", value=1.0, method=Method.LEMMA, inputs=(),
+        Calibration(mechanism="x", parameter_name="sigma", value=1.0, method=CalibrationMethod.LEMMA, inputs=(),
                     provenance=Provenance("x"), achieved_delta=None, exact_value=None)
     with pytest.raises(InvalidArgument):
-        Calibration(mechanism="x", parameter_name="sigma", value=math.nan, method=Method.LEMMA, inputs=(),
+        Calibration(mechanism="x", parameter_name="sigma", value=math.nan, method=CalibrationMethod.LEMMA, inputs=(),
                     provenance=Provenance("x"), achieved_delta_reason="r", exact_reason="r")
 
 
 def test_method_accepts_enum_members_and_strings():
-    a = calibrate.gaussian(1.0, 1e-6, method=Method.EXACT)
+    a = calibrate.gaussian(1.0, 1e-6, method=CalibrationMethod.EXACT)
     b = calibrate.gaussian(1.0, 1e-6, method="exact")
     assert a == b

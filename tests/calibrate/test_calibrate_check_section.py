@@ -1,4 +1,4 @@
-"""The "calibrations" section of ``dpverify check`` (``dpverify/calibrate/_check.py``).
+"""The "calibrations" section of ``dpverify check`` (``dpverify/calibrate/check_section.py``).
 
 No sampling anywhere: every figure is deterministic, so there is no false-failure rate.
 The section is built once per module (a few seconds: two fresh-P projection minima).
@@ -11,8 +11,8 @@ import math
 import pytest
 
 from dpverify.calibrate import gaussian
-from dpverify.calibrate._premises import is_refuted
-from dpverify.calibrate._check import (
+from dpverify.calibrate.premises import is_refuted
+from dpverify.calibrate.check_section import (
     REFUTED_PREMISE,
     CALIBRATION_ROWS,
     NO_PROFILE,

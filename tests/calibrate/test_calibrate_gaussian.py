@@ -43,7 +43,7 @@ def _sigma_star(eps, delta, sens=1.0):
 @pytest.mark.parametrize("eps,delta", SAMPLE, ids=[f"eps={e:.4g}-delta={d:g}" for e, d in SAMPLE])
 def test_exact_gaussian_is_safe_and_tight(eps, delta):
     cal = calibrate.gaussian(eps, delta)
-    assert cal.method is calibrate.Method.EXACT
+    assert cal.method is calibrate.CalibrationMethod.EXACT
     # safe: delta_true(eps) <= delta at 50 digits
     assert _delta_50(eps, cal.sigma) <= delta
     # tight: sigma / sigma* <= 1 + 1e-9

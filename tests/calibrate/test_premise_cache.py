@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dpverify.calibrate import _check, _premises, wishart
+from dpverify.calibrate import check_section, premises, wishart
 from dpverify.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +44,7 @@ def world(monkeypatch, tmp_path):
     runner and a fake version probe (``world.env``, mutable)."""
     proofs = tmp_path / "proofs"
     shutil.copytree(ROOT / "proofs", proofs, ignore=shutil.ignore_patterns("__pycache__", "*.vo*", "*.glob"))
-    real_roots = _premises._roots
+    real_roots = premises.source_roots
 
     def roots():
         out = real_roots()
@@ -58,20 +58,20 @@ def world(monkeypatch, tmp_path):
     w.proofs, w.cache = proofs, tmp_path / "cache"
     w.env = dict(ENV)
     w.runner = Runner()
-    monkeypatch.setattr(_premises, "_roots", roots)
-    monkeypatch.setattr(_premises, "_probe_versions", lambda: dict(w.env))
-    monkeypatch.setattr(_premises, "SHIPPED", tmp_path / "no-shipped-data.json")
-    monkeypatch.setattr(_check, "_run_paper", w.runner)
-    monkeypatch.setattr(_premises, "run_paper", w.runner)  # what _premises.compute (the shipped data) runs
-    monkeypatch.setattr(_check, "_MEMO", {})
+    monkeypatch.setattr(premises, "source_roots", roots)
+    monkeypatch.setattr(premises, "_probe_versions", lambda: dict(w.env))
+    monkeypatch.setattr(premises, "SHIPPED", tmp_path / "no-shipped-data.json")
+    monkeypatch.setattr(check_section, "_run_paper", w.runner)
+    monkeypatch.setattr(premises, "run_paper", w.runner)  # what premises.compute (the shipped data) runs
+    monkeypatch.setattr(check_section, "MEMO", {})
     monkeypatch.setenv("DPVERIFY_CACHE_DIR", str(w.cache))
     w.cache_file = w.cache / "proof-verdicts.json"
     return w
 
 
 def _premise(world, **kw):
-    _check._MEMO.clear()  # a new process: only what is stored counts
-    return _check.premise_of(wishart(1.0, n=1000), **kw)
+    check_section.MEMO.clear()  # a new process: only what is stored counts
+    return check_section.premise_of(wishart(1.0, n=1000), **kw)
 
 
 def test_a_verdict_is_cached_and_served_while_nothing_changes(world):
@@ -126,7 +126,7 @@ def test_a_hand_edited_verdict_is_ignored(world, capsys):
     doc = json.loads(world.cache_file.read_text())
     doc["jiang-wishart"]["claims"][WISHART]["verdict"] = "proved"
     world.cache_file.write_text(json.dumps(doc))
-    _check._MEMO.clear()
+    check_section.MEMO.clear()
     assert main(["calibrate", "wishart", "--epsilon", "1", "--n", "1000"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("UNSAFE: this value rests on jiang-wishart/algorithm-2") and world.runner.runs == 2
@@ -136,10 +136,10 @@ def test_a_forged_checksum_cannot_remove_a_warning_the_shipped_data_gives(world,
     """Even with its checksum recomputed, a cached non-refuted verdict does not override a refutation
     in the shipped data (stale here: the sources changed since), the proof file is re-run."""
     world.runner.verdicts = {WISHART: "refuted"}
-    shipped = _premises.compute(["jiang-wishart"])
+    shipped = premises.compute(["jiang-wishart"])
     world.runner.verdicts = {WISHART: "refuted"}
-    _premises.write_shipped(shipped, tmp_path / "shipped.json")
-    _premises.SHIPPED = tmp_path / "shipped.json"  # restored by monkeypatch (the fixture set it)
+    premises.write_shipped(shipped, tmp_path / "shipped.json")
+    premises.SHIPPED = tmp_path / "shipped.json"  # restored by monkeypatch (the fixture set it)
     with open(world.proofs / "jiang_wishart.py", "a") as f:
         f.write("\n# a change: the shipped data is stale now\n")
     assert _premise(world)["verdict"] == "refuted"  # from a run: stale shipped data is not used
@@ -147,7 +147,7 @@ def test_a_forged_checksum_cannot_remove_a_warning_the_shipped_data_gives(world,
     doc = json.loads(world.cache_file.read_text())
     entry = doc["jiang-wishart"]
     entry["claims"][WISHART]["verdict"] = "proved"
-    entry["checksum"] = _premises.checksum(entry)  # a forger who recomputes the checksum
+    entry["checksum"] = premises.checksum(entry)  # a forger who recomputes the checksum
     world.cache_file.write_text(json.dumps(doc))
     assert _premise(world)["verdict"] == "refuted" and world.runner.runs == runs + 1
 
@@ -168,7 +168,7 @@ def test_a_cache_of_the_wrong_shape_is_ignored(world, capsys, doc):
     assert main(["calibrate", "wishart", "--epsilon", "1", "--n", "1000", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["premise"]["verdict"] == "refuted" and world.runner.runs == 1
-    assert _premises.valid_cache_entry("jiang-wishart", json.loads(world.cache_file.read_text())["jiang-wishart"])
+    assert premises.valid_cache_entry("jiang-wishart", json.loads(world.cache_file.read_text())["jiang-wishart"])
 
 
 def test_not_json_at_all_is_ignored(world, capsys):
@@ -183,8 +183,8 @@ def test_not_json_at_all_is_ignored(world, capsys):
 
 def test_fresh_shipped_data_answers_without_a_run(world, tmp_path):
     world.runner.verdicts = {WISHART: "refuted"}
-    _premises.write_shipped(_premises.compute(["jiang-wishart"]), tmp_path / "shipped.json")
-    _premises.SHIPPED = tmp_path / "shipped.json"
+    premises.write_shipped(premises.compute(["jiang-wishart"]), tmp_path / "shipped.json")
+    premises.SHIPPED = tmp_path / "shipped.json"
     runs = world.runner.runs
     got = _premise(world, run=False)
     assert got["verdict"] == "refuted" and world.runner.runs == runs and "shipped" in got["source"]
@@ -192,8 +192,8 @@ def test_fresh_shipped_data_answers_without_a_run(world, tmp_path):
 
 def test_stale_shipped_data_is_not_used(world, tmp_path):
     world.runner.verdicts = {WISHART: "proved"}
-    _premises.write_shipped(_premises.compute(["jiang-wishart"]), tmp_path / "shipped.json")
-    _premises.SHIPPED = tmp_path / "shipped.json"
+    premises.write_shipped(premises.compute(["jiang-wishart"]), tmp_path / "shipped.json")
+    premises.SHIPPED = tmp_path / "shipped.json"
     (world.proofs / "coq" / "Laplace.v").write_text((world.proofs / "coq" / "Laplace.v").read_text() + "\n")
     got = _premise(world, run=False)
     assert got["verdict"] is None and "stale" in got["source"]
@@ -203,11 +203,11 @@ def test_stale_shipped_data_is_not_used(world, tmp_path):
 
 def test_hand_edited_shipped_data_is_ignored(world, tmp_path):
     world.runner.verdicts = {WISHART: "refuted"}
-    doc = _premises.compute(["jiang-wishart"])
+    doc = premises.compute(["jiang-wishart"])
     doc["papers"]["jiang-wishart"][WISHART]["verdict"] = "proved"  # after the checksum was taken
     (tmp_path / "shipped.json").write_text(json.dumps(doc))
-    _premises.SHIPPED = tmp_path / "shipped.json"
-    assert _premises.load_shipped() is None
+    premises.SHIPPED = tmp_path / "shipped.json"
+    assert premises.load_shipped() is None
     assert _premise(world)["verdict"] == "refuted"
 
 
@@ -215,16 +215,16 @@ def test_hand_edited_shipped_data_is_ignored(world, tmp_path):
                                                       "papers": {"jiang-wishart": {WISHART: "proved"}}}])
 def test_shipped_data_of_the_wrong_shape_is_ignored(world, tmp_path, doc):
     (tmp_path / "shipped.json").write_text(json.dumps(doc))
-    _premises.SHIPPED = tmp_path / "shipped.json"
+    premises.SHIPPED = tmp_path / "shipped.json"
     world.runner.verdicts = {WISHART: "refuted"}
     assert _premise(world)["verdict"] == "refuted" and world.runner.runs == 1
 
 
 def test_is_refuted_reads_verdicts_generically():
-    assert _premises.is_refuted("refuted") and _premises.is_refuted("Refuted on B")
+    assert premises.is_refuted("refuted") and premises.is_refuted("Refuted on B")
     for v in ("kernel-checked", "kernel-checked given P", "certified on B", "proved", "tested", "unknown", None, 1,
               "not refuted"):
-        assert not _premises.is_refuted(v)
+        assert not premises.is_refuted(v)
 
 
 # -- the data shipped in this checkout --------------------------------------------------------------
@@ -232,15 +232,15 @@ def test_is_refuted_reads_verdicts_generically():
 def test_shipped_premise_verdicts_are_fresh():
     """Fails when a proof source, a module the verdicts were computed with, or the version changed since
     premise_verdicts.json was written; the message names the command that regenerates it."""
-    doc, fresh, why = _premises.shipped_status()
+    doc, fresh, why = premises.shipped_status()
     assert doc is not None, why
     assert fresh, why
 
 
 def test_shipped_premise_verdicts_cover_every_premise_paper():
-    doc = _premises.load_shipped()
+    doc = premises.load_shipped()
     assert doc is not None
-    assert sorted(doc["papers"]) == _premises.premise_papers()
+    assert sorted(doc["papers"]) == premises.premise_papers()
     assert all(doc["papers"][p] for p in doc["papers"])
 
 
@@ -250,11 +250,11 @@ def test_a_claim_missing_from_a_stored_record_does_not_run_the_proof_file(world,
     from dpverify.calibrate import gaussian
 
     world.runner.verdicts = {"tu-projections/lemma-1": "proved"}
-    _premises.write_shipped(_premises.compute(["tu-projections"]), tmp_path / "shipped.json")
-    _premises.SHIPPED = tmp_path / "shipped.json"
+    premises.write_shipped(premises.compute(["tu-projections"]), tmp_path / "shipped.json")
+    premises.SHIPPED = tmp_path / "shipped.json"
     runs = world.runner.runs
-    _check._MEMO.clear()
-    got = _check.premise_of(gaussian(1.0, 1e-5, 1.0, method="kenthapadi"))
+    check_section.MEMO.clear()
+    got = check_section.premise_of(gaussian(1.0, 1e-5, 1.0, method="kenthapadi"))
     assert got["verdict"] is None and "states no claim" in got["source"] and world.runner.runs == runs
 
 
@@ -264,23 +264,23 @@ def test_readme_calibrate_examples_answer_from_the_shipped_data(monkeypatch, tmp
         raise AssertionError(f"ran the proof file of {paper}")
 
     monkeypatch.setenv("DPVERIFY_CACHE_DIR", str(tmp_path / "empty"))
-    monkeypatch.setattr(_check, "_MEMO", {})
-    monkeypatch.setattr(_check, "_run_paper", no_run)
+    monkeypatch.setattr(check_section, "MEMO", {})
+    monkeypatch.setattr(check_section, "_run_paper", no_run)
     assert main(["calibrate", "gaussian", "--epsilon", "10", "--delta", "1e-6", "--sensitivity", "1",
                  "--method", "classical"]) == 0
     out = capsys.readouterr().out
     assert "claim lecture21-dp/lemma-6: " in out and "shipped with dpverify" in out
     assert main(["calibrate", "wishart", "--epsilon", "1", "--n", "1000"]) == 0
     out = capsys.readouterr().out
-    refuted = _premises.is_refuted(_premises.load_shipped()["papers"]["jiang-wishart"][WISHART]["verdict"])
+    refuted = premises.is_refuted(premises.load_shipped()["papers"]["jiang-wishart"][WISHART]["verdict"])
     assert out.startswith("UNSAFE") == refuted and "shipped with dpverify" in out
 
 
 @pytest.mark.slow
 def test_shipped_premise_verdicts_equal_a_fresh_run():
     """Runs every premise paper's proof file (minutes, with Coq) and compares each verdict."""
-    shipped = _premises.load_shipped()
-    fresh = _premises.compute()
+    shipped = premises.load_shipped()
+    fresh = premises.compute()
     for paper, claims in fresh["papers"].items():
         assert {c: v["verdict"] for c, v in claims.items()} == \
             {c: v["verdict"] for c, v in shipped["papers"][paper].items()}, paper

@@ -11,9 +11,10 @@ import time
 
 import pytest
 
-from dpverify._format import fmt_lower, fmt_upper
-from dpverify.cli import _common, main
-from dpverify.cli import check as check_cli
+from dpverify.cli import EXIT_FAIL_ON, main
+from dpverify.report import check_table
+from dpverify.rounding import fmt_lower, fmt_upper
+from dpverify.tables import StreamTable
 
 HERE = os.path.dirname(__file__)
 
@@ -28,7 +29,7 @@ def test_stream_table_wraps_instead_of_cutting():
     import io
 
     out = io.StringIO()
-    t = _common.StreamTable([("name", 10, True), ("verdict", 12, False)], width=30, out=out)
+    t = StreamTable([("name", 10, True), ("verdict", 12, False)], width=30, out=out)
     t.header()
     long = "a-very-long-mechanism-name-that-does-not-fit"
     t.row([long, "not-violated"], details="evidence " * 10)
@@ -60,14 +61,14 @@ def test_fail_on_unexpected_and_violated(capsys, monkeypatch):
     assert doc["faulty"][0]["verdict"] == "violated" and code == 0
     code, out, _ = run(capsys, "check", "--only", "jiang-wishart", "--samples-scale", "0.05", "--no-search",
                        "--fail-on", "violated", "--json")
-    assert json.loads(out)["mechanisms"][0]["verdict"] == "violated" and code == _common.EXIT_FAIL_ON
+    assert json.loads(out)["mechanisms"][0]["verdict"] == "violated" and code == EXIT_FAIL_ON
     # a mutated expectation: the correct control said to be faulty is now "not as expected"
-    real = check_cli.expected_verdict
-    monkeypatch.setattr(check_cli, "expected_verdict",
+    real = check_table.expected_verdict
+    monkeypatch.setattr(check_table, "expected_verdict",
                         lambda e: "violated" if e.name == "noisy-max-laplace-argmax" else real(e))
     code, out, err = run(capsys, "check", "--only", "noisy-max-laplace-argmax", "--samples-scale", "0.05",
                          "--no-search", "--fail-on", "unexpected")
-    assert code == _common.EXIT_FAIL_ON
+    assert code == EXIT_FAIL_ON
     assert "0/1 as expected; NOT as expected: noisy-max-laplace-argmax" in out
     assert "--fail-on unexpected: noisy-max-laplace-argmax" in err
 
@@ -75,7 +76,7 @@ def test_fail_on_unexpected_and_violated(capsys, monkeypatch):
 def test_audit_fail_on_violated(capsys):
     argv = ["audit", "laplace-scalar", "--samples", "2e4", "--seed", "1", "--epsilon", "0.5"]
     assert run(capsys, *argv)[0] == 0
-    assert run(capsys, *argv, "--fail-on", "violated")[0] == _common.EXIT_FAIL_ON
+    assert run(capsys, *argv, "--fail-on", "violated")[0] == EXIT_FAIL_ON
 
 
 @pytest.mark.parametrize("argv, needle", [
@@ -157,9 +158,9 @@ def test_calibrate_tiny_delta_prints(capsys):
 
 def test_calibrator_names_are_listed_without_importing_them():
     from dpverify.calibrate import CALIBRATORS
-    from dpverify.cli.calibrate import _OPTIONS
+    from dpverify.cli.calibrate import OPTIONS
 
-    assert list(_OPTIONS) == list(CALIBRATORS)
+    assert list(OPTIONS) == list(CALIBRATORS)
 
 
 def test_check_prints_its_first_row_early():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dpverify import InvalidArgument, NeighbourRelation, PrivacyClaim, Verdict
-from dpverify import _validate as v
+from dpverify import validation as v
 
 BAD_CLAIMS = [
     ({"epsilon": -1.0}, "epsilon=-1.0", "must be >= 0"),

@@ -51,13 +51,13 @@ def test_a_source_change_is_detected(tmp_path):
 def test_check_tables_carry_the_family_wise_confidence():
     """Each generated check table ends with the footer saying at which per-row confidence its
     verdicts are (the main job's family-wise control)."""
-    from dpverify.cli.check import family_note
+    from dpverify.report.check_table import family_note
     from dpverify.registry import load_entries
 
     text = (docs.ROOT / "docs/mechanisms.md").read_text()
     note = family_note(len(load_entries()))
     for name in ("check-mechanisms", "check-faulty"):
-        region = docs._pattern(name).search(text).group(2)
+        region = docs.region_pattern(name).search(text).group(2)
         assert note in " ".join(region.split()), name
 
 
@@ -65,12 +65,12 @@ def test_check_tables_carry_the_family_wise_confidence():
 def test_check_tables_match_a_fresh_seed_0_run():
     """Re-runs every audit of ``dpverify check`` (minutes) and compares every row of both tables;
     timings are not compared."""
-    run = docs._Run()
+    run = docs.Run()
     text = (docs.ROOT / "docs/mechanisms.md").read_text()
     for region in docs.REGIONS:
         if region.name.startswith("check-"):
-            stored = docs._comparable(docs._pattern(region.name).search(text).group(2)).splitlines()
-            fresh = docs._comparable(region.produce(run)).splitlines()
+            stored = docs.comparable(docs.region_pattern(region.name).search(text).group(2)).splitlines()
+            fresh = docs.comparable(region.produce(run)).splitlines()
             assert fresh == stored, region.name
     assert docs.generate(check=True) == []
 
@@ -81,5 +81,5 @@ def test_documented_run_catches_every_control_at_the_strict_confidence():
     from dpverify.registry import load_entries
 
     n = sum(1 for e in load_entries() if e.section == "faulty")
-    region = docs._pattern("check-faulty").search((docs.ROOT / "docs/mechanisms.md").read_text()).group(2)
+    region = docs.region_pattern("check-faulty").search((docs.ROOT / "docs/mechanisms.md").read_text()).group(2)
     assert f"\n{n}/{n} as expected\n" in region

@@ -30,10 +30,10 @@ def test_readme_shell_comment_figures_are_what_the_command_prints(capsys, monkey
     the command's output (run in-process; only cheap commands carry such comments). The premise
     look-up of ``calibrate`` (it runs a paper's proof file; tested in tests/cli) is skipped here:
     the figures checked do not depend on it."""
-    from dpverify.calibrate import _check
+    from dpverify.calibrate import check_section
     from dpverify.cli import main
 
-    monkeypatch.setattr(_check, "premise_of", lambda cal, announce=True: None)
+    monkeypatch.setattr(check_section, "premise_of", lambda cal, announce=True: None)
 
     blocks = re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
     pairs = []

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dpverify.calibrate import _check
+from dpverify.calibrate import check_section
 from dpverify.cli import main
 from dpverify.cli.prove import rows_and_text
 from dpverify.report.html import check_report, svg_delta_curve
@@ -63,8 +63,8 @@ def report_doc(tmp_path_factory, capsys_module=None):
     doc = json.loads(buf.getvalue())
     proofs, _ = rows_and_text([str(Path(dpverify_proofs.__path__[0]) / "lecture21_dp.py")])
     doc["proofs"] = json.loads(json.dumps(proofs, default=str))
-    specs = [s for s in _check.CALIBRATION_ROWS if s.registry in (("gaussian-classical",), ("jiang-wishart",))]
-    doc["calibrations"] = json.loads(json.dumps([_check._row(s, False) for s in specs], default=str))
+    specs = [s for s in check_section.CALIBRATION_ROWS if s.registry in (("gaussian-classical",), ("jiang-wishart",))]
+    doc["calibrations"] = json.loads(json.dumps([check_section.calibration_row(s, False) for s in specs], default=str))
     return doc
 
 
@@ -131,7 +131,7 @@ def test_prove_report_says_which_verdicts_are_definitions_or_instances():
              "kind": "definition"}]
     page = prove_report(rows)
     assert "conclusions: proved: 1, proved (definition): 1, proved (instance): 1." in page
-    cells = re.findall(r"<td class='proved'>([^<]*)</td>", page)
+    cells = re.findall(r"<td class='conclusion proved'>([^<]*)</td>", page)
     assert cells.count("proved (instance)") == 1 and cells.count("proved (definition)") == 1
     assert conclusion_summary([("refuted", "theorem"), ("proved", "instance")]) == "proved (instance): 1, refuted: 1"
     from dpverify.errors import InvalidArgument

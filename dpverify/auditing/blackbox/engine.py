@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from ..._validate import open_unit
+from ...validation import open_unit
 from ...claims import PrivacyClaim
 from ...errors import InvalidArgument
 from .. import draws

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import MechanismError
-from ... import _format
+from ... import messages
 from .. import draws
 from .event_families import OutputTable, to_table, with_errors
 from .values import Where, error_fields
@@ -27,8 +27,8 @@ PROBE_OUTPUTS = 64
 
 def where(k: int, data: Any, data_prime: Any, which: str) -> Where:
     """Pair ``k``, dataset ``which`` (``"D"`` or ``"D'"``), with the text every error about its draws ends with."""
-    return Where(k, which, f"pair {k} (data={_format.describe(data, 40)}, "
-                           f"data_prime={_format.describe(data_prime, 40)}), outputs drawn from {which}")
+    return Where(k, which, f"pair {k} (data={messages.describe(data, 40)}, "
+                           f"data_prime={messages.describe(data_prime, 40)}), outputs drawn from {which}")
 
 
 def _as_outputs(out: Any) -> Any:
@@ -109,7 +109,7 @@ def table(mechanism, data, size, seed, where, structured, names, float_bits) -> 
                                  f"against {names[:3]} ...); {where}.", **error_fields(where))
         return with_errors(t, errors, names)
     except MechanismError as exc:
-        raise MechanismError(f"{_format.describe(mechanism)}.sample returned a bad output: {exc}",
+        raise MechanismError(f"{messages.describe(mechanism)}.sample returned a bad output: {exc}",
                              **error_fields(where)) from None
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import MechanismError
-from ... import _format
+from ... import messages
 from .. import draws
 from .outputs import PROBE_OUTPUTS, draw
 from .event_families import to_table
@@ -58,7 +58,7 @@ def _probe_one(mechanism, data, seed, where: Where, float_bits):
     try:
         names = to_table(arr, where, structured=False, float_bits=float_bits).names if numeric else None
     except MechanismError as exc:
-        raise MechanismError(f"{_format.describe(mechanism)}.sample returned a bad output: {exc}",
+        raise MechanismError(f"{messages.describe(mechanism)}.sample returned a bad output: {exc}",
                              **where.fields()) from None
     return (numeric, (arr.shape[1:] if numeric else None), max(1, int(arr[0].size) if arr.ndim > 1 else 1),
             names), raised
@@ -100,8 +100,8 @@ def degenerate_message(mechanism, k: int, pair, raised: RaisedDraws, total: int,
         msg = " ".join(str(exc).split())
         first = f" The first: {type(exc).__name__}: {msg[:200] + ('...' if len(msg) > 200 else '')}."
     counts = raised.counts()
-    return (f"{_format.describe(mechanism)}.sample raised on {what} of both datasets of pair {k} "
-            f"(data={_format.describe(pair[0], 40)}, data_prime={_format.describe(pair[1], 40)}): "
+    return (f"{messages.describe(mechanism)}.sample raised on {what} of both datasets of pair {k} "
+            f"(data={messages.describe(pair[0], 40)}, data_prime={messages.describe(pair[1], 40)}): "
             f"{counts[0]} of {total} draws of D and {counts[1]} of {total} of D' "
             f"({types_text(raised.as_dicts(), 'probe draws' if total == PROBE_OUTPUTS else 'probe and selection draws')}).{first} "
             "The audit saw the exception, not the mechanism's outputs, so it gives no privacy verdict. Check "

@@ -25,7 +25,7 @@ import numpy as np
 from ...claims import PrivacyClaim
 from ...errors import InvalidArgument
 from .. import distributed
-from ..._format import describe
+from ...messages import describe
 from ..draws import NO_ORIGIN, Origin, available_memory, batch_plan
 from ..executor import progress_ticker, progress_wanted, run_batches
 from ..importance import get_proposal, samples_for_resolution, weighted_direction_sample

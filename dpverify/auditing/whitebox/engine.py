@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from ...claims import PrivacyClaim, Verdict
-from ..._validate import integer, positive
+from ...validation import integer, positive
 from ...errors import InvalidArgument
-from ..._format import describe
+from ...messages import describe
 from ..draws import DEFAULT_MAX_SAMPLES, DIRECTIONS, Origin, root_seed
 from ..executor import progress_wanted
 from ..importance import samples_for_resolution

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import MechanismError, NumericalError
-from ..._format import describe
+from ...messages import describe
 from ..draws import NO_ORIGIN, Origin, batch_plan, call_sampler, check_outputs, root_seed, validate_samples
 from ..executor import run_batches
 from ..precision import has_mp, refine_losses, underflow_rescue

@@ -1,4 +1,4 @@
-"""Argument checks shared by the package (internal).
+"""Argument checks shared by the package, its adapters and user registries (public: `dpverify.validation`).
 
 All checks are NaN-safe (``if not (x > 0)`` rejects NaN) and raise
 :class:`~dpverify.errors.InvalidArgument` with ``name=value``, the rule and a fix.

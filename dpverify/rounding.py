@@ -1,15 +1,11 @@
-"""Formatting (internal): numbers that respect the direction of a bound, and short descriptions of
-datasets and mechanisms for error messages."""
+"""Number formatting that respects the direction of a bound (internal)."""
 from __future__ import annotations
 
 import math
 import sys
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
-from typing import Any
 
-import numpy as np
-
-__all__ = ["fmt_num", "fmt_lower", "fmt_upper", "describe"]
+__all__ = ["fmt_num", "fmt_lower", "fmt_upper"]
 
 
 def fmt_num(x: float, digits: int = 4) -> str:
@@ -41,17 +37,3 @@ def fmt_lower(x: float, digits: int = 4) -> str:
 def fmt_upper(x: float, digits: int = 4) -> str:
     """``x`` to ``digits`` significant digits, rounded **up** (an upper bound must not shrink)."""
     return _round_sig(x, digits, math.ceil)
-
-
-def describe(obj: Any, limit: int = 80) -> str:
-    """A short, one-line description of a dataset or mechanism for error messages (arrays of more than
-    eight entries by shape and dtype; anything else by its repr, cut to ``limit`` characters)."""
-    if isinstance(obj, np.ndarray):
-        if obj.size <= 8:
-            text = np.array2string(obj, separator=", ", threshold=8).replace("\n", "")
-        else:
-            text = f"array(shape={obj.shape}, dtype={obj.dtype})"
-    else:
-        text = repr(obj)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."

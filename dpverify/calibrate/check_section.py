@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .._format import fmt_lower, fmt_upper
-from . import _gaussian, _laplace, _premises
+from ..rounding import fmt_lower, fmt_upper
+from ..tables import StreamTable
+from ..registry import load_entries
+from . import _gaussian, _laplace, premises
 from ._api import (
     _verdict,
     covariance_laplace,
@@ -33,7 +35,8 @@ from ._api import (
 )
 from ._result import Calibration
 
-__all__ = ["CALIBRATION_ROWS", "CalibrationRow", "Flag", "check_rows", "flag_of", "registry_f2", "premise_of",
+__all__ = ["CALIBRATION_ROWS", "CalibrationRow", "Flag", "MEMO", "cache_file", "calibration_row", "check_rows", "flag_of",
+           "registry_f2", "premise_of", "section_text",
            "record_proof_rows"]
 
 class Flag(str, enum.Enum):
@@ -55,16 +58,16 @@ REFUTED_PREMISE = Flag.REFUTED_PREMISE
 # A lemma-derived calibration is only as good as the paper claim its derivation encodes. Its verdict
 # is looked up from the proof runner (``dpverify prove``), never written here: from this process's
 # proof run, the shipped data, or the disk cache, each used only when it cannot be stale or edited
-# (:mod:`dpverify.calibrate._premises` says exactly when), else by running the proof file now.
+# (:mod:`dpverify.calibrate.premises` says exactly when), else by running the proof file now.
 
-#: The verdict string of a refuted claim (``dpverify.symbolic`` verdict values); see ``_premises.is_refuted``.
+#: The verdict string of a refuted claim (``dpverify.symbolic`` verdict values); see ``premises.is_refuted``.
 REFUTED = "refuted"
-is_refuted = _premises.is_refuted
+is_refuted = premises.is_refuted
 
-_MEMO: dict[str, dict] = {}  # claim ID -> {"verdict", "evidence", "source"}
+MEMO: dict[str, dict] = {}  # claim ID -> {"verdict", "evidence", "source"}
 
 
-def _cache_file() -> Path | None:
+def cache_file() -> Path | None:
     root = os.environ.get("DPVERIFY_CACHE_DIR")
     if root == "off":
         return None
@@ -76,7 +79,7 @@ def _cache_file() -> Path | None:
 
 def _read_cache() -> dict:
     """The disk cache document; anything but a JSON object is ignored (and rewritten)."""
-    path = _cache_file()
+    path = cache_file()
     try:
         doc = json.loads(path.read_text()) if path is not None and path.is_file() else {}
     except (OSError, ValueError):  # a damaged cache is ignored (and rewritten)
@@ -86,13 +89,13 @@ def _read_cache() -> dict:
 
 def _write_cache(paper: str, verdicts: dict, files: list[str]) -> None:
     """Store a paper's verdicts under the key of the current sources and environment, with a checksum."""
-    path = _cache_file()
-    key = _premises.cache_key(paper, files)
+    path = cache_file()
+    key = premises.cache_key(paper, files)
     if path is None or key is None:
         return
     doc = _read_cache()
     entry = {"key": key, "files": list(files), "claims": verdicts}
-    entry["checksum"] = _premises.checksum(entry)
+    entry["checksum"] = premises.checksum(entry)
     doc[paper] = entry
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -107,28 +110,28 @@ def record_proof_rows(rows: list[dict], source: str = "dpverify prove (this run)
     """Remember the verdicts of a proof run (rows of ``dpverify prove --json``) for the premise
     look-ups, in-process and in the disk cache. ``dpverify check`` calls it with its proof section."""
     by_paper: dict[str, dict] = {}
-    for cid, v in _premises.claims_of_rows(rows).items():
-        _MEMO[cid] = {**v, "source": source}
+    for cid, v in premises.claims_of_rows(rows).items():
+        MEMO[cid] = {**v, "source": source}
         by_paper.setdefault(cid.split("/", 1)[0], {})[cid] = v
-    files = _premises._imported_files(_premises._roots())
+    files = premises._imported_files(premises.source_roots())
     for paper, verdicts in by_paper.items():
-        if _premises.has_proof_file(paper):
+        if premises.has_proof_file(paper):
             _write_cache(paper, verdicts, files)
 
 
 def _run_paper(paper: str) -> list[dict]:
     """The claim rows of the paper's proof file, run now (``dpverify prove`` on that one file)."""
-    return _premises.run_paper(paper)
+    return premises.run_paper(paper)
 
 
 def _shipped(paper: str) -> tuple[dict | None, dict | None, str]:
     """(fresh shipped claims of ``paper`` or None, any shipped claims of it (even stale) or None, where)."""
-    doc, fresh, why = _premises.shipped_status()
+    doc, fresh, why = premises.shipped_status()
     claims = (doc or {}).get("papers", {}).get(paper) if doc else None
     if doc is not None and fresh and claims:
         env = doc["environment"]
-        where = (f"verdicts shipped with dpverify, computed by {_premises.REGENERATE} for these sources with "
-                 f"{_premises._env_text(env)}; dpverify prove recomputes them here")
+        where = (f"verdicts shipped with dpverify, computed by {premises.REGENERATE} for these sources with "
+                 f"{premises._env_text(env)}; dpverify prove recomputes them here")
         return claims, claims, where
     return None, claims, why
 
@@ -137,9 +140,9 @@ def _from_cache(paper: str, warnings: set[str]) -> dict | None:
     """The paper's disk-cache claims when the entry has its shape, its checksum, the current key, and
     calls refuted every claim in ``warnings`` (a cached verdict never removes a known warning)."""
     entry = _read_cache().get(paper)
-    if not _premises.valid_cache_entry(paper, entry):
+    if not premises.valid_cache_entry(paper, entry):
         return None
-    if entry["key"] != _premises.cache_key(paper, entry["files"]):
+    if entry["key"] != premises.cache_key(paper, entry["files"]):
         return None
     claims = entry["claims"]
     if any(cid in claims and not is_refuted(claims[cid]["verdict"]) for cid in warnings):
@@ -153,17 +156,17 @@ def premise_of(cal: Calibration, *, run: bool = True, announce: bool = False) ->
     Returns None for calibrations computed from an exact privacy profile (no lemma chain), else
     ``{"claim", "verdict", "evidence", "source"}``; ``verdict`` is None when no proof file states
     the claim, or when no trustworthy stored verdict exists and ``run`` is False. Where a verdict
-    comes from: :mod:`dpverify.calibrate._premises`. ``announce`` prints one line on stderr before
+    comes from: :mod:`dpverify.calibrate.premises`. ``announce`` prints one line on stderr before
     running a proof file.
     """
     if cal.provenance.derivation is None:
         return None
     cid = cal.provenance.claim
     out = {"claim": cid, "verdict": None, "evidence": "", "source": ""}
-    if cid in _MEMO:
-        return {"claim": cid, **_MEMO[cid]}
+    if cid in MEMO:
+        return {"claim": cid, **MEMO[cid]}
     paper = cid.split("/", 1)[0]
-    if not _premises.has_proof_file(paper):
+    if not premises.has_proof_file(paper):
         out["source"] = f"no proof file for paper {paper!r} is installed"
         return out
     fresh, known, why = _shipped(paper)
@@ -171,12 +174,12 @@ def premise_of(cal: Calibration, *, run: bool = True, announce: bool = False) ->
     if stored is None:
         warnings = {c for c, v in (known or {}).items() if is_refuted(v["verdict"])}
         stored = _from_cache(paper, warnings)
-        where = f"cached run of dpverify prove ({_cache_file()})"
+        where = f"cached run of dpverify prove ({cache_file()})"
     if stored is not None:
         for claim_id, v in stored.items():
-            _MEMO[claim_id] = {"verdict": v["verdict"], "evidence": v["evidence"], "source": where}
-        if cid in _MEMO:
-            return {"claim": cid, **_MEMO[cid]}
+            MEMO[claim_id] = {"verdict": v["verdict"], "evidence": v["evidence"], "source": where}
+        if cid in MEMO:
+            return {"claim": cid, **MEMO[cid]}
         # a stored record holds every claim of the paper's proof file: no need to run it to learn that
         out["source"] = f"the proof file of {paper!r} states no claim {cid!r} ({where})"
         return out
@@ -185,10 +188,10 @@ def premise_of(cal: Calibration, *, run: bool = True, announce: bool = False) ->
         return out
     if announce:
         print(f"checking the claim this calibration rests on, {cid}, with its proof file "
-              f"({_premises.proof_module_name(paper)}; cached afterwards) ...", file=sys.stderr, flush=True)
-    record_proof_rows(_run_paper(paper), source=f"dpverify prove ({_premises.proof_module_name(paper)}), run now")
-    if cid in _MEMO:
-        return {"claim": cid, **_MEMO[cid]}
+              f"({premises.proof_module_name(paper)}; cached afterwards) ...", file=sys.stderr, flush=True)
+    record_proof_rows(_run_paper(paper), source=f"dpverify prove ({premises.proof_module_name(paper)}), run now")
+    if cid in MEMO:
+        return {"claim": cid, **MEMO[cid]}
     out["source"] = f"the proof file of {paper!r} states no claim {cid!r}"
     return out
 
@@ -224,8 +227,6 @@ def registry_f2(name: str = _MI_RP_ENTRY) -> tuple[float | None, str]:
     ``(None, reason)`` when the entry is not registered.
     """
     import numpy as np
-
-    from ..registry import load_entries
 
     for e in load_entries():
         if e.name == name:
@@ -310,7 +311,7 @@ def _reading_safe(cal: Calibration, x: float) -> bool | None:
     return None
 
 
-def _row(spec: CalibrationRow, run_proofs: bool = True) -> dict[str, Any]:
+def calibration_row(spec: CalibrationRow, run_proofs: bool = True) -> dict[str, Any]:
     out = spec.calibrate()
     cal, extra = (out, "") if isinstance(out, Calibration) else out
     note = "; ".join(n for n in (spec.note, extra) if n)
@@ -416,10 +417,9 @@ def _notes(reasons: list[str], width: int) -> str:
     return "\n".join(lines)
 
 
-def _text(rows: list[dict]) -> str:
+def section_text(rows: list[dict]) -> str:
+    """The text of the calibration table for ``rows`` (as :func:`check_rows` returns it without ``stream``)."""
     import io
-
-    from ..cli._common import StreamTable
 
     out = io.StringIO()
     table = StreamTable(_COLUMNS, out=out)
@@ -435,23 +435,21 @@ def check_rows(args: Any = None, *, stream: bool = False) -> tuple[list[dict], s
 
     Deterministic (no sampling). Each lemma-derived row carries the verdict of the claim it rests
     on (:func:`premise_of`: from the proof run of this ``check``, the shipped verdicts or the cache,
-    whichever :mod:`dpverify.calibrate._premises` trusts; no proof file is run from here, so without
+    whichever :mod:`dpverify.calibrate.premises` trusts; no proof file is run from here, so without
     any the row says the verdict was not looked up). With ``stream`` the table prints on stdout row
     by row and the text returned is None. Takes a few seconds (two fresh-P projection minima).
     """
-    from ..cli._common import StreamTable
-
     # Verdicts come from the proof table of the same `dpverify check` (it runs first and records
     # them), the shipped data or the cache; no proof file is run from here.
     run = False
     if not stream:
-        rows = [_row(spec, run) for spec in CALIBRATION_ROWS]
-        return rows, _text(rows)
+        rows = [calibration_row(spec, run) for spec in CALIBRATION_ROWS]
+        return rows, section_text(rows)
     table = StreamTable(_COLUMNS)
     table.header()
     rows, reasons = [], []
     for spec in CALIBRATION_ROWS:
-        rows.append(_row(spec, run))
+        rows.append(calibration_row(spec, run))
         table.row(_cells(rows[-1], reasons), details=_details(rows[-1]))
     print("\n" + _notes(reasons, table.width), flush=True)
     return rows, None

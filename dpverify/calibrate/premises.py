@@ -6,7 +6,7 @@ never from a literal. Proof files take seconds to minutes, so the verdicts come,
 
 1. this process: a proof run of this process (``dpverify check``'s proof section, or a run now);
 2. the **shipped data** ``premise_verdicts.json`` beside this module: produced by
-   ``python -m dpverify.calibrate._premises --write`` (every premise paper's proof file, run now),
+   ``python -m dpverify.calibrate.premises --write`` (every premise paper's proof file, run now),
    checked by the test suite, and used only while its **sources digest** matches the installed
    sources (see below); stale shipped data is never used (it can only keep a claim from being
    trusted, see 3.);
@@ -52,6 +52,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+from .. import __version__
 from .._sources import files_digest, imported_files, package_roots
 
 __all__ = ["SHIPPED", "is_refuted", "environment", "sources_digest", "cache_key", "premise_papers",
@@ -60,7 +61,7 @@ __all__ = ["SHIPPED", "is_refuted", "environment", "sources_digest", "cache_key"
 #: The shipped premise verdicts (package data).
 SHIPPED = Path(__file__).with_name("premise_verdicts.json")
 #: The command that regenerates :data:`SHIPPED`.
-REGENERATE = "python -m dpverify.calibrate._premises --write"
+REGENERATE = "python -m dpverify.calibrate.premises --write"
 SCHEMA = 1
 
 #: Files of dpverify_proofs that are inputs (every file with these suffixes, and these names).
@@ -75,7 +76,8 @@ def is_refuted(verdict: Any) -> bool:
 
 # -- what a verdict depends on ----------------------------------------------------------------------
 
-def _roots() -> dict[str, Path]:
+def source_roots() -> dict[str, Path]:
+    """The installed packages' source folders (:func:`dpverify._sources.package_roots`; tests monkeypatch it)."""
     return package_roots()
 
 
@@ -100,9 +102,7 @@ def _imported_files(roots: dict[str, Path]) -> list[str]:
 def sources_digest(files: Iterable[str]) -> str | None:
     """SHA-256 over the package version, every proof source of ``dpverify_proofs`` and ``files``
     (names ``package/relative/path``); None when a listed file is missing or no proofs are installed."""
-    from .. import __version__
-
-    roots = _roots()
+    roots = source_roots()
     proof = _proof_files(roots)
     if not proof:
         return None
@@ -120,7 +120,7 @@ def _version(module: str) -> str:
 
 def _probe_versions() -> dict[str, str]:
     """The versions of what can change a verdict besides the sources (monkeypatched by tests)."""
-    from ..symbolic import coq
+    from ..symbolic import coq  # deferred: sympy (importing dpverify.symbolic loads it)
 
     coqc = coq.coqc_path()
     return {
@@ -183,7 +183,7 @@ def valid_cache_entry(paper: str, entry: Any) -> bool:
 
 def premise_papers() -> list[str]:
     """The papers whose claims lemma-derived calibrations rest on (:mod:`dpverify.symbolic.derivations`)."""
-    from ..symbolic.derivations import DERIVATIONS
+    from ..symbolic.derivations import DERIVATIONS  # deferred: sympy
 
     return sorted({cid.split("/", 1)[0] for cid in DERIVATIONS})
 
@@ -233,7 +233,7 @@ def compute(papers: Iterable[str] | None = None, progress=None) -> dict:
             progress(f"running the proof file of {paper} ...")
         rows = run_paper(paper)
         out[paper] = {cid: v for cid, v in claims_of_rows(rows).items() if cid.startswith(paper + "/")}
-    files = _imported_files(_roots())
+    files = _imported_files(source_roots())
     doc = {"schema": SCHEMA, "generated_by": REGENERATE, "sources": sources_digest(files), "files": files,
            "environment": environment(), "papers": out}
     doc["checksum"] = checksum(doc)
@@ -289,7 +289,7 @@ def claims_of_rows(rows: Iterable[Any]) -> dict[str, dict]:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    p = argparse.ArgumentParser(prog="python -m dpverify.calibrate._premises",
+    p = argparse.ArgumentParser(prog="python -m dpverify.calibrate.premises",
                                 description="Regenerate (--write) or check (--check) the shipped premise verdicts.")
     p.add_argument("--write", action="store_true", help=f"run the premise papers' proof files and write {SHIPPED.name}")
     p.add_argument("--check", action="store_true", help="exit 1 when the shipped data is stale (cheap)")
