@@ -11,7 +11,7 @@ import numpy as np
 from ._numeric import round_up
 from .. import validation as v
 from ..errors import DPVerifyError, InvalidArgument, NumericalError
-from . import _gaussian, _laplace, _projection
+from . import gaussian_profile, laplace_profile, projection_profile
 from ._result import Calibration, CalibrationMethod, Provenance
 
 __all__ = [
@@ -136,14 +136,14 @@ def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> tu
     """
     eps = v.nonnegative("epsilon", epsilon)
     s = v.positive("sigma", sigma)
-    return _gaussian.certified_delta(eps, s, _sens(sensitivity))
+    return gaussian_profile.certified_delta(eps, s, _sens(sensitivity))
 
 
 def laplace_delta(epsilon: float, scale: float, sensitivity: float = 1.0) -> tuple[float, float]:
     """Certified upper bound on delta(eps) = max(0, 1 - exp((eps - Delta/b)/2)) of the scalar Laplace mechanism."""
     eps = v.nonnegative("epsilon", epsilon)
     b = v.positive("scale", scale)
-    return _laplace.certified_delta(eps, b, _sens(sensitivity))
+    return laplace_profile.certified_delta(eps, b, _sens(sensitivity))
 
 
 def projection_delta(epsilon: float, sigma: float, *, k: int, norm: float, sigma_p: float = 1.0,
@@ -158,7 +158,7 @@ def projection_delta(epsilon: float, sigma: float, *, k: int, norm: float, sigma
     nz = v.positive("norm", norm)
     sp = v.positive("sigma_p", sigma_p)
     rt = v.open_unit("rtol", rtol)
-    up, _tol, lower = _projection.fresh_delta_certified(eps, s, kk, nz, sp, rt)
+    up, _tol, lower = projection_profile.fresh_delta_certified(eps, s, kk, nz, sp, rt)
     return lower, up
 
 
@@ -174,7 +174,7 @@ def _gaussian_exact_steps(epsilon, delta, sensitivity, nudges) -> tuple[str, ...
         "(Balle & Wang 2018, Theorem 8: exact for the Gaussian mechanism)",
         "solve log delta(eps; sigma) = log delta for u = log(sigma/Delta) with brentq "
         "(float64, log_ndtr and log-subtraction)",
-        (f"re-check at {_gaussian.CERT_DPS} digits with mpmath (erfc) and an explicit error bound; "
+        (f"re-check at {gaussian_profile.CERT_DPS} digits with mpmath (erfc) and an explicit error bound; "
          f"nudged upward {nudges} time(s) until the certified delta(eps) <= {delta!r}") if nudges >= 0 else
         (f"the float root could not be certified (float64 cannot resolve the profile here): 50-digit "
          f"mpmath bisection instead, rounded up to a float whose certified delta(eps) <= {delta!r}"),
@@ -193,7 +193,7 @@ def gaussian(epsilon: float, delta: float, sensitivity: float = 1.0, method: Cal
     m = CalibrationMethod.parse(method, _GAUSS_METHODS, mechanism="the Gaussian mechanism")
     eps, dlt, sens = _eps(epsilon), _delta_open(delta), _sens(sensitivity)
     inputs = (("epsilon", eps), ("delta", dlt), ("sensitivity", sens))
-    s_exact, ach, tol, nudges = _gaussian.minimal_sigma(eps, dlt, sens)
+    s_exact, ach, tol, nudges = gaussian_profile.minimal_sigma(eps, dlt, sens)
     if m is CalibrationMethod.EXACT:
         return Calibration(
             mechanism="gaussian", parameter_name="sigma", value=s_exact, method=m, inputs=inputs,
@@ -210,7 +210,7 @@ def gaussian(epsilon: float, delta: float, sensitivity: float = 1.0, method: Cal
         )
     der = _derivation(_GAUSS_DERIVATION[m])
     sigma = _evaluate(der, epsilon=eps, delta=dlt, sensitivity=sens)
-    d, err = _gaussian.delta_mp(eps, sigma, sens)
+    d, err = gaussian_profile.delta_mp(eps, sigma, sens)
     safe = _verdict(d, err, dlt)
     comps, pnotes = _printed(der, epsilon=eps, delta=dlt, sensitivity=sens)
     notes = list(pnotes) + list(_printed_below(comps, s_exact, "sigma"))
@@ -241,7 +241,7 @@ def laplace(epsilon: float, delta: float = 0.0, sensitivity: float = 1.0, method
     eps, sens = _eps(epsilon), _sens(sensitivity)
     dlt = v.probability("delta", delta, fix="Pass 0 for pure DP or a target 0 < delta < 1.")
     inputs = (("epsilon", eps), ("delta", dlt), ("sensitivity", sens))
-    b_exact, ach, tol, nudges = _laplace.minimal_scale(eps, dlt, sens)
+    b_exact, ach, tol, nudges = laplace_profile.minimal_scale(eps, dlt, sens)
     if m is CalibrationMethod.EXACT:
         return Calibration(
             mechanism="laplace", parameter_name="scale", value=b_exact, method=m, inputs=inputs,
@@ -250,12 +250,12 @@ def laplace(epsilon: float, delta: float = 0.0, sensitivity: float = 1.0, method
                 steps=("privacy loss of Lap(0,b) vs Lap(Delta,b): Delta/b, (Delta-2y)/b, -Delta/b on three pieces",
                        "delta(eps) = 1 - exp((eps - Delta/b)/2) for eps < Delta/b, else 0 (exact)",
                        "b* = Delta / (eps - 2 log(1 - delta)) (closed form)",
-                       f"re-checked at {_laplace.CERT_DPS} digits; moved up {nudges} ulp(s)")),
+                       f"re-checked at {laplace_profile.CERT_DPS} digits; moved up {nudges} ulp(s)")),
             achieved_delta=ach, tolerance=tol, exact_value=b_exact, tightness=1.0, safe=True,
         )
     der = _derivation("lecture21-dp/lemma-1")
     b = _evaluate(der, epsilon=eps, sensitivity=sens)
-    d, err = _laplace.delta_mp(eps, b, sens)
+    d, err = laplace_profile.delta_mp(eps, b, sens)
     return Calibration(
         mechanism="laplace", parameter_name="scale", value=b, method=m, inputs=inputs,
         provenance=_provenance(der), achieved_delta=round_up(d + err), tolerance=round_up(err),
@@ -354,14 +354,14 @@ def _projection_exact(a: _ProjectionInputs):
     steps, note, fixed-P sensitivity or None)``."""
     eps, dlt, k, norm, sp, rt = a.epsilon, a.delta, a.k, a.norm, a.sigma_p, a.rtol
     if a.reading is ProjectionReading.FRESH:
-        s_hi, s_lo, ach_exact, tol_exact, cells = _projection.fresh_minimal_sigma(eps, dlt, k, norm, sp, rt)
+        s_hi, s_lo, ach_exact, tol_exact, cells = projection_profile.fresh_minimal_sigma(eps, dlt, k, norm, sp, rt)
         exact_steps = (
             "conditionally on P, XP + G is a Gaussian mechanism with Delta = ||zP|| (one non-zero row)",
             "||zP||^2 = ||z||^2 sigma_p^2 W, W ~ chi^2_k; delta(eps) = E_W[g(||z|| sigma_p sqrt(W)/sigma)], "
             "g the Gaussian profile (Balle & Wang Theorem 8); worst pair ||z|| = B since g is increasing",
             f"rigorous bracket of the average by monotone sums over {cells} chi^2_k cells "
             f"(relative width <= {rt}); solve each sum = delta",
-            f"upper sum re-checked at {_projection._MP_DPS} digits (mpmath gammainc, erfc)",
+            f"upper sum re-checked at {projection_profile._MP_DPS} digits (mpmath gammainc, erfc)",
         )
         exact_note = ("FRESH-P reading: delta averages over P; exact when P is released with the output, "
                       "an upper bound otherwise.")
@@ -371,7 +371,7 @@ def _projection_exact(a: _ProjectionInputs):
         sens_fixed = float(np.linalg.norm(zv @ Pm)) * (1 + 10 * max(Pm.shape) * np.finfo(float).eps)
     else:
         sens_fixed = float(norm * _smax_upper(Pm))
-    s_hi, ach_exact, tol_exact, nudges = _gaussian.minimal_sigma(eps, dlt, sens_fixed)
+    s_hi, ach_exact, tol_exact, nudges = gaussian_profile.minimal_sigma(eps, dlt, sens_fixed)
     exact_steps = (
         "FIXED-P: XP + G is a Gaussian mechanism with Delta = ||zP|| <= B s_max(P)",
         f"Delta = {sens_fixed!r} (computed value inflated by its rounding-error bound)",
@@ -416,10 +416,10 @@ def random_projection(epsilon: float, delta: float, *, k: int | None = None, B: 
     sigma = _evaluate(der, **vals)
     comps, pnotes = _printed(der, **vals)
     if rd is ProjectionReading.FRESH:
-        up, tol, lower = _projection.fresh_delta_certified(eps, sigma, k, norm, sp, rt, target=dlt)
+        up, tol, lower = projection_profile.fresh_delta_certified(eps, sigma, k, norm, sp, rt, target=dlt)
         safe = True if up <= dlt else (False if lower > dlt else None)
     else:
-        d, err = _gaussian.delta_mp(eps, sigma, sens_fixed)
+        d, err = gaussian_profile.delta_mp(eps, sigma, sens_fixed)
         up, tol = round_up(d + err), round_up(err)
         safe = _verdict(d, err, dlt)
     notes = list(pnotes) + list(_printed_below(comps, s_hi, "sigma")) + [exact_note]

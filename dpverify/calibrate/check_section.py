@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ..rounding import fmt_lower, fmt_upper
 from ..tables import StreamTable
 from ..registry import load_entries
-from . import _gaussian, _laplace, premises
+from . import gaussian_profile, laplace_profile, premises
 from ._api import (
     _verdict,
     covariance_laplace,
@@ -297,10 +297,10 @@ def _reading_safe(cal: Calibration, x: float) -> bool | None:
         return cal.safe
     inp = cal.input_dict
     if cal.mechanism == "gaussian":
-        d, err = _gaussian.delta_mp(inp["epsilon"], x, inp["sensitivity"])
+        d, err = gaussian_profile.delta_mp(inp["epsilon"], x, inp["sensitivity"])
         return _verdict(d, err, inp["delta"])
     if cal.mechanism == "laplace":
-        d, err = _laplace.delta_mp(inp["epsilon"], x, inp["sensitivity"])
+        d, err = laplace_profile.delta_mp(inp["epsilon"], x, inp["sensitivity"])
         return _verdict(d, err, inp["delta"])
     if cal.exact_bracket is not None:
         lo, hi = cal.exact_bracket

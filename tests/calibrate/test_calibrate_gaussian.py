@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dpverify import calibrate
-from dpverify.calibrate import _gaussian
+from dpverify.calibrate import gaussian_profile
 
 # The acceptance grid: 60 eps log-spaced in [0.01, 20] x 4 deltas. The test checks every 5th eps
 # (12 x 4 = 48 cells); benchmarks/bench_calibrate_gaussian.py checks all 240.
@@ -68,11 +68,11 @@ def test_float_profile_matches_50_digits_in_the_tails():
     for eps, sigma in [(1.0, 8.0), (1.0, 10.0), (5.0, 3.0), (0.01, 1500.0)]:
         exact = float(_delta_50(eps, sigma))
         assert 0 < exact < 1e-16
-        assert _gaussian.delta_float(eps, sigma) == pytest.approx(exact, rel=1e-9)
+        assert gaussian_profile.delta_float(eps, sigma) == pytest.approx(exact, rel=1e-9)
 
 
 def test_certified_delta_is_an_upper_bound_and_nudge_moves_up():
-    sigma, ach, tol, _ = _gaussian.minimal_sigma(1.0, 1e-6, 1.0)
+    sigma, ach, tol, _ = gaussian_profile.minimal_sigma(1.0, 1e-6, 1.0)
     below = math.nextafter(sigma, 0) * (1 - 1e-9)
     # a sigma a relative 1e-9 below the returned one does NOT meet the target
     assert _delta_50(1.0, below) > 1e-6
@@ -106,4 +106,4 @@ def test_extreme_target_falls_back_to_bisection_and_stays_certified():
     cal = calibrate.gaussian(1e-6, 1e-300)
     assert _delta_50(1e-6, cal.sigma) <= 1e-300
     assert "bisection" in cal.provenance.steps[-1]
-    assert cal.sigma / _gaussian.minimal_sigma_bisection_mp(1e-6, 1e-300) <= 1 + 1e-9
+    assert cal.sigma / gaussian_profile.minimal_sigma_bisection_mp(1e-6, 1e-300) <= 1 + 1e-9

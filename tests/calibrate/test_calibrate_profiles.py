@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dpverify import calibrate
-from dpverify.calibrate import _laplace, _projection
+from dpverify.calibrate import laplace_profile, projection_profile
 
 
 def _laplace_delta_quad(eps, b, sens):
@@ -25,7 +25,7 @@ def _laplace_delta_quad(eps, b, sens):
 
 @pytest.mark.parametrize("eps,b,sens", [(0.5, 1.0, 1.0), (1.0, 0.3, 1.0), (0.1, 2.0, 3.0), (2.0, 1.0, 1.0)])
 def test_laplace_profile_matches_integration(eps, b, sens):
-    closed, _ = _laplace.delta_mp(eps, b, sens)
+    closed, _ = laplace_profile.delta_mp(eps, b, sens)
     assert float(closed) == pytest.approx(float(_laplace_delta_quad(eps, b, sens)), rel=1e-20, abs=1e-30)
 
 
@@ -45,13 +45,13 @@ def test_laplace_pure_dp_is_exactly_delta_over_eps():
 
 def _projection_delta_quad(eps, sigma, k, c):
     """E_W[g(c sqrt(W)/sigma)], W ~ chi^2_k, by mpmath.quad (an independent check of the bracket)."""
-    from dpverify.calibrate import _gaussian
+    from dpverify.calibrate import gaussian_profile
 
     with mpmath.workdps(30):
         a = mpmath.mpf(k) / 2
 
         def integrand(w):
-            d, _ = _gaussian.delta_mp(eps, sigma, c * mpmath.sqrt(w), dps=30)
+            d, _ = gaussian_profile.delta_mp(eps, sigma, c * mpmath.sqrt(w), dps=30)
             return d * mpmath.exp((a - 1) * mpmath.log(w) - w / 2 - mpmath.loggamma(a) - a * mpmath.log(2))
 
         return mpmath.quad(integrand, [0, k / 4, k, 2 * k, 4 * k, 10 * k + 100, mpmath.inf])
@@ -88,5 +88,5 @@ def test_fixed_projection_is_gaussian_with_smax():
 
 
 def test_refined_grid_bounds_are_ordered():
-    lower, upper = _projection.fresh_bounds(1.0, 5.0, 3, 1.0, 1.0, rtol=1e-3)
+    lower, upper = projection_profile.fresh_bounds(1.0, 5.0, 3, 1.0, 1.0, rtol=1e-3)
     assert 0 < lower <= upper <= lower * (1 + 1.01e-3)

@@ -1,4 +1,4 @@
-"""Exact privacy profile of the Gaussian mechanism and its minimal sigma (internal).
+"""Exact privacy profile of the Gaussian mechanism and its minimal sigma.
 
 Balle & Wang (2018), "Improving the Gaussian mechanism", Theorem 8: the mechanism
 f(x) + N(0, sigma^2 I) with l2 sensitivity Delta is (eps, delta)-DP iff

@@ -1,4 +1,4 @@
-"""Exact privacy profile of the scalar Laplace mechanism and its minimal scale (internal).
+"""Exact privacy profile of the scalar Laplace mechanism and its minimal scale.
 
 For f(x) + Lap(0, b) with sensitivity Delta (``lecture21-dp/lemma-1``), the pair f(x) = 0,
 f(x') = Delta is the worst case and the privacy loss at output y is

@@ -1,4 +1,4 @@
-"""Exact privacy profile of the random projection release XP + G (``tu-projections``) (internal).
+"""Exact privacy profile of the random projection release XP + G (``tu-projections``).
 
 X, X' differ in row i by z = X_i - X'_i. Conditionally on P the release is a Gaussian mechanism
 with sensitivity ||zP|| (only row i of XP - X'P is non-zero), so
@@ -33,7 +33,7 @@ from scipy import optimize, special
 
 from ._numeric import round_up
 from ..errors import NumericalError
-from . import _gaussian
+from . import gaussian_profile
 
 __all__ = ["fresh_bounds", "fresh_minimal_sigma", "fresh_delta_certified"]
 
@@ -168,7 +168,7 @@ def _mp_upper(epsilon: float, sigma: float, k: int, c: float, w: np.ndarray) -> 
             if math.isinf(w[j + 1]):
                 gv, gerr = mpmath.mpf(1), mpmath.mpf(0)
             else:
-                gv, gerr = _gaussian.delta_mp(epsilon, mpmath.mpf(sigma), mpmath.mpf(c) * mpmath.sqrt(mpmath.mpf(float(w[j + 1]))),
+                gv, gerr = gaussian_profile.delta_mp(epsilon, mpmath.mpf(sigma), mpmath.mpf(c) * mpmath.sqrt(mpmath.mpf(float(w[j + 1]))),
                                               dps=_MP_DPS)
                 gv = max(gv, mpmath.mpf(0))
             total += p * gv
@@ -209,7 +209,7 @@ def fresh_minimal_sigma(epsilon: float, delta: float, k: int, norm: float, sigma
     """
     c = norm * sigma_p
     # start from the Gaussian minimum at the median projected norm
-    s0, _, _, _ = _gaussian.minimal_sigma(epsilon, delta, c * math.sqrt(k))
+    s0, _, _, _ = gaussian_profile.minimal_sigma(epsilon, delta, c * math.sqrt(k))
     w = _refine(epsilon, c / s0, k, _initial_grid(k), 0.05)
     log_target = math.log(delta)
 
