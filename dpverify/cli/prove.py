@@ -17,7 +17,7 @@ from ..report.proof_rows import steps_cell
 from . import _common
 
 #: (header, minimum width, flexible)
-COLUMNS = [("ID", 18, True), ("kind", 10, False), ("claim", 16, True), ("steps", 16, False), ("conclusion", 14, False),
+COLUMNS = [("ID", 16, True), ("kind", 10, False), ("claim", 14, True), ("steps", 16, False), ("conclusion", 14, False),
            ("strength", 20, False)]
 
 

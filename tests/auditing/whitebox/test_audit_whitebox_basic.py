@@ -80,6 +80,7 @@ def test_support_mismatch_gives_infinite_epsilon_lower():
 
 # --- statistics: false alarms at the claim boundary, and power ---------------------------------
 
+@pytest.mark.slow  # a long statistical run (tens of seconds): under -m slow with the other false-alarm runs
 def test_false_alarm_rate_at_the_exact_boundary_over_200_seeds():
     """A Gaussian claiming exactly its true delta(0.5): the claim is TRUE and tight.
 

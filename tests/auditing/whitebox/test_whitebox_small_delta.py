@@ -61,6 +61,7 @@ def test_delta_resolution_chooses_the_sample_size():
     assert any("capped" in n for n in capped.notes)
 
 
+@pytest.mark.slow  # a long statistical run (tens of seconds): under -m slow with the other false-alarm runs
 def test_false_alarms_at_the_exact_boundary_with_importance_sampling():
     """A Gaussian claiming exactly its true delta(3.5) (~3e-4, so 'auto' uses the proposal): the
     claim is true and tight. Each run says "violated" with probability <= 0.05; over 100 runs the
