@@ -90,6 +90,7 @@ def check_runs(runs: int) -> tuple[int, int]:
     return len(failed_stress), len(failed_default)
 
 
+@pytest.mark.slow  # a false-alarm run (13 s): with the other long statistical runs under -m slow
 def test_false_alarms_within_budget_quick():
     """3 runs of the 20-test suite: a smoke check of the machinery in the default suite (with few runs
     only the alpha_run = 1e-3 bound, at most 2 failed runs, can fail; the 50-run acceptance check

@@ -152,6 +152,7 @@ def _assert_identical(runs: list[dict], seed: int) -> str:
     return runs[0][half][1]
 
 
+@pytest.mark.slow  # three pytester runs of a suite (35 s); test_twenty_seeds_three_selections_identical repeats it for 20 seeds
 def test_draws_do_not_depend_on_selection_or_local_imports(pytester):
     runs = _three_ways(pytester, 20240601)
     assert _assert_identical(runs, 20240601) == "failed"

@@ -55,9 +55,10 @@ def test_faulty_controls_are_caught(entry):
     assert r.epsilon_lower > m.claim.epsilon
 
 
-#: Vector controls whose six fast runs cost minutes (learned fits on 20-40 features, 8 pairs):
-#: run with the slow tests only, to keep the default suite fast.
-HEAVY = {"laplace-parallel", "numerical-svt", "prefix-sum"}
+#: Controls whose six fast runs cost minutes (vector controls: learned fits on 20-40 features, 8 pairs) or
+#: several seconds (histogram-laplace, svt-alg2-dwork-roth): run with the slow tests only, to keep the default
+#: suite within its time budget (the other correct controls keep a false-alarm run in the default suite).
+HEAVY = {"laplace-parallel", "numerical-svt", "prefix-sum", "histogram-laplace", "svt-alg2-dwork-roth"}
 
 
 @pytest.mark.parametrize("entry", [pytest.param(e, marks=pytest.mark.slow) if e.name in HEAVY else e
