@@ -139,22 +139,18 @@ def _label(r: dict, width: int = 44) -> str:
     return f"pair {r['pair']} {r['first']}->{r['second']}: {text}" + _also(r)
 
 
-#: Characters per line of an event's label in the SVG, and most lines (the full text is in the row's
-#: tooltip and in the table under the figure).
-LABEL_CHARS, LABEL_LINES = 64, 2
+#: Characters per line of an event's label in the SVG (labels wrap onto as many lines as they need: never cut;
+#: the row height follows the longest label).
+LABEL_CHARS = 64
 
 
 def label_lines(r: dict) -> list[str]:
     """The SVG label of a row: ``pair P first->second: description (+N same)`` wrapped at word
-    boundaries into at most :data:`LABEL_LINES` lines of :data:`LABEL_CHARS` characters."""
+    boundaries into lines of :data:`LABEL_CHARS` characters, all of it (a label is never cut)."""
     import textwrap
 
     text = f"pair {r['pair']} {r['first']}->{r['second']}: {r['event']}" + _also(r)
-    lines = textwrap.wrap(text, LABEL_CHARS, break_long_words=True, break_on_hyphens=False) or [""]
-    if len(lines) > LABEL_LINES:
-        lines = lines[:LABEL_LINES]
-        lines[-1] = lines[-1][: LABEL_CHARS - 3] + "..."
-    return lines
+    return textwrap.wrap(text, LABEL_CHARS, break_long_words=True, break_on_hyphens=False) or [""]
 
 
 def _sub(r: dict) -> str:

@@ -201,3 +201,13 @@ def test_prove_row_in_the_terminal_and_the_report_cannot_be_misread():
            "kernel-checked given"])
     text = out.getvalue()
     assert "1 step refuted" in text and "(proof repaired)" in text
+
+
+def test_a_long_event_label_is_wrapped_whole_never_cut():
+    """A 400-character description keeps every word in the chart's label (no "...")."""
+    words = " ".join(f"outcome{i}" for i in range(45))  # about 400 characters
+    rows = event_rows(BB_DOC)
+    row = dict(rows[0], event=words)
+    lines = label_lines(row)
+    assert len(lines) > 2 and not any(line.endswith("...") for line in lines)
+    assert words in " ".join(lines)  # every word, in order
