@@ -17,9 +17,10 @@ import platform
 import re
 import sys
 
-import numpy as np
 
-from dpverify import NeighbourRelation
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "support"))
+from exact_references import rr_kfold_epsilon  # noqa: E402  (the exact k-fold RR reference the tests use)
+
 from dpverify.accounting import (
     Accountant, Gaussian, Laplace, PLDComposition, RandomizedResponse, SelfComposed, dpsgd, epsilon_for_delta,
 )
@@ -27,26 +28,6 @@ from dpverify.accounting import (
 START = "<!-- bench_accounting_peers: generated, do not edit -->"
 END = "<!-- end bench_accounting_peers -->"
 DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "accounting.md")
-
-
-def rr_exact(k: int, eps0: float, delta: float) -> float:
-    """Exact epsilon(delta) of k-fold binary randomized response (loss eps0 (2X - k), X binomial)."""
-    from scipy.stats import binom
-
-    p = math.exp(eps0) / (1 + math.exp(eps0))
-    x = np.arange(k + 1)
-    loss = eps0 * (2 * x - k)
-    logpmf = binom.logpmf(x, k, p)
-
-    def d(e):
-        m = loss > e
-        return float(np.sum(np.exp(logpmf[m]) * -np.expm1(e - loss[m])))
-
-    lo, hi = 0.0, k * eps0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if d(mid) > delta else (lo, mid)
-    return hi
 
 
 def ours(event, delta):
@@ -126,16 +107,15 @@ def main(argv=None):
         f"python {platform.python_version()}).\n")
     out("| problem | delta | exact | dpverify (method) | dpverify lower | dp-accounting PLD | dp-accounting RDP |")
     out("|---|---|---|---|---|---|---|")
-    AR = NeighbourRelation.ADD_REMOVE_ONE
     cases = [
         ("10-fold binary RR, eps0 = 1, `compose(event, 10)`", SelfComposed(RandomizedResponse(1.0), 10), 1e-6,
-         lambda d: rr_exact(10, 1.0, d), ("rr", (1.0, 10), "count")),
+         lambda d: rr_kfold_epsilon(10, 1.0, d), ("rr", (1.0, 10), "count")),
         ("10-fold binary RR, eps0 = 1, ten `compose(event)` calls", SelfComposed(RandomizedResponse(1.0), 10), 1e-6,
-         lambda d: rr_exact(10, 1.0, d), ("rr", (1.0, 10), "loop")),
+         lambda d: rr_kfold_epsilon(10, 1.0, d), ("rr", (1.0, 10), "loop")),
         ("1000-fold binary RR, eps0 = 1", SelfComposed(RandomizedResponse(1.0), 1000), 1e-14,
-         lambda d: rr_exact(1000, 1.0, d), ("rr", (1.0, 1000), "loop")),
+         lambda d: rr_kfold_epsilon(1000, 1.0, d), ("rr", (1.0, 1000), "loop")),
         ("100,000-fold binary RR, eps0 = 1", SelfComposed(RandomizedResponse(1.0), 100_000), 1e-14,
-         lambda d: rr_exact(100_000, 1.0, d), None),
+         lambda d: rr_kfold_epsilon(100_000, 1.0, d), None),
         ("10-fold Laplace, b = 1", SelfComposed(Laplace(1.0), 10), 1e-14, None, ("laplace", (1.0, 10), "count")),
         ("100-fold Gaussian, sigma = 1", SelfComposed(Gaussian(1.0), 100), 1e-14,
          lambda d: epsilon_for_delta(Gaussian(0.1), d), ("gaussian", (1.0, 100), "count")),

@@ -20,7 +20,7 @@ from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.library_dp import laplace_max_tail_statement
 from dpverify.symbolic.library import S
 from dpverify.symbolic.numeric import DPS, chi2_sf, decimal
-from dpverify.symbolic.proof import (chain, gaussian_profile_search, proved, ratio_at_most_one, refuted, rests_on,
+from dpverify.symbolic.proof import (chain, gaussian_profile_search, proved, ratio_at_most_one, refuted,
                                      stated, tested, unknown)
 
 PAPER = "lecture21-dp"

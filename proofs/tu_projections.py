@@ -23,7 +23,7 @@ from dpverify.symbolic.branch_bound import Outcome, branch_and_bound
 from dpverify.symbolic.library import check_lemma, get_lemma
 from dpverify.symbolic.library_dp import (Premise, advanced_composition_statement, checked,
                                           chi_square_tail_statement, kenthapadi_statement, mixture_profile)
-from dpverify.symbolic.numeric import (DPS, decimal, gaussian_delta, mp_value, projected_delta, projected_delta_lower,
+from dpverify.symbolic.numeric import (decimal, gaussian_delta, mp_value, projected_delta, projected_delta_lower,
                                        projected_delta_upper)
 from dpverify.symbolic.proof import certified, chain, proved, refuted, rests_on, search_refute, stated, tested, unknown
 

@@ -11,8 +11,6 @@ import sys
 from typing import Any
 
 from ..auditing.result import jsonable
-from ..rounding import fmt_lower, fmt_num, fmt_upper  # noqa: F401  (re-exported for subcommands)
-from ..tables import DEFAULT_WIDTH, StreamTable, table, term_width  # noqa: F401  (used by subcommands)
 from ..errors import InvalidArgument
 
 

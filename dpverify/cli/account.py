@@ -22,6 +22,8 @@ from ..claims import NeighbourRelation
 from ..errors import InvalidArgument, UnsupportedEvent
 from ..report import accounting_plots  # the plot saver is looked up when called (tests replace it)
 from ..report.html import account_report
+from ..rounding import fmt_lower, fmt_upper
+from ..tables import StreamTable
 from . import _common
 
 _KINDS = {
@@ -218,14 +220,14 @@ def _print(args, deltas, results) -> int:
         if r["epsilon"] is None:
             rows.append([r["method"]] + ["unsupported"] * len(deltas) + [f"{r['seconds']:.3f}", r["unsupported"]])
             continue
-        rows.append([r["method"]] + [_common.fmt_upper(e, 10) for e in r["epsilons"]]
+        rows.append([r["method"]] + [fmt_upper(e, 10) for e in r["epsilons"]]
                     + [f"{r['seconds']:.3f}", "certified upper bound"])
         if "tightest" in r:
-            rows.append(["tightest"] + [_common.fmt_upper(a["value"], 10) for a in r["tightest"]]
+            rows.append(["tightest"] + [fmt_upper(a["value"], 10) for a in r["tightest"]]
                         + ["", "certified upper bound from " + ", ".join(
                             sorted({a["method"] for a in r["tightest"]})) + f" (tighter than {r['method']})"])
         if "lower" in r:
-            rows.append([r["method"] + " lower"] + [_common.fmt_lower(x, 10) for x in r["lower"]]
+            rows.append([r["method"] + " lower"] + [fmt_lower(x, 10) for x in r["lower"]]
                         + ["", "true epsilon is at least this (optimistic PLD)"])
             rows.append([r["method"] + " slack"] + [f"{x:.2g}" for x in r["numerical_slack"]]
                         + ["", "round-off share of the upper bound"])
@@ -233,7 +235,7 @@ def _print(args, deltas, results) -> int:
     heads = ["method"] + [f"delta={d:g}" for d in deltas] + ["seconds", "note"]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
     cols = [(h, w, False) for h, w in zip(heads[:-1], widths[:-1])] + [("note", 20, True)]
-    table = _common.StreamTable(cols)  # fits the terminal: the note wraps instead of running off
+    table = StreamTable(cols)  # fits the terminal: the note wraps instead of running off
     table.header()
     for r in rows:
         table.row(r)

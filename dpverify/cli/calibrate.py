@@ -14,6 +14,7 @@ from ..calibrate import CALIBRATORS, Calibration
 from ..calibrate.check_section import premise_flag, premise_of
 from ..calibrate.premises import is_refuted
 from ..errors import InvalidArgument
+from ..rounding import fmt_lower, fmt_upper
 from . import _common
 
 #: For each mechanism: the options it accepts (argparse dest -> keyword of the calibrator).
@@ -114,7 +115,7 @@ def calibration_from_args(args) -> Calibration:
 
 
 def render(cal: Calibration, premise: dict | None = None) -> str:
-    up = lambda x: _common.fmt_upper(x, _DIGITS)  # noqa: E731 - noise parameters and delta bounds round up
+    up = lambda x: fmt_upper(x, _DIGITS)  # noqa: E731 - noise parameters and delta bounds round up
     lines = []
     if premise is not None and is_refuted(premise.get("verdict")) and cal.safe is None:
         lines.append(f"UNSAFE: this value rests on {premise['claim']}, which dpverify prove REFUTES "
@@ -144,7 +145,7 @@ def render(cal: Calibration, premise: dict | None = None) -> str:
     if cal.exact_value is not None:
         br = ""
         if cal.exact_bracket is not None:
-            br = (f"; the true minimum lies in [{_common.fmt_lower(cal.exact_bracket[0], _DIGITS)}, "
+            br = (f"; the true minimum lies in [{fmt_lower(cal.exact_bracket[0], _DIGITS)}, "
                   f"{up(cal.exact_bracket[1])}]")
         lines.append(f"exact minimal {cal.parameter_name} <= {up(cal.exact_value)}{br}")
         tight = f"{cal.tightness:.6g}"

@@ -27,6 +27,7 @@ from ..report.check_table import (
     table_summary,
 )
 from ..report.html import check_report
+from ..tables import StreamTable, term_width
 from . import _common
 from .prove import check_section
 
@@ -133,7 +134,7 @@ def _mechanism_rows(args):
                 print(table_summary([r for r in rows if r["section"] == section]), flush=True)
             section = e.section
             print(f"\n{section_title(section)}\n", flush=True)
-            table = _common.StreamTable(MECHANISM_COLUMNS)
+            table = StreamTable(MECHANISM_COLUMNS)
             table.header()
         if stream:
             _common.progress(f"[{k}/{len(entries)}] auditing {e.name} ...")
@@ -205,7 +206,7 @@ def run(args) -> int:
         import textwrap
 
         footer = f"{family_note(m, args.seed)}; re-run one with: dpverify check --only NAME --seed SEED"
-        print("\n" + textwrap.fill(footer, min(120, _common.term_width()), break_on_hyphens=False))
+        print("\n" + textwrap.fill(footer, min(120, term_width()), break_on_hyphens=False))
         if fails:
             print(f"--fail-on {args.fail_on}: {', '.join(fails)}", file=sys.stderr)
     return _common.EXIT_FAIL_ON if fails else report_code

@@ -14,6 +14,7 @@ import time
 from ..auditing.result import jsonable
 from ..report.html import prove_report
 from ..report.proof_rows import steps_cell
+from ..tables import StreamTable, term_width
 from . import _common
 
 #: (header, minimum width, flexible)
@@ -47,7 +48,7 @@ def rows_and_text(paths=None, *, stream: bool = False):
 
     start = time.perf_counter()
     out = sys.stdout if stream else io.StringIO()
-    table = _common.StreamTable(COLUMNS, out=out)
+    table = StreamTable(COLUMNS, out=out)
     table.header()
 
     def show(got):
@@ -69,7 +70,7 @@ def rows_and_text(paths=None, *, stream: bool = False):
             + ", ".join(f"{k} {v}" for k, v in counts.items())
             + f"; unconditional strong (kernel-checked, proved, whole-domain certified) among decidable theorems not "
               f"refuted: {share}")
-    out.write("\n" + "\n".join(textwrap.wrap(line, width=_common.term_width(), subsequent_indent="  ")) + "\n")
+    out.write("\n" + "\n".join(textwrap.wrap(line, width=term_width(), subsequent_indent="  ")) + "\n")
     out.flush()
     return rows, (None if stream else out.getvalue().rstrip("\n"))
 

@@ -17,6 +17,8 @@ public fields only; nothing is stored on it.
 """
 from __future__ import annotations
 
+import contextlib
+
 import math
 import itertools
 from dataclasses import dataclass
@@ -300,59 +302,14 @@ def search(lemma, identity: bool = False) -> SearchOutcome:
     return _search_sympy(lemma, names, identity)
 
 
-def _search_hook(lemma, names, identity: bool) -> SearchOutcome:
-    """The search with the lemma's ``evaluate`` hook computing (lhs, rhs) at 30 digits."""
+def _count_and_refute(lemma, identity: bool, judged) -> SearchOutcome:
+    """Walk ``judged`` (``(point, bad)`` for each point where the margin could be evaluated): points outside the
+    hypotheses are skipped, the others counted, and the first bad point that :func:`refute` confirms ends the
+    search. ``judged`` is a generator, so what runs between its items runs in its precision context."""
     hyps = HypothesisTest(lemma) if lemma.hypotheses else None
     count = 0
-    for pt in points(lemma):
-        with mpmath.workdps(30):
-            try:
-                lhs, rhs = lemma.evaluate({n: mpmath.mpf(pt[n]) for n in names})
-                m = rhs - lhs
-            except Exception:  # noqa: BLE001 - not evaluable there (domain error, no convergence)
-                continue
-            if not (mpmath.isfinite(m) and mpmath.im(m) == 0):
-                continue
-        bad = (m <= 0) if lemma.strict else (m < 0)
-        if identity:
-            bad = abs(m) > mpmath.mpf(10) ** -20 * (1 + abs(lhs))
-        if hyps is not None and not hyps.holds(pt):
-            continue
-        count += 1
-        if bad:
-            res = refute(lemma, pt, identity)
-            if res is not None:
-                return SearchOutcome(res, count)
-    return SearchOutcome(None, count)
-
-
-def _search_sympy(lemma, names, identity: bool) -> SearchOutcome:
-    """The search with the margin (and, for an identity, the lhs) lambdified into mpmath at 30 digits."""
-    hyps = HypothesisTest(lemma) if lemma.hypotheses else None
-    count = 0
-    f = _lambdified(lemma, lemma.margin)
-    flhs = _lambdified(lemma, lemma.lhs) if identity else None
-    with mpmath.workdps(30):
-        for pt in points(lemma):
-            args = [mpmath.mpf(pt[n]) if scale(lemma, n) != "int" else int(pt[n]) for n in names]
-            try:
-                m = f(*args)
-                ref = flhs(*args) if identity else 0
-            except Exception:  # noqa: BLE001 - a domain error, an overflow, a series that does not converge
-                continue
-            if isinstance(m, mpmath.mpc):
-                if abs(m.imag) > 0:
-                    continue
-                m = m.real
-            if isinstance(ref, mpmath.mpc):
-                ref = abs(ref)
-            try:
-                if not mpmath.isfinite(m):
-                    continue
-            except TypeError:
-                continue
-            bad = (abs(m) > mpmath.mpf(10) ** -20 * (1 + abs(ref))) if identity else \
-                  (m <= 0 if lemma.strict else m < 0)
+    with contextlib.closing(judged):  # an early return closes it at once, restoring its precision context
+        for pt, bad in judged:
             if hyps is not None and not hyps.holds(pt):
                 continue
             count += 1
@@ -361,6 +318,60 @@ def _search_sympy(lemma, names, identity: bool) -> SearchOutcome:
                 if res is not None:
                     return SearchOutcome(res, count)
     return SearchOutcome(None, count)
+
+
+def _search_hook(lemma, names, identity: bool) -> SearchOutcome:
+    """The search with the lemma's ``evaluate`` hook computing (lhs, rhs) at 30 digits (judged at the caller's
+    precision)."""
+
+    def judged():
+        for pt in points(lemma):
+            with mpmath.workdps(30):
+                try:
+                    lhs, rhs = lemma.evaluate({n: mpmath.mpf(pt[n]) for n in names})
+                    m = rhs - lhs
+                except Exception:  # noqa: BLE001 - not evaluable there (domain error, no convergence)
+                    continue
+                if not (mpmath.isfinite(m) and mpmath.im(m) == 0):
+                    continue
+            bad = (m <= 0) if lemma.strict else (m < 0)
+            if identity:
+                bad = abs(m) > mpmath.mpf(10) ** -20 * (1 + abs(lhs))
+            yield pt, bad
+
+    return _count_and_refute(lemma, identity, judged())
+
+
+def _search_sympy(lemma, names, identity: bool) -> SearchOutcome:
+    """The search with the margin (and, for an identity, the lhs) lambdified into mpmath at 30 digits (the whole
+    walk, hypotheses and refutations included, at 30 digits)."""
+    f = _lambdified(lemma, lemma.margin)
+    flhs = _lambdified(lemma, lemma.lhs) if identity else None
+
+    def judged():
+        with mpmath.workdps(30):
+            for pt in points(lemma):
+                args = [mpmath.mpf(pt[n]) if scale(lemma, n) != "int" else int(pt[n]) for n in names]
+                try:
+                    m = f(*args)
+                    ref = flhs(*args) if identity else 0
+                except Exception:  # noqa: BLE001 - a domain error, an overflow, a series that does not converge
+                    continue
+                if isinstance(m, mpmath.mpc):
+                    if abs(m.imag) > 0:
+                        continue
+                    m = m.real
+                if isinstance(ref, mpmath.mpc):
+                    ref = abs(ref)
+                try:
+                    if not mpmath.isfinite(m):
+                        continue
+                except TypeError:
+                    continue
+                yield pt, ((abs(m) > mpmath.mpf(10) ** -20 * (1 + abs(ref))) if identity else
+                           (m <= 0 if lemma.strict else m < 0))
+
+    return _count_and_refute(lemma, identity, judged())
 
 
 def refute(lemma, pt: Mapping[str, float], identity: bool) -> CheckResult | None:

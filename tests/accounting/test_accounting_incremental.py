@@ -16,6 +16,7 @@ from dpverify.accounting import (
 from dpverify.accounting.pld import clear_caches
 from dpverify.accounting.state import event_from_dict, event_to_dict, method_from_dict, method_to_dict
 from dpverify.errors import InvalidArgument, UnsupportedEvent
+from exact_references import rr_kfold_epsilon  # tests/support: independent of the PLD code
 
 AR = NeighbourRelation.ADD_REMOVE_ONE
 
@@ -186,34 +187,12 @@ def test_dpsgd_sigma_for_tiny_epsilon_is_within_one_percent_of_the_smallest_safe
 
 
 # ---------------------------------------------------------------------------- part 3: extremes
-def _rr_exact_epsilon(k, eps0, delta):
-    """Exact epsilon(delta) of k-fold binary randomized response: the loss is eps0 (2X - k) with
-    X ~ Binomial(k, e^eps0 / (1 + e^eps0)); bisection on the exact profile (independent of the
-    PLD code)."""
-    from scipy.stats import binom
-
-    p = math.exp(eps0) / (1 + math.exp(eps0))
-    x = np.arange(k + 1)
-    loss = eps0 * (2 * x - k)
-    logpmf = binom.logpmf(x, k, p)
-
-    def d(e):
-        m = loss > e
-        return float(np.sum(np.exp(logpmf[m]) * -np.expm1(e - loss[m])))
-
-    lo, hi = 0.0, k * eps0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if d(mid) > delta else (lo, mid)
-    return hi
-
-
 @pytest.mark.parametrize("k", [1000, 100_000])
 @pytest.mark.parametrize("delta", [1e-10, 1e-14])
 def test_k_fold_randomized_response_is_within_1e4_of_exact(k, delta):
     """The atoms sit on the grid (the step is the lattice eps0): finite at delta = 1e-14 and within
     1e-4 relative of the exact value, never below it (was inf at 1e-14, 6 % above at 10^5)."""
-    exact = _rr_exact_epsilon(k, 1.0, delta)
+    exact = rr_kfold_epsilon(k, 1.0, delta)
     from dpverify.accounting import RandomizedResponse
 
     b = PLDComposition().bounds(SelfComposed(RandomizedResponse(1.0), k), [delta])

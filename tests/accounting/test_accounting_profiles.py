@@ -1,5 +1,4 @@
 """Privacy profiles against mpmath oracles; direction-aware (never below the exact value)."""
-import math
 
 import mpmath as mp
 import pytest

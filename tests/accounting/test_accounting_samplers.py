@@ -3,7 +3,6 @@ bound for one shuffled epoch."""
 from __future__ import annotations
 
 import json
-import math
 
 import pytest
 

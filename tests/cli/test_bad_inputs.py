@@ -9,7 +9,6 @@ MODULE:ATTR cases use ``_bad_input_mechs`` (this folder, on sys.path under pytes
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pytest

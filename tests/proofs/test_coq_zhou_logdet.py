@@ -11,7 +11,6 @@ from dataclasses import replace
 
 import mpmath
 import numpy as np
-import pytest
 import sympy as sp
 
 from dpverify.symbolic import ProofVerdict, coq

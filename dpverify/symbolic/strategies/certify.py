@@ -2,6 +2,7 @@
 
 * :func:`unsettled` -- the reason a :class:`~dpverify.symbolic.branch_bound.BranchBound` did not certify (budget, or a
   cell too narrow to split), or, for the certifiers that allow it, REFUTED at that cell's centre;
+* :func:`run_box` -- the branch and bound of a certifier over the lemma's cells, with those failures in words;
 * :func:`centre_refutation` -- a failed cell's centre evaluated rigorously: REFUTED when every hypothesis holds there
   (exact rationals) and the margin's Arb ball lies strictly below 0.
 """
@@ -10,10 +11,23 @@ from __future__ import annotations
 import sympy as sp
 
 from ..arb import PREC_BITS, ArbUnsupported, arb_eval, ball, flint_or_none
-from ..branch_bound import BranchBound, Outcome
+from ..branch_bound import BranchBound, Outcome, branch_and_bound
 from ..verdicts import CheckResult, ProofVerdict
 
-__all__ = ["unsettled", "centre_refutation"]
+__all__ = ["run_box", "unsettled", "centre_refutation"]
+
+
+def run_box(lemma, names, cells, certify, refute: bool = True) -> tuple[BranchBound | None, CheckResult | str | None]:
+    """``(run, None)`` when ``certify`` certifies every cell of the lemma's branch and bound (split by
+    ``lemma.split_cell``, budget ``lemma.max_cells``); else ``(None, what the handler returns)``: ``"Arb: ..."`` when a
+    cell cannot be put in balls, or :func:`unsettled`."""
+    try:
+        run = branch_and_bound(cells, certify, lambda cell: lemma.split_cell(names, cell), lemma.max_cells)
+    except ArbUnsupported as exc:
+        return None, f"Arb: {exc}"
+    if not run.certified:
+        return None, unsettled(lemma, names, run, refute=refute)
+    return run, None
 
 
 def unsettled(lemma, names, run: BranchBound, refute: bool = True) -> CheckResult | str:

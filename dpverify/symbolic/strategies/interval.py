@@ -6,10 +6,9 @@ inequality). A cell that fails when it cannot be split, or when the cell budget 
 """
 from __future__ import annotations
 
-from ..arb import NOT_INSTALLED, PREC_BITS, ArbUnsupported, arb_eval, ball, flint_or_none
-from ..branch_bound import branch_and_bound
+from ..arb import NOT_INSTALLED, PREC_BITS, arb_eval, ball, flint_or_none
 from ..verdicts import CheckResult, ProofVerdict
-from .certify import unsettled
+from .certify import run_box
 from .registry import Strategy, register
 
 __all__ = ["interval"]
@@ -26,12 +25,9 @@ def interval(lemma):
         val = arb_eval(lemma.margin, {syms[n]: ball(lo, hi) for n, (lo, hi) in zip(names, cell)})
         return (val.lower() > 0) if lemma.strict else (val.lower() >= 0)
 
-    try:
-        run = branch_and_bound(cells, certify, lambda cell: lemma.split_cell(names, cell), lemma.max_cells)
-    except ArbUnsupported as exc:
-        return f"Arb: {exc}"
-    if not run.certified:
-        return unsettled(lemma, names, run)
+    run, failed = run_box(lemma, names, cells, certify)
+    if run is None:
+        return failed
     return CheckResult(ProofVerdict.CERTIFIED,
                        f"{lemma.id}: certified on {lemma.box_text()} by branch and bound with Arb balls "
                        f"({PREC_BITS}-bit python-flint): the margin's enclosure is >= 0 on each of {run.visited} cells",

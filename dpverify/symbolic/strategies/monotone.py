@@ -8,11 +8,10 @@ split, or when the cell budget runs out, is evaluated at its centre (REFUTED the
 """
 from __future__ import annotations
 
-from ..arb import NOT_INSTALLED, PREC_BITS, ArbUnsupported, arb_eval, ball, flint_or_none
-from ..branch_bound import branch_and_bound
+from ..arb import NOT_INSTALLED, PREC_BITS, arb_eval, ball, flint_or_none
 from ..monotonicity import Directions
 from ..verdicts import CheckResult, ProofVerdict
-from .certify import unsettled
+from .certify import run_box
 from .registry import Strategy, register
 
 __all__ = ["monotone"]
@@ -52,12 +51,9 @@ def monotone(lemma):
         # certified sign of the cell: the ball of R - L lies strictly above 0
         return (R - L).lower() > 0
 
-    try:
-        run = branch_and_bound(cells, certify, lambda cell: lemma.split_cell(names, cell), lemma.max_cells)
-    except ArbUnsupported as exc:
-        return f"Arb: {exc}"
-    if not run.certified:
-        return unsettled(lemma, names, run)
+    run, failed = run_box(lemma, names, cells, certify)
+    if run is None:
+        return failed
     directions = ", ".join(f"{n}: lhs {_arrow(a)}, rhs {_arrow(b)}" for n, (a, b) in dirs.items())
     return CheckResult(ProofVerdict.CERTIFIED,
                        f"{lemma.id}: certified on {lemma.box_text()} by monotone enclosure ({directions}; directions "

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..arb import NOT_INSTALLED, PREC_BITS, ArbUnsupported, arb_eval, ball, flint_or_none, gaussian_delta_arb
-from ..branch_bound import branch_and_bound
+from ..arb import NOT_INSTALLED, PREC_BITS, arb_eval, ball, flint_or_none, gaussian_delta_arb
 from ..monotonicity import Directions
 from ..profiles import gaussian_profile_expr
 from ..verdicts import CheckResult, ProofVerdict
-from .certify import unsettled
+from .certify import run_box
 from .registry import Strategy, register
 
 __all__ = ["profile"]
@@ -66,12 +65,9 @@ def profile(lemma):
         R = arb_eval(lemma.rhs, {k: ball(v) for k, v in zip(sy, low_r)})
         return (R - L).lower() > 0
 
-    try:
-        run = branch_and_bound(cells, certify, lambda cell: lemma.split_cell(names, cell), lemma.max_cells)
-    except ArbUnsupported as exc:
-        return f"Arb: {exc}"
-    if not run.certified:
-        return unsettled(lemma, names, run, refute=False)
+    run, failed = run_box(lemma, names, cells, certify, refute=False)
+    if run is None:
+        return failed
     return CheckResult(ProofVerdict.CERTIFIED,
                        f"{lemma.id}: exact Gaussian profile <= bound certified on {lemma.box_text()} "
                        f"(monotone enclosure: profile decreasing in eps and in sigma; "

@@ -10,7 +10,7 @@ from scipy import special, stats
 
 import dpverify
 from dpverify import InvalidArgument, MechanismError, NumericalError, PrivacyClaim, Verdict
-from dpverify_mechanisms._base import GaussianNoise, LaplaceNoise
+from dpverify_mechanisms._base import GaussianNoise
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 
 

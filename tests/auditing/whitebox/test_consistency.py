@@ -15,7 +15,7 @@ import pytest
 import dpverify
 from dpverify import PrivacyClaim, Verdict
 from dpverify.auditing.whitebox.consistency import CONSISTENCY_ALPHA, thresholds_for
-from dpverify.auditing.streaming import DirectionStats, batch_stats, delta_sums_float
+from dpverify.auditing.streaming import DirectionStats, batch_stats
 from dpverify_mechanisms.lecture21_dp import ScalarLaplace
 from consistency_doubles import RandomizedResponse  # tests/support
 

@@ -5,7 +5,6 @@ import json
 import math
 
 import mpmath
-import numpy as np
 import pytest
 
 import dpverify
