@@ -49,7 +49,7 @@ section ``"faulty"`` may lack ``log_density``; the white-box checks skip mechani
   checks (two intervals each) and 1 KS test, with alpha split so that the total is at most 1e-6 per mechanism
   (union bound).
 * bad input: ``InvalidArgument`` from every row of the registry modules' tables (below).
-* ``dpverify check --only NAME ... --samples-scale 0.05 --json`` (one subprocess for all
+* ``dpverify check --only NAME ... --samples-scale 0.01 --json`` (one subprocess for all
   entries) lists every entry with a verdict.
 
 **Tables of bad input** (convention). A registry module -- the module that defines an entry's
@@ -383,7 +383,7 @@ def test_scalar_density_integrates_to_one(entry):
 @pytest.fixture(scope="module")
 def check_rows():
     cmd = [sys.executable, "-c", "import sys; from dpverify.cli import main; sys.exit(main())",
-           "check", "--samples-scale", "0.05", "--json"]
+           "check", "--samples-scale", "0.01", "--json"]
     for e in ENTRIES:
         cmd += ["--only", e.name]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
@@ -403,4 +403,4 @@ def test_dpverify_check_gives_a_verdict(entry, check_rows):
     assert entry.name in check_rows, f"dpverify check --json has no row for {entry.name}"
     row = check_rows[entry.name]
     assert row["verdict"] in {"violated", "not-violated", "inconclusive"}
-    assert row["samples"] == max(1, int(round(entry.samples * 0.05)))
+    assert row["samples"] == max(1, int(round(entry.samples * 0.01)))
