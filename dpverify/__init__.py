@@ -15,6 +15,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .auditing import AuditResult, audit
+from .auditing.domain import InputDomain
 from .claims import ClaimForm, NeighbourRelation, PrivacyClaim, Verdict
 from .errors import DeadlineExceeded, DPVerifyError, InvalidArgument, MechanismError, NumericalError, UnsupportedEvent
 from .mechanism import Mechanism, WhiteBoxMechanism, is_white_box
@@ -56,6 +57,7 @@ __all__ = [
     "ClaimForm",
     "DPVerifyError",
     "DeadlineExceeded",
+    "InputDomain",
     "InvalidArgument",
     "Mechanism",
     "MechanismError",
