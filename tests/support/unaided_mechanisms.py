@@ -137,3 +137,8 @@ class BrokenDomain(NoDomain):
 class RefusesEverything(BoundedSum):
     def check_neighbours(self, d, dp):
         raise ValueError("not neighbours")
+
+
+def forgotten_clamp() -> BoundedSum:
+    """A zero-argument factory for the CLI (``dpverify audit unaided_mechanisms:forgotten_clamp``)."""
+    return BoundedSum(clip=False)

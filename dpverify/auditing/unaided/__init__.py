@@ -8,7 +8,7 @@
 2. :func:`~dpverify.auditing.unaided.candidates.candidate_pairs` -- every kind of neighbouring pair the
    domain admits, at every distance with its own claim. Candidates the mechanism's own
    ``check_neighbours`` refuses (distance 1) are dropped and counted.
-3. :func:`~dpverify.auditing.unaided.screen.screen` -- successive halving on the *selection* stream, about
+3. :func:`~dpverify.auditing.unaided.screen.screen_candidates` -- successive halving on the *selection* stream, about
    ``SCREEN_SHARE`` x ``samples`` draws per dataset in all.
 4. The winner is handed to the ordinary tester (white-box or black-box) as :class:`SearchedPairs`, with the
    *certification* stream: its bounds are computed on draws independent of the search, and only the
@@ -32,7 +32,7 @@ from ..domain import InputDomain
 from ..draws import root_seed
 from ..result import SearchRecord
 from .candidates import Candidate, candidate_pairs
-from .screen import Screened, screen
+from .screen import Screened, screen_candidates
 
 __all__ = ["SearchedPairs", "domain_of", "find_pair", "SCREEN_SHARE", "MULTIPLICITY"]
 
@@ -130,7 +130,7 @@ def find_pair(mechanism: Any, domain: InputDomain, claim: PrivacyClaim, rng: Any
         raise InvalidArgument(f"domain={domain.describe()} gives no candidate pair the mechanism accepts "
                               f"({refused} refused by its check_neighbours). Widen the domain or give pairs.")
     selection, certification = root_seed(rng).spawn(2)
-    found = screen(mechanism, domain, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
+    found = screen_candidates(mechanism, domain, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
     winner = cands[found.order[0]]
     check = (f"unaided search: {domain.relation.value if domain.kind == 'records' else 'query answers'} at "
              f"distance {winner.distance}, by construction in the domain")

@@ -1,6 +1,6 @@
 """The screen of an unaided audit: which candidate pair is most likely to show a violation, on cheap draws.
 
-:func:`screen` ranks :class:`~dpverify.auditing.unaided.candidates.Candidate` pairs by successive halving:
+:func:`screen_candidates` ranks :class:`~dpverify.auditing.unaided.candidates.Candidate` pairs by successive halving:
 every candidate gets a few draws per dataset, the better half gets twice as many more, and so on until
 ``keep`` remain; the draws are all on the search's own *selection* stream, so nothing here enters the
 certified bound (the winner is certified afterwards on fresh draws).
@@ -21,7 +21,7 @@ import numpy as np
 
 from ...errors import DPVerifyError
 
-__all__ = ["SideDraws", "draw_side", "violation_score", "screen", "Screened"]
+__all__ = ["SideDraws", "draw_side", "violation_score", "screen_candidates", "Screened"]
 
 #: At most this many output coordinates become features (then sum, min, max and size).
 MAX_COORDINATES = 16
@@ -77,9 +77,30 @@ def _flat(o) -> np.ndarray:
     return np.array([_element(x) for x in elements], dtype=float)
 
 
+def _dense_features(block: np.ndarray) -> np.ndarray:
+    """:func:`_features` of outputs that form one float array (n, k): the same columns, computed at once."""
+    n, k = block.shape
+    width = min(MAX_COORDINATES, k)
+    out = np.full((n, width + 4), np.nan)
+    out[:, :width] = block[:, :width]
+    if k:
+        with np.errstate(all="ignore"):
+            seen = ~np.isnan(block)
+            any_seen = seen.any(axis=1)
+            out[:, width] = np.nansum(block, axis=1)
+            lo = np.where(seen, block, np.inf).min(axis=1)
+            hi = np.where(seen, block, -np.inf).max(axis=1)
+            out[:, width + 1] = np.where(any_seen, lo, np.nan)
+            out[:, width + 2] = np.where(any_seen, hi, np.nan)
+    out[:, width + 3] = k
+    return out
+
+
 def _features(outputs) -> np.ndarray:
     """(n, f) float features of ``n`` outputs: the first coordinates, sum, min, max, size; NaN where absent
     (None elements are NaN, other non-numbers a category code)."""
+    if isinstance(outputs, np.ndarray) and outputs.dtype.kind in "biuf" and outputs.ndim >= 1:
+        return _dense_features(outputs.reshape(outputs.shape[0], -1).astype(float))
     flat = [_flat(o) for o in outputs]
     width = min(MAX_COORDINATES, max((a.size for a in flat), default=0))
     out = np.full((len(flat), width + 4), np.nan)
@@ -99,6 +120,8 @@ def draw_side(mechanism, data, n: int, rng: np.random.Generator) -> tuple:
     :data:`SINGLE_DRAWS` draws one at a time, each raise counted by exception type."""
     try:
         out = mechanism.sample(data, n, rng)
+        if isinstance(out, np.ndarray) and out.dtype.kind in "biuf" and out.ndim >= 1 and out.shape[0] == n:
+            return _features(out), {}, n
         return _features(_as_items(out, n)), {}, n
     except DPVerifyError:
         raise
@@ -196,7 +219,7 @@ class Screened:
     raised: tuple
 
 
-def screen(mechanism, domain, cands: list, rng: np.random.Generator, budget: int, keep: int = 1) -> Screened:
+def screen_candidates(mechanism, domain, cands: list, rng: np.random.Generator, budget: int, keep: int = 1) -> Screened:
     """Successive halving over ``cands`` within about ``budget`` draws in all, both datasets of every candidate
     counted, and at least 16 per dataset and round (see the module docstring)."""
     count = len(cands)
