@@ -17,7 +17,7 @@ from ..claims import PrivacyClaim
 from ..errors import InvalidArgument
 from ..messages import describe
 from .draws import validate_samples
-from .unaided import SearchedPairs, domain_of, find_pair
+from .unaided import SearchedPairs, domain_of, find_configured_pair, find_pair
 from .pairs import StatedPairs
 from .space import NeighbourSpace
 from .domain import InputDomain
@@ -37,7 +37,8 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
           confidence: float = 0.95, rng: Any = None, executor: Any = None, proposal: Any = "auto",
           delta_resolution: float | None = None, max_samples: int | None = None, progress: Any = None,
           precision: Any = None, profile: bool = False, time_budget: float | None = None,
-          consistency: bool = True, domain: Any = None, neighbours: Any = None, **black_box: Any) -> AuditResult:
+          consistency: bool = True, domain: Any = None, neighbours: Any = None, parameters: Any = None,
+          **black_box: Any) -> AuditResult:
     """Test whether ``mechanism`` keeps ``claim`` (default: ``mechanism.claim``) on ``pairs``.
 
     **Without pairs** (``pairs=None``) the audit searches for the violating pair itself, in ``domain`` (an
@@ -46,6 +47,10 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
     (each against its own claim), a raise of ``sample`` counted as an outcome. A cheap screen on draws of its
     own picks the pair; the tester certifies it on fresh draws (:mod:`dpverify.auditing.unaided`), and
     ``result.search`` says what was searched and found.
+
+    ``parameters`` (a dict: name -> list of values) makes ``mechanism`` a factory: every configuration
+    ``mechanism(**configuration)`` is built and searched (its domain, its own claim unless ``claim`` is given),
+    and the configuration of the pair found is certified and named in ``result.search``.
 
     ``neighbours`` (a :class:`~dpverify.auditing.space.NeighbourSpace`) states how the given pairs are
     neighbours, in place of the mechanism's ``neighbour_space()``: e.g. two query-answer vectors that differ
@@ -90,12 +95,18 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
     is ``violated`` when they contradict the claim, ``inconclusive`` when the point estimate of
     delta(claim.epsilon) exceeds claim.delta without significance, ``not-violated`` otherwise.
     """
+    if parameters is not None:  # a sweep: mechanism is a factory, every configuration is searched (auditing/unaided)
+        if pairs is not None:
+            raise InvalidArgument("parameters= sweeps the configurations of a factory and searches each one's domain "
+                                  "for the pair; drop pairs (or drop parameters= and audit one mechanism on them).")
+        pairs = find_configured_pair(mechanism, parameters, domain, claim, rng, validate_samples(samples))
+        mechanism, claim, rng = pairs.mechanism, pairs.claim, pairs.rng
     claim = claim_of(mechanism, claim)
     if pairs is None:  # the unaided audit: search the domain, then certify the winner (auditing/unaided)
         samples = validate_samples(samples)
         pairs = find_pair(mechanism, domain_of(mechanism, domain), claim, rng, samples)
         claim, rng = pairs.claim, pairs.rng
-    elif domain is not None:
+    elif domain is not None and parameters is None:
         raise InvalidArgument(f"domain={describe(domain)} is searched only when no pairs are given; drop domain= or "
                               "pairs.")
     if neighbours is not None:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..messages import describe
 from ..validation import open_unit, positive
-from ..claims import PrivacyClaim
+from ..claims import PrivacyClaim, claim_of
 from ..errors import InvalidArgument
 from ..mechanism import is_white_box
 from . import deadline, distributed
@@ -67,22 +67,6 @@ class AuditPlan:
     @property
     def black(self) -> BlackBoxOptions:
         return self.options.black
-
-
-def claim_of(mechanism: Any, claim: Any) -> PrivacyClaim:
-    """The claim to audit: ``claim``, or the mechanism's own when ``claim`` is None."""
-    if claim is None:
-        claim = getattr(mechanism, "claim", None)
-        if claim is None:
-            raise InvalidArgument(
-                f"mechanism={describe(mechanism)} has no `claim` and claim=None; pass "
-                "claim=PrivacyClaim(epsilon, delta)."
-            )
-    if not isinstance(claim, PrivacyClaim):
-        raise InvalidArgument(
-            f"claim={describe(claim)} must be a dpverify.PrivacyClaim, e.g. PrivacyClaim(1.0, 1e-5)."
-        )
-    return claim
 
 
 def time_budget_of(time_budget: Any) -> float | None:

@@ -316,5 +316,6 @@ class AuditResult:
         if self.search is None or self.search.generator != "unaided search":
             return ""
         report = dict(self.search.report)
+        config = f", configuration {report['configuration']}" if "configuration" in report else ""
         return (f"; pair found by the unaided search among {report['candidates']} candidates: {report['found']}"
-                f" (distance {report['distance']})")
+                f" (distance {report['distance']}{config})")

@@ -142,3 +142,33 @@ class RefusesEverything(BoundedSum):
 def forgotten_clamp() -> BoundedSum:
     """A zero-argument factory for the CLI (``dpverify audit unaided_mechanisms:forgotten_clamp``)."""
     return BoundedSum(clip=False)
+
+
+class WidthSum:
+    """Sum of records clamped to [lower, upper] plus Laplace(sensitivity/eps) under add/remove. ``width=True`` is
+    the faulty one: it takes the interval's width upper - lower as the sensitivity, which is right only when
+    the interval touches 0 (an added record moves the sum by up to max(|lower|, |upper|)); a degenerate
+    interval makes the noise vanish."""
+
+    def __init__(self, lower: float = 0.0, upper: float = 1.0, epsilon: float = 1.0, width: bool = False):
+        if lower > upper:
+            raise ValueError(f"lower={lower} > upper={upper}")
+        self.lower, self.upper, self.epsilon = lower, upper, epsilon
+        self.sensitivity = (upper - lower) if width else max(abs(lower), abs(upper))
+        self.claim = PrivacyClaim(epsilon)
+
+    def sample(self, data, size, rng):
+        s = float(np.sum(np.clip(np.asarray(data, dtype=float), self.lower, self.upper)))
+        scale = self.sensitivity / self.epsilon
+        return np.full(size, s) + (rng.laplace(0.0, scale, size) if scale > 0 else np.zeros(size))
+
+    def input_domain(self):
+        return InputDomain.records(values=(self.lower, self.upper))
+
+
+def width_sum(lower: float, upper: float) -> WidthSum:
+    return WidthSum(lower, upper, width=True)
+
+
+def max_sum(lower: float, upper: float) -> WidthSum:
+    return WidthSum(lower, upper)

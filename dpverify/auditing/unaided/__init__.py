@@ -20,12 +20,13 @@ reproduces the search and the certification.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import product
 from typing import Any
 
 import numpy as np
 
-from ...claims import PrivacyClaim
+from ...claims import PrivacyClaim, claim_of
 from ...errors import DPVerifyError, InvalidArgument
 from ...messages import describe
 from ..domain import InputDomain
@@ -34,12 +35,15 @@ from ..result import SearchRecord
 from .candidates import Candidate, candidate_pairs
 from .screen import Screened, screen_candidates
 
-__all__ = ["SearchedPairs", "domain_of", "find_pair", "SCREEN_SHARE", "MULTIPLICITY"]
+__all__ = ["SearchedPairs", "domain_of", "find_pair", "find_configured_pair", "configurations", "SCREEN_SHARE",
+           "MULTIPLICITY", "MAX_CONFIGURATIONS"]
 
 #: The screen's draws, in units of the audit's ``samples`` per dataset (both datasets of every candidate
 #: counted): with the certification of one pair (2 x ``samples``), an unaided audit draws about
 #: ``2 + SCREEN_SHARE`` times what the same audit given the winning pair draws.
 SCREEN_SHARE = 2
+#: The most configurations a parameter sweep screens.
+MAX_CONFIGURATIONS = 64
 MULTIPLICITY = ("the winner of the screen only (2 directions), certified on draws independent of the screen; "
                 "the screened candidates do not enter the confidence split")
 
@@ -54,6 +58,7 @@ class SearchedPairs:
     record: SearchRecord
     checks: tuple
     claim: PrivacyClaim
+    mechanism: Any = None
 
 
 def domain_of(mechanism: Any, domain: Any) -> InputDomain:
@@ -102,10 +107,12 @@ def _admitted(mechanism: Any, domain: InputDomain, cands: list) -> tuple:
     return kept, refused
 
 
-def _record(domain: InputDomain, cands: list, refused: int, found: Screened, winner: Candidate) -> SearchRecord:
+def _record(units: list, cands: list, refused: int, found: Screened, winner: Candidate,
+            configs: list | None) -> SearchRecord:
     covered = Counter(c.category for c in cands)
     ranked = [cands[i] for i in found.order[:3]]
-    report = (
+    domain = units[winner.unit][1]
+    report = [
         ("generator", "unaided search"),
         ("domain", domain.to_dict()),
         ("candidates", len(cands)),
@@ -119,20 +126,85 @@ def _record(domain: InputDomain, cands: list, refused: int, found: Screened, win
         ("distance", winner.distance),
         ("claim_at_distance", str(winner.claim)),
         ("screen_scores", [[c.label, round(found.scores[i], 3)] for c, i in zip(ranked, found.order[:3])]),
-    )
-    return SearchRecord(report, 1, MULTIPLICITY)
+    ]
+    if configs is not None:
+        report += [("configurations", len(configs)), ("configuration", configs[winner.unit])]
+    return SearchRecord(tuple(report), 1, MULTIPLICITY)
+
+
+def _units_candidates(units: list, claims: list) -> tuple:
+    """(candidates of every unit, each tagged with its unit; refused count)."""
+    cands, refused = [], 0
+    for k, ((mechanism, domain), claim) in enumerate(zip(units, claims)):
+        kept, r = _admitted(mechanism, domain, candidate_pairs(domain, claim))
+        cands += [replace(c, unit=k) for c in kept]
+        refused += r
+    return cands, refused
+
+
+def _search(units: list, claims: list, rng: Any, samples: int, configs: list | None) -> SearchedPairs:
+    cands, refused = _units_candidates(units, claims)
+    if not cands:
+        raise InvalidArgument(f"domain={units[0][1].describe()} gives no candidate pair the mechanism accepts "
+                              f"({refused} refused by its check_neighbours). Widen the domain or give pairs.")
+    selection, certification = root_seed(rng).spawn(2)
+    found = screen_candidates(units, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
+    winner = cands[found.order[0]]
+    mechanism, domain = units[winner.unit]
+    check = (f"unaided search: {domain.relation.value if domain.kind == 'records' else 'query answers'} at "
+             f"distance {winner.distance}, by construction in the domain")
+    return SearchedPairs((winner.pair(domain),), np.random.default_rng(certification),
+                         _record(units, cands, refused, found, winner, configs), (check,), winner.claim, mechanism)
 
 
 def find_pair(mechanism: Any, domain: InputDomain, claim: PrivacyClaim, rng: Any, samples: int) -> SearchedPairs:
     """Screen every candidate of ``domain`` and return the winner, ready to certify (module docstring)."""
-    cands, refused = _admitted(mechanism, domain, candidate_pairs(domain, claim))
-    if not cands:
-        raise InvalidArgument(f"domain={domain.describe()} gives no candidate pair the mechanism accepts "
-                              f"({refused} refused by its check_neighbours). Widen the domain or give pairs.")
-    selection, certification = root_seed(rng).spawn(2)
-    found = screen_candidates(mechanism, domain, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
-    winner = cands[found.order[0]]
-    check = (f"unaided search: {domain.relation.value if domain.kind == 'records' else 'query answers'} at "
-             f"distance {winner.distance}, by construction in the domain")
-    return SearchedPairs((winner.pair(domain),), np.random.default_rng(certification),
-                         _record(domain, cands, refused, found, winner), (check,), winner.claim)
+    return _search([(mechanism, domain)], [claim], rng, samples, None)
+
+
+def configurations(parameters: Any) -> list:
+    """Every configuration of ``parameters`` (a dict: name -> list of values), in order; InvalidArgument for an
+    empty or oversized grid (at most :data:`MAX_CONFIGURATIONS`)."""
+    if not isinstance(parameters, dict) or not parameters:
+        raise InvalidArgument(f"parameters={describe(parameters)} must be a non-empty dict of name -> list of values, "
+                              "e.g. parameters={'lower': [-1, 0, 0.5], 'upper': [0.5, 1]}.")
+    names, grids = [], []
+    for name, values in parameters.items():
+        values = list(values) if isinstance(values, (list, tuple, range, np.ndarray)) else None
+        if not values:
+            raise InvalidArgument(f"parameters[{name!r}] must be a non-empty list of values, e.g. [0, 0.5, 1].")
+        names.append(name)
+        grids.append(values)
+    out = [dict(zip(names, combo)) for combo in product(*grids)]
+    if len(out) > MAX_CONFIGURATIONS:
+        raise InvalidArgument(f"parameters give {len(out)} configurations > {MAX_CONFIGURATIONS}: each is screened "
+                              "separately; give fewer values.")
+    return out
+
+
+def find_configured_pair(factory: Any, parameters: Any, domain: Any, claim: Any, rng: Any,
+                         samples: int) -> SearchedPairs:
+    """The sweep: ``factory(**configuration)`` for every configuration of ``parameters``, each mechanism's domain
+    (``domain`` or its ``input_domain()``) and claim (``claim`` or its own), one screen over all their candidates;
+    the winner's mechanism and pair are certified (the record names the configuration). Configurations the
+    factory refuses (it raises) are skipped and counted."""
+    if not callable(factory):
+        raise InvalidArgument(f"parameters= sweeps a factory: mechanism={describe(factory)} must be callable as "
+                              "factory(**configuration) -> mechanism.")
+    configs, units, claims, refused = [], [], [], []
+    for config in configurations(parameters):
+        try:
+            mech = factory(**config)
+        except DPVerifyError:
+            raise
+        except Exception as exc:
+            refused.append(f"{config}: {type(exc).__name__}: {exc}")
+            continue
+        units.append((mech, domain_of(mech, domain)))
+        claims.append(claim_of(mech, claim))
+        configs.append(config)
+    if not units:
+        raise InvalidArgument(f"the factory refused every configuration of parameters ({refused[0]}...).")
+    found = _search(units, claims, rng, samples, configs)
+    record = SearchRecord(found.record.report + (("refused_configurations", refused),), 1, MULTIPLICITY)
+    return replace(found, record=record)

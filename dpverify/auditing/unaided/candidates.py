@@ -41,6 +41,7 @@ class Candidate:
     claim: PrivacyClaim
     label: str
     category: str
+    unit: int = 0  # which (mechanism, domain) of a parameter sweep the pair belongs to
 
     def pair(self, domain: InputDomain) -> tuple:
         """The pair as the mechanism takes it (``domain.data`` of each side)."""

@@ -219,9 +219,11 @@ class Screened:
     raised: tuple
 
 
-def screen_candidates(mechanism, domain, cands: list, rng: np.random.Generator, budget: int, keep: int = 1) -> Screened:
+def screen_candidates(units: list, cands: list, rng: np.random.Generator, budget: int, keep: int = 1) -> Screened:
     """Successive halving over ``cands`` within about ``budget`` draws in all, both datasets of every candidate
-    counted, and at least 16 per dataset and round (see the module docstring)."""
+    counted, and at least 16 per dataset and round (see the module docstring). ``units`` are the
+    ``(mechanism, domain)`` pairs the candidates belong to (``candidate.unit`` indexes them: one per
+    configuration of a parameter sweep, else one)."""
     count = len(cands)
     rounds = max(1, math.ceil(math.log2(max(count / keep, 1))) + 1)
     alive = list(range(count))
@@ -231,6 +233,7 @@ def screen_candidates(mechanism, domain, cands: list, rng: np.random.Generator, 
     for r in range(rounds):
         n = max(16, budget // (2 * rounds * max(len(alive), 1)))
         for i in alive:
+            mechanism, domain = units[cands[i].unit]
             d, dp = cands[i].pair(domain)
             for side, data in zip(sides[i], (d, dp)):
                 feats, raised, drawn = draw_side(mechanism, data, n, rng)

@@ -199,3 +199,41 @@ def test_relation_of_the_domain_is_used_for_replace_one_candidates():
     dom = ReplaceMean().input_domain()
     assert dom.relation is NeighbourRelation.REPLACE_ONE
     assert all(len(c.records) == len(c.records_prime) == 10 for c in candidate_pairs(dom, PrivacyClaim(1.0)))
+
+
+# -- parameter corners ----------------------------------------------------------------------------------------------
+GRID = {"lower": [0.0, 0.5], "upper": [0.5, 1.0]}
+
+
+def test_a_parameter_sweep_finds_the_configuration_where_the_claim_fails():
+    from unaided_mechanisms import WidthSum, width_sum
+    assert _audit(WidthSum(0.0, 1.0, width=True), 0).verdict.value != "violated"  # the default corner hides it
+    r = _audit(width_sum, 0, parameters=GRID)
+    assert r.verdict.value == "violated"
+    assert r.search["configurations"] == 4 and r.search["configuration"]["lower"] == 0.5
+    assert "configuration {'lower': 0.5" in str(r)
+
+
+def test_a_parameter_sweep_of_the_correct_mechanism_is_not_violated():
+    from unaided_mechanisms import max_sum
+    r = _audit(max_sum, 0, parameters=GRID)
+    assert r.verdict.value != "violated", r.search["configuration"]
+
+
+@pytest.mark.parametrize("kwargs, text", [
+    (dict(parameters={"lower": []}), "non-empty list"),
+    (dict(parameters=[1, 2]), "non-empty dict"),
+    (dict(parameters={"lower": list(range(65))}), "65 configurations > 64"),
+    (dict(parameters={"lower": [2.0], "upper": [1.0]}), "refused every configuration"),
+])
+def test_bad_sweeps_are_refused(kwargs, text):
+    from unaided_mechanisms import max_sum
+    with pytest.raises(InvalidArgument, match=text):
+        dpverify.audit(max_sum, samples=1000, **kwargs)
+
+
+def test_a_sweep_needs_a_factory_and_no_pairs():
+    with pytest.raises(InvalidArgument, match="must be callable"):
+        dpverify.audit(BoundedSum(), samples=1000, parameters={"x": [1]})
+    with pytest.raises(InvalidArgument, match="drop pairs"):
+        dpverify.audit(BoundedSum, ([0.0], [0.0, 1.0]), samples=1000, parameters={"epsilon": [1.0]})
