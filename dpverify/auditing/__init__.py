@@ -11,19 +11,20 @@ adversarial search are gathered in :mod:`~dpverify.auditing.neighbours`.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..claims import PrivacyClaim
 from ..errors import InvalidArgument
 from ..messages import describe
 from .draws import validate_samples
-from .unaided import SearchedPairs, domain_of, find_configured_pair, find_pair
+from .unaided import SearchedPairs, search_for_pair
 from .pairs import StatedPairs
 from .space import NeighbourSpace
 from .domain import InputDomain
 from .draws import SamplesPlan, plan_samples
 from .curve import audit_curve
-from .intake import AuditPlan, claim_of, needs_supervision, options_of
+from .intake import AuditPlan, claim_of, needs_supervision, options_of, time_budget_of
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
 from .point import audit_point, supervised
 from .result import AuditMethod, AuditResult, ConsistencyCheck, Direction, DirectionResult, SearchRecord
@@ -95,20 +96,19 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
     is ``violated`` when they contradict the claim, ``inconclusive`` when the point estimate of
     delta(claim.epsilon) exceeds claim.delta without significance, ``not-violated`` otherwise.
     """
-    if parameters is not None:  # a sweep: mechanism is a factory, every configuration is searched (auditing/unaided)
-        if pairs is not None:
-            raise InvalidArgument("parameters= sweeps the configurations of a factory and searches each one's domain "
-                                  "for the pair; drop pairs (or drop parameters= and audit one mechanism on them).")
-        pairs = find_configured_pair(mechanism, parameters, domain, claim, rng, validate_samples(samples))
-        mechanism, claim, rng = pairs.mechanism, pairs.claim, pairs.rng
-    claim = claim_of(mechanism, claim)
-    if pairs is None:  # the unaided audit: search the domain, then certify the winner (auditing/unaided)
-        samples = validate_samples(samples)
-        pairs = find_pair(mechanism, domain_of(mechanism, domain), claim, rng, samples)
+    keywords = dict(samples=samples, confidence=confidence, executor=executor, proposal=proposal,
+                    delta_resolution=delta_resolution, max_samples=max_samples, progress=progress, precision=precision,
+                    profile=profile, time_budget=time_budget, consistency=consistency, **black_box)
+    if pairs is None or parameters is not None:  # the unaided audit: search, then certify (auditing/unaided)
+        if needs_supervision(time_budget_of(time_budget)):  # the search runs under the deadline too
+            return supervised(partial(audit, domain=domain, neighbours=neighbours, parameters=parameters),
+                              mechanism, pairs, claim, rng, options_of(**keywords))
+        mechanism, pairs = search_for_pair(mechanism, pairs, claim, rng, validate_samples(samples), domain, parameters)
         claim, rng = pairs.claim, pairs.rng
-    elif domain is not None and parameters is None:
+    elif domain is not None:
         raise InvalidArgument(f"domain={describe(domain)} is searched only when no pairs are given; drop domain= or "
                               "pairs.")
+    claim = claim_of(mechanism, claim)
     if neighbours is not None:
         if not isinstance(neighbours, NeighbourSpace):
             raise InvalidArgument(f"neighbours={describe(neighbours)} must be a NeighbourSpace, e.g. "
@@ -118,9 +118,6 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
             raise InvalidArgument("neighbours= states how given pairs are neighbours; without pairs, state the "
                                   "domain to search: domain=InputDomain.answers(length, sensitivity=..., norm=...).")
         pairs = StatedPairs(pairs, neighbours)
-    keywords = dict(samples=samples, confidence=confidence, executor=executor, proposal=proposal,
-                    delta_resolution=delta_resolution, max_samples=max_samples, progress=progress, precision=precision,
-                    profile=profile, time_budget=time_budget, consistency=consistency, **black_box)
     if not claim.is_curve:  # one (eps, delta) point: plan -> executor -> tester -> result (auditing/point.py)
         return audit_point(mechanism, pairs, claim=claim, rng=rng, **keywords)
     options = options_of(**keywords)

@@ -172,3 +172,14 @@ def width_sum(lower: float, upper: float) -> WidthSum:
 
 def max_sum(lower: float, upper: float) -> WidthSum:
     return WidthSum(lower, upper)
+
+
+class HangsOnInfinity(BoundedSum):
+    """Never returns when a record is infinite (a native loop, a lock): the search must stay under time_budget."""
+
+    def sample(self, data, size, rng):
+        import time
+        if np.any(np.isinf(np.asarray(data, dtype=float))):
+            while True:
+                time.sleep(0.05)
+        return super().sample(data, size, rng)

@@ -35,7 +35,7 @@ from ..result import SearchRecord
 from .candidates import Candidate, candidate_pairs
 from .screen import Screened, screen_candidates
 
-__all__ = ["SearchedPairs", "domain_of", "find_pair", "find_configured_pair", "configurations", "SCREEN_SHARE",
+__all__ = ["SearchedPairs", "domain_of", "find_pair", "search_for_pair", "find_configured_pair", "configurations", "SCREEN_SHARE",
            "MULTIPLICITY", "MAX_CONFIGURATIONS"]
 
 #: The screen's draws, in units of the audit's ``samples`` per dataset (both datasets of every candidate
@@ -208,3 +208,18 @@ def find_configured_pair(factory: Any, parameters: Any, domain: Any, claim: Any,
     found = _search(units, claims, rng, samples, configs)
     record = SearchRecord(found.record.report + (("refused_configurations", refused),), 1, MULTIPLICITY)
     return replace(found, record=record)
+
+
+def search_for_pair(mechanism: Any, pairs: Any, claim: Any, rng: Any, samples: int, domain: Any,
+                    parameters: Any) -> tuple:
+    """``(mechanism, SearchedPairs)`` for :func:`dpverify.audit` without pairs: the sweep of ``parameters``
+    (``mechanism`` is then a factory; the winner's mechanism is returned) or the search of one mechanism's
+    domain. InvalidArgument for pairs given with ``parameters``."""
+    if parameters is not None:
+        if pairs is not None:
+            raise InvalidArgument("parameters= sweeps the configurations of a factory and searches each one's domain "
+                                  "for the pair; drop pairs (or drop parameters= and audit one mechanism on them).")
+        found = find_configured_pair(mechanism, parameters, domain, claim, rng, samples)
+        return found.mechanism, found
+    claim = claim_of(mechanism, claim)
+    return mechanism, find_pair(mechanism, domain_of(mechanism, domain), claim, rng, samples)

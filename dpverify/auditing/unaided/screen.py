@@ -81,37 +81,38 @@ def _dense_features(block: np.ndarray) -> np.ndarray:
     """:func:`_features` of outputs that form one float array (n, k): the same columns, computed at once."""
     n, k = block.shape
     width = min(MAX_COORDINATES, k)
-    out = np.full((n, width + 4), np.nan)
+    out = np.full((n, MAX_COORDINATES + 4), np.nan)
     out[:, :width] = block[:, :width]
     if k:
         with np.errstate(all="ignore"):
             seen = ~np.isnan(block)
             any_seen = seen.any(axis=1)
-            out[:, width] = np.nansum(block, axis=1)
+            out[:, MAX_COORDINATES] = np.nansum(block, axis=1)
             lo = np.where(seen, block, np.inf).min(axis=1)
             hi = np.where(seen, block, -np.inf).max(axis=1)
-            out[:, width + 1] = np.where(any_seen, lo, np.nan)
-            out[:, width + 2] = np.where(any_seen, hi, np.nan)
-    out[:, width + 3] = k
+            out[:, MAX_COORDINATES + 1] = np.where(any_seen, lo, np.nan)
+            out[:, MAX_COORDINATES + 2] = np.where(any_seen, hi, np.nan)
+    out[:, MAX_COORDINATES + 3] = k
     return out
 
 
 def _features(outputs) -> np.ndarray:
-    """(n, f) float features of ``n`` outputs: the first coordinates, sum, min, max, size; NaN where absent
-    (None elements are NaN, other non-numbers a category code)."""
+    """(n, MAX_COORDINATES + 4) float features of ``n`` outputs: the first coordinates, sum, min, max, size; NaN
+    where absent (None elements are NaN, other non-numbers a category code). One width for every output, so
+    outputs of different sizes (a histogram with a new partition's bin) compare column by column."""
     if isinstance(outputs, np.ndarray) and outputs.dtype.kind in "biuf" and outputs.ndim >= 1:
         return _dense_features(outputs.reshape(outputs.shape[0], -1).astype(float))
     flat = [_flat(o) for o in outputs]
-    width = min(MAX_COORDINATES, max((a.size for a in flat), default=0))
-    out = np.full((len(flat), width + 4), np.nan)
+    out = np.full((len(flat), MAX_COORDINATES + 4), np.nan)
     for i, a in enumerate(flat):
-        k = min(width, a.size)
+        k = min(MAX_COORDINATES, a.size)
         out[i, :k] = a[:k]
         if a.size:
             with np.errstate(all="ignore"):
-                out[i, width:width + 3] = (np.nansum(a), np.nanmin(a) if np.any(~np.isnan(a)) else np.nan,
-                                           np.nanmax(a) if np.any(~np.isnan(a)) else np.nan)
-        out[i, width + 3] = a.size
+                seen = a[~np.isnan(a)]
+                out[i, MAX_COORDINATES:MAX_COORDINATES + 3] = (
+                    np.nansum(a), seen.min() if seen.size else np.nan, seen.max() if seen.size else np.nan)
+        out[i, MAX_COORDINATES + 3] = a.size
     return out
 
 
@@ -181,13 +182,9 @@ def violation_score(side1: SideDraws, side2: SideDraws, epsilon: float, delta: f
         return -math.inf
     f1 = np.concatenate(side1.rows) if side1.rows else None
     f2 = np.concatenate(side2.rows) if side2.rows else None
-    width = (f1 if f1 is not None else f2).shape[1] if (f1 is not None or f2 is not None) else 0
+    width = MAX_COORDINATES + 4 if (f1 is not None or f2 is not None) else 0  # every feature row has this width
     f1 = f1 if f1 is not None else np.empty((0, width))
     f2 = f2 if f2 is not None else np.empty((0, width))
-    if f1.shape[1] != f2.shape[1]:  # outputs of different widths: compare on the common part and the size
-        w = min(f1.shape[1], f2.shape[1])
-        f1 = np.concatenate([f1[:, :w - 1], f1[:, -1:]], axis=1) if w else f1[:, -1:]
-        f2 = np.concatenate([f2[:, :w - 1], f2[:, -1:]], axis=1) if w else f2[:, -1:]
     k1 = np.zeros(0)
     k2 = np.zeros(0)
     if width:

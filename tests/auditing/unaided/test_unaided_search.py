@@ -237,3 +237,16 @@ def test_a_sweep_needs_a_factory_and_no_pairs():
         dpverify.audit(BoundedSum(), samples=1000, parameters={"x": [1]})
     with pytest.raises(InvalidArgument, match="drop pairs"):
         dpverify.audit(BoundedSum, ([0.0], [0.0, 1.0]), samples=1000, parameters={"epsilon": [1.0]})
+
+
+@pytest.mark.slow
+def test_the_search_itself_runs_under_the_time_budget():
+    """A sampler that hangs on an infinite record is met by the search before any certification: the whole
+    unaided audit runs in the supervised child, so it ends at time_budget + 5 s with DeadlineExceeded."""
+    import time
+    from dpverify.errors import DeadlineExceeded
+    from unaided_mechanisms import HangsOnInfinity
+    t = time.monotonic()
+    with pytest.raises(DeadlineExceeded):
+        dpverify.audit(HangsOnInfinity(), samples=2000, rng=0, time_budget=1.0)
+    assert time.monotonic() - t < 30
