@@ -24,6 +24,7 @@ from .space import NeighbourSpace
 from .domain import InputDomain
 from .draws import SamplesPlan, plan_samples
 from .curve import audit_curve
+from .tradeoff import applies as tradeoff_applies, audit_whole_curve
 from .intake import AuditPlan, claim_of, needs_supervision, options_of, time_budget_of
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
 from .point import audit_point, supervised
@@ -123,5 +124,7 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
     options = options_of(**keywords)
     if needs_supervision(options.time_budget):  # the whole curve in one supervised run
         return supervised(audit, mechanism, pairs, claim, rng, options)
+    if tradeoff_applies(claim, mechanism):  # GDP, f-DP, an accountant's curve: one test of the whole curve
+        return audit_whole_curve(mechanism, pairs, claim, rng, options)
     # zCDP / Renyi / profile claims: audited at several points (auditing/curve.py), each by audit_point
     return audit_curve(mechanism, pairs, claim=claim, rng=rng, **options.keywords())
