@@ -14,7 +14,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..claims import PrivacyClaim
+from ..claims import ClaimForm, PrivacyClaim
+from ..mechanism import is_white_box
 from ..errors import InvalidArgument
 from ..messages import describe
 from .draws import validate_samples
@@ -24,11 +25,13 @@ from .space import NeighbourSpace
 from .domain import InputDomain
 from .draws import SamplesPlan, plan_samples
 from .curve import audit_curve
-from .tradeoff import applies as tradeoff_applies, audit_whole_curve
 from .intake import AuditPlan, claim_of, needs_supervision, options_of, time_budget_of
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
 from .point import audit_point, supervised
 from .result import AuditMethod, AuditResult, ConsistencyCheck, Direction, DirectionResult, SearchRecord
+
+#: Claim forms a black-box audit tests as one trade-off test of the whole curve (dpverify.auditing.tradeoff).
+WHOLE_CURVE_FORMS = (ClaimForm.GDP, ClaimForm.FDP, ClaimForm.CURVE)
 
 __all__ = ["audit", "AuditResult", "DirectionResult", "DEFAULT_SAMPLES", "plan_samples", "SamplesPlan",
            "AuditPlan", "AuditOptions", "WhiteBoxOptions", "BlackBoxOptions", "AuditMethod", "Direction",
@@ -124,7 +127,8 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
     options = options_of(**keywords)
     if needs_supervision(options.time_budget):  # the whole curve in one supervised run
         return supervised(audit, mechanism, pairs, claim, rng, options)
-    if tradeoff_applies(claim, mechanism):  # GDP, f-DP, an accountant's curve: one test of the whole curve
+    if claim.form in WHOLE_CURVE_FORMS and not is_white_box(mechanism):  # one test of the whole curve
+        from .tradeoff import audit_whole_curve  # deferred: scipy (import dpverify must not load it)
         return audit_whole_curve(mechanism, pairs, claim, rng, options)
     # zCDP / Renyi / profile claims: audited at several points (auditing/curve.py), each by audit_point
     return audit_curve(mechanism, pairs, claim=claim, rng=rng, **options.keywords())

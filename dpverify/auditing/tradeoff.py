@@ -46,6 +46,7 @@ from scipy import special
 
 from ..claims import ClaimForm, PrivacyClaim, Verdict
 from ..errors import InvalidArgument
+from ..mechanism import is_white_box
 from .bounds import clopper_pearson_lower, clopper_pearson_upper
 from .draws import root_seed
 from .intake import plan_audit
@@ -72,8 +73,7 @@ _EPS_GRID = np.concatenate([np.linspace(0.0, 2.0, 81)[:-1], np.linspace(2.0, 20.
 def applies(claim: PrivacyClaim, mechanism: Any) -> bool:
     """Whether :func:`dpverify.audit` runs this test: a GDP, f-DP or accountant-curve claim and a black-box
     mechanism (the white-box tester audits such claims point by point through their delta(eps))."""
-    return claim.form in (ClaimForm.GDP, ClaimForm.FDP, ClaimForm.CURVE) and not callable(
-        getattr(mechanism, "log_density", None))
+    return claim.form in (ClaimForm.GDP, ClaimForm.FDP, ClaimForm.CURVE) and not is_white_box(mechanism)
 
 
 def tradeoff_of(claim: PrivacyClaim) -> Callable[[np.ndarray], np.ndarray]:
