@@ -24,6 +24,7 @@ from .pairs import StatedPairs
 from .space import NeighbourSpace
 from .domain import InputDomain
 from .draws import SamplesPlan, plan_samples
+from .anytime import audit_sequential
 from .curve import audit_curve
 from .intake import AuditPlan, claim_of, needs_supervision, options_of, time_budget_of
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
@@ -122,6 +123,15 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
             raise InvalidArgument("neighbours= states how given pairs are neighbours; without pairs, state the "
                                   "domain to search: domain=InputDomain.answers(length, sensitivity=..., norm=...).")
         pairs = StatedPairs(pairs, neighbours)
+    if black_box.get("sequential") is not None:  # the anytime-valid test (auditing/anytime.py)
+        sequential = keywords.pop("sequential")
+        if not isinstance(sequential, bool):
+            raise InvalidArgument(f"sequential={sequential!r} must be True or False.")
+        if sequential:
+            options = options_of(**keywords)
+            if needs_supervision(options.time_budget):
+                return supervised(partial(audit, sequential=True), mechanism, pairs, claim, rng, options)
+            return audit_sequential(mechanism, pairs, claim, rng, options)
     if not claim.is_curve:  # one (eps, delta) point: plan -> executor -> tester -> result (auditing/point.py)
         return audit_point(mechanism, pairs, claim=claim, rng=rng, **keywords)
     options = options_of(**keywords)
