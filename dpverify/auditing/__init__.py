@@ -19,14 +19,12 @@ from ..mechanism import is_white_box
 from ..errors import InvalidArgument
 from ..messages import describe
 from .draws import validate_samples
-from .unaided import SearchedPairs, search_for_pair
-from .pairs import StatedPairs
-from .space import NeighbourSpace
+from .unaided import search_for_pair
 from .domain import InputDomain
 from .draws import SamplesPlan, plan_samples
-from .anytime import audit_sequential
+from .anytime import audit_sequential, sequential_of
 from .curve import audit_curve
-from .intake import AuditPlan, claim_of, needs_supervision, options_of, time_budget_of
+from .intake import AuditPlan, claim_of, needs_supervision, options_of, time_budget_of, with_neighbours
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
 from .point import audit_point, supervised
 from .result import AuditMethod, AuditResult, ConsistencyCheck, Direction, DirectionResult, SearchRecord
@@ -114,24 +112,12 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
         raise InvalidArgument(f"domain={describe(domain)} is searched only when no pairs are given; drop domain= or "
                               "pairs.")
     claim = claim_of(mechanism, claim)
-    if neighbours is not None:
-        if not isinstance(neighbours, NeighbourSpace):
-            raise InvalidArgument(f"neighbours={describe(neighbours)} must be a NeighbourSpace, e.g. "
-                                  "NeighbourSpace(Unit.WHOLE, Norm.LINF, 1.0) for answer vectors at most 1 apart "
-                                  "in every coordinate.")
-        if isinstance(pairs, SearchedPairs):
-            raise InvalidArgument("neighbours= states how given pairs are neighbours; without pairs, state the "
-                                  "domain to search: domain=InputDomain.answers(length, sensitivity=..., norm=...).")
-        pairs = StatedPairs(pairs, neighbours)
-    if black_box.get("sequential") is not None:  # the anytime-valid test (auditing/anytime.py)
-        sequential = keywords.pop("sequential")
-        if not isinstance(sequential, bool):
-            raise InvalidArgument(f"sequential={sequential!r} must be True or False.")
-        if sequential:
-            options = options_of(**keywords)
-            if needs_supervision(options.time_budget):
-                return supervised(partial(audit, sequential=True), mechanism, pairs, claim, rng, options)
-            return audit_sequential(mechanism, pairs, claim, rng, options)
+    pairs = with_neighbours(pairs, neighbours)
+    if sequential_of(keywords):  # the anytime-valid test (auditing/anytime.py)
+        options = options_of(**keywords)
+        if needs_supervision(options.time_budget):
+            return supervised(partial(audit, sequential=True), mechanism, pairs, claim, rng, options)
+        return audit_sequential(mechanism, pairs, claim, rng, options)
     if not claim.is_curve:  # one (eps, delta) point: plan -> executor -> tester -> result (auditing/point.py)
         return audit_point(mechanism, pairs, claim=claim, rng=rng, **keywords)
     options = options_of(**keywords)

@@ -35,7 +35,7 @@ from .pairs import normalise_pairs
 from .point import with_checks
 from .result import AuditMethod, AuditResult, Direction, DirectionResult
 
-__all__ = ["audit_anytime", "audit_sequential", "PILOT", "BATCH"]
+__all__ = ["audit_anytime", "audit_sequential", "sequential_of", "PILOT", "BATCH"]
 
 #: Pilot draws per dataset that choose the event (not counted in the wealth).
 PILOT = 100
@@ -118,6 +118,15 @@ def audit_anytime(mechanism: Any, pairs: Any, *, claim: PrivacyClaim, max_sample
     dirs = (DirectionResult(0, direction, total, eps_lower, delta_lower, 0.0, 0, {"event": event}),)
     return AuditResult(verdict, eps_lower, delta_lower, 0.0, confidence, total, claim, 0, pairs[0], direction,
                        AuditMethod.BLACK_BOX, time.time() - start, dirs, (note,), event=event, stopped_early=stopped)
+
+
+def sequential_of(keywords: dict) -> bool:
+    """The ``sequential`` option popped from an audit's keyword options (False when absent; InvalidArgument
+    unless True or False)."""
+    sequential = keywords.pop("sequential", False)
+    if not isinstance(sequential, bool):
+        raise InvalidArgument(f"sequential={sequential!r} must be True or False.")
+    return sequential
 
 
 def audit_sequential(mechanism: Any, pairs: Any, claim: PrivacyClaim, rng: Any, options: Any) -> AuditResult:

@@ -29,9 +29,10 @@ from .generators import NeighbourGenerator, mechanism_check
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
 from .pairs import StatedPairs, check_pairs, normalise_pairs
 from .result import SearchRecord
+from .space import NeighbourSpace
 from .unaided import SearchedPairs
 
-__all__ = ["AuditPlan", "plan_audit", "claim_of", "time_budget_of", "needs_supervision", "options_of",
+__all__ = ["AuditPlan", "plan_audit", "claim_of", "with_neighbours", "time_budget_of", "needs_supervision", "options_of",
            "resolve_pairs"]
 
 #: How the confidence is split when a generator chose the pairs (the search record says so).
@@ -67,6 +68,21 @@ class AuditPlan:
     @property
     def black(self) -> BlackBoxOptions:
         return self.options.black
+
+
+def with_neighbours(pairs: Any, neighbours: Any) -> Any:
+    """``pairs`` with the caller's ``neighbours=`` space (a :class:`~dpverify.auditing.pairs.StatedPairs`), or
+    ``pairs`` unchanged without one; InvalidArgument for a space that is not one, or with searched pairs."""
+    if neighbours is None:
+        return pairs
+    if not isinstance(neighbours, NeighbourSpace):
+        raise InvalidArgument(f"neighbours={describe(neighbours)} must be a NeighbourSpace, e.g. "
+                              "NeighbourSpace(Unit.WHOLE, Norm.LINF, 1.0) for answer vectors at most 1 apart "
+                              "in every coordinate.")
+    if isinstance(pairs, SearchedPairs):
+        raise InvalidArgument("neighbours= states how given pairs are neighbours; without pairs, state the "
+                              "domain to search: domain=InputDomain.answers(length, sensitivity=..., norm=...).")
+    return StatedPairs(pairs, neighbours)
 
 
 def time_budget_of(time_budget: Any) -> float | None:
