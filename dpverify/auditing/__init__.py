@@ -24,6 +24,7 @@ from .domain import InputDomain
 from .draws import SamplesPlan, plan_samples
 from .anytime import audit_sequential, sequential_of
 from .curve import audit_curve
+from .greybox import audit_grey_box, mode_of
 from .intake import AuditPlan, claim_of, needs_supervision, options_of, time_budget_of, with_neighbours
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
 from .point import audit_point, supervised
@@ -42,7 +43,7 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
           delta_resolution: float | None = None, max_samples: int | None = None, progress: Any = None,
           precision: Any = None, profile: bool = False, time_budget: float | None = None,
           consistency: bool = True, domain: Any = None, neighbours: Any = None, parameters: Any = None,
-          **black_box: Any) -> AuditResult:
+          mode: Any = None, **black_box: Any) -> AuditResult:
     """Test whether ``mechanism`` keeps ``claim`` (default: ``mechanism.claim``) on ``pairs``.
 
     **Without pairs** (``pairs=None``) the audit searches for the violating pair itself, in ``domain`` (an
@@ -55,6 +56,9 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
     ``parameters`` (a dict: name -> list of values) makes ``mechanism`` a factory: every configuration
     ``mechanism(**configuration)`` is built and searched (its domain, its own claim unless ``claim`` is given),
     and the configuration of the pair found is certified and named in ``result.search``.
+
+    ``mode="grey-box"`` (or ``"auto"``) replays every pair with the draws of D frozen
+    (:mod:`dpverify.auditing.greybox`): an exact finding is the verdict; without one the audit runs as usual.
 
     ``neighbours`` (a :class:`~dpverify.auditing.space.NeighbourSpace`) states how the given pairs are
     neighbours, in place of the mechanism's ``neighbour_space()``: e.g. two query-answer vectors that differ
@@ -113,6 +117,9 @@ def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = Non
                               "pairs.")
     claim = claim_of(mechanism, claim)
     pairs = with_neighbours(pairs, neighbours)
+    if mode_of(mode) is not None:  # grey-box checks first (auditing/greybox), then the statistical audit
+        return audit_grey_box(partial(audit, mechanism, pairs, claim=claim, rng=rng, **keywords), mechanism, pairs,
+                              claim, rng, options_of(**{k: v for k, v in keywords.items() if k != "sequential"}))
     if sequential_of(keywords):  # the anytime-valid test (auditing/anytime.py)
         options = options_of(**keywords)
         if needs_supervision(options.time_budget):

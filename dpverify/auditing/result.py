@@ -64,6 +64,7 @@ class AuditMethod(str, enum.Enum):
     WHITE_BOX_IMPORTANCE = "white-box (importance sampling)"
     WHITE_BOX_MIXED = "white-box (importance sampling, plain)"
     BLACK_BOX = "black-box"
+    GREY_BOX = "grey-box"
 
     def __str__(self) -> str:
         return self.value
