@@ -24,7 +24,7 @@ from .domain import InputDomain
 from .draws import SamplesPlan, plan_samples
 from .anytime import audit_sequential, sequential_of
 from .curve import audit_curve
-from .greybox import audit_grey_box, mode_of
+from .greybox.engine import audit_grey_box, mode_of
 from .intake import AuditPlan, claim_of, needs_supervision, options_of, time_budget_of, with_neighbours
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
 from .point import audit_point, supervised

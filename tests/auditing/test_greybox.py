@@ -8,7 +8,8 @@ import pytest
 
 import dpverify
 from dpverify import InvalidArgument, NeighbourRelation, PrivacyClaim
-from dpverify.auditing.greybox import Diverged, Recorder, grey_box_checks, replay_pair
+from dpverify.auditing.greybox import Diverged, Recorder, replay_pair
+from dpverify.auditing.greybox.engine import grey_box_checks
 from dpverify.registry import load_entries
 from dpverify.auditing.pairs import normalise_pairs
 

@@ -29,7 +29,7 @@ import numpy as np
 from ...claims import GDPCurve, PrivacyClaim
 from .recorder import Diverged, Recorder
 
-__all__ = ["PairCheck", "replay_pair", "implied_violation", "EPS_GRID"]
+__all__ = ["PairCheck", "replay_pair", "exact_findings", "implied_violation", "EPS_GRID"]
 
 #: The eps at which a Gaussian shift's GDP curve is compared with the claim's delta(eps).
 EPS_GRID = tuple(np.round(np.concatenate([np.linspace(0, 2, 41), np.linspace(2.5, 20, 36)]), 6))
@@ -121,7 +121,8 @@ def _factor(out_a, out_b, noise_a, noise_b) -> float | None:
     gap = noise_a - noise_b
     if np.any(gap == 0):
         return None
-    k = (out_a - out_b) / gap
+    with np.errstate(over="ignore", invalid="ignore"):  # outputs near the largest float: no finite k, not modelled
+        k = (out_a - out_b) / gap
     if not np.all(np.isfinite(k)) or not np.allclose(k, k[0], rtol=1e-7, atol=1e-12) or k[0] == 0:
         return None
     return float(np.mean(k))
@@ -204,3 +205,17 @@ def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, se
     implied, eps, finding = implied_violation(family, scale, shift, claim)
     return PairCheck(**base, family=family, scale=scale, shift=tuple(float(x) for x in shift), implied=implied,
                      epsilon=eps, finding=finding)
+
+
+def exact_findings(mechanism: Any, pairs: list, claims: list) -> list:
+    """(index, PairCheck) of every pair whose replay shows an exact violation of its claim (a pair on which the
+    mechanism raises is skipped: the statistical screen judges raises), for the unaided search's screen."""
+    out = []
+    for i, (pair, claim) in enumerate(zip(pairs, claims)):
+        try:
+            check = replay_pair(mechanism, pair, i, claim)
+        except Exception:
+            continue
+        if check.finding:
+            out.append((i, check))
+    return out

@@ -8,7 +8,10 @@
 2. :func:`~dpverify.auditing.unaided.candidates.candidate_pairs` -- every kind of neighbouring pair the
    domain admits, at every distance with its own claim. Candidates the mechanism's own
    ``check_neighbours`` refuses (distance 1) are dropped and counted.
-3. :func:`~dpverify.auditing.unaided.screen.screen_candidates` -- successive halving on the *selection* stream, about
+3. the grey-box screen first: every candidate replayed with its draws frozen (:mod:`dpverify.auditing.greybox`);
+   candidates whose drawn noise shows an exact violation win (largest implied eps first) and the statistical
+   screen is skipped; else
+   :func:`~dpverify.auditing.unaided.screen.screen_candidates` -- successive halving on the *selection* stream, about
    ``SCREEN_SHARE`` x ``samples`` draws per dataset in all.
 4. The winner is handed to the ordinary tester (white-box or black-box) as :class:`SearchedPairs`, with the
    *certification* stream: its bounds are computed on draws independent of the search, and only the
@@ -33,6 +36,7 @@ from ..domain import InputDomain
 from ..draws import root_seed
 from ..result import SearchRecord
 from .candidates import Candidate, candidate_pairs
+from ..greybox.replay import exact_findings
 from .screen import Screened, screen_candidates
 
 __all__ = ["SearchedPairs", "domain_of", "find_pair", "search_for_pair", "find_configured_pair", "configurations", "SCREEN_SHARE",
@@ -119,6 +123,7 @@ def _record(units: list, cands: list, refused: int, found: Screened, winner: Can
         ("covered", dict(sorted(covered.items()))),
         ("distances", list(domain.distances)),
         ("refused_by_check_neighbours", refused),
+        ("screen", found.method),
         ("screen_draws", found.draws),
         ("screen_rounds", found.rounds),
         ("raised", dict(found.raised)),
@@ -148,13 +153,44 @@ def _search(units: list, claims: list, rng: Any, samples: int, configs: list | N
         raise InvalidArgument(f"domain={units[0][1].describe()} gives no candidate pair the mechanism accepts "
                               f"({refused} refused by its check_neighbours). Widen the domain or give pairs.")
     selection, certification = root_seed(rng).spawn(2)
-    found = screen_candidates(units, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
+    exact = _grey_box_screen(units, cands)
+    if exact is not None:  # a replay showed an exact violation: that pair, no statistical screen
+        found = exact
+    else:
+        found = screen_candidates(units, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
     winner = cands[found.order[0]]
     mechanism, domain = units[winner.unit]
     check = (f"unaided search: {domain.relation.value if domain.kind == 'records' else 'query answers'} at "
              f"distance {winner.distance}, by construction in the domain")
     return SearchedPairs((winner.pair(domain),), np.random.default_rng(certification),
                          _record(units, cands, refused, found, winner, configs), (check,), winner.claim, mechanism)
+
+
+def _grey_box_screen(units: list, cands: list) -> Screened | None:
+    """The grey-box screen: every candidate replayed with its draws frozen (dpverify.auditing.greybox); when some
+    show an exact violation, a :class:`Screened` ranking them by the eps their drawn noise implies (largest first),
+    with no draws spent on the statistical screen; None when none does."""
+    hits = []
+    for k, (mechanism, domain) in enumerate(units):
+        idx = [i for i, c in enumerate(cands) if c.unit == k]
+        pairs, claims = [], []
+        for i in idx:
+            try:
+                pairs.append(cands[i].pair(domain))
+            except Exception:
+                pairs.append(None)
+            claims.append(cands[i].claim)
+        kept = [(i, p, c) for i, p, c in zip(idx, pairs, claims) if p is not None]
+        for j, check in exact_findings(mechanism, [p for _, p, _ in kept], [c for _, _, c in kept]):
+            hits.append((kept[j][0], check.epsilon if check.epsilon is not None else 0.0))
+    if not hits:
+        return None
+    hits.sort(key=lambda h: (-h[1], h[0]))
+    order = tuple(i for i, _ in hits) + tuple(i for i in range(len(cands)) if i not in {h[0] for h in hits})
+    scores = [float("-inf")] * len(cands)
+    for i, e in hits:
+        scores[i] = float(e)
+    return Screened(order, tuple(scores), 0, 0, (), "grey-box")
 
 
 def find_pair(mechanism: Any, domain: InputDomain, claim: PrivacyClaim, rng: Any, samples: int) -> SearchedPairs:

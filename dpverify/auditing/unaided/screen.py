@@ -207,13 +207,15 @@ def violation_score(side1: SideDraws, side2: SideDraws, epsilon: float, delta: f
 @dataclass(frozen=True)
 class Screened:
     """The screen's outcome: the candidates' indices best first (``order``), their scores, the draws per
-    dataset spent in all, the rounds, and the exception types seen (type -> candidates where it raised)."""
+    dataset spent in all, the rounds, the exception types seen (type -> candidates where it raised), and which
+    screen ranked them (``method``: "statistical", or "grey-box" when replays showed exact violations)."""
 
     order: tuple
     scores: tuple
     draws: int
     rounds: int
     raised: tuple
+    method: str = "statistical"
 
 
 def screen_candidates(units: list, cands: list, rng: np.random.Generator, budget: int, keep: int = 1) -> Screened:
