@@ -113,3 +113,15 @@ def test_the_recorder_is_a_generator_and_replay_freezes_the_draws():
 def test_a_bad_mode_is_refused():
     with pytest.raises(InvalidArgument, match="mode='white'"):
         dpverify.audit(Sum(), PAIR, claim=ADD, mode="white", samples=1000)
+
+
+def test_assert_private_in_grey_box_mode_fails_on_a_halved_scale_and_a_missing_clip_without_sampling():
+    from dpverify.testing import assert_private
+
+    class Halved(Sum):
+        def sample(self, data, size, rng):
+            return float(np.clip(np.asarray(data, float), 0, 1).sum()) + rng.laplace(0.0, 0.5, size)
+    for mech, pair in ((Halved(), HIGH), (Sum("no-clip"), PAIR)):
+        with pytest.raises(AssertionError, match="grey-box") as info:
+            assert_private(mech, pair, ADD, samples=10**6, rng=0, mode="grey-box")
+        assert "mode='grey-box'" in str(info.value)  # the reproduce line keeps the mode
