@@ -313,10 +313,11 @@ class AuditResult:
         )
 
     def _found_text(self) -> str:
-        """The unaided search's pair, when it chose the pair ("" otherwise)."""
+        """The grey-box finding, and the unaided search's pair when it chose the pair ("" otherwise)."""
+        grey = f"; {self.notes[0]}" if self.method is AuditMethod.GREY_BOX and self.notes else ""
         if self.search is None or self.search.generator != "unaided search":
-            return ""
+            return grey
         report = dict(self.search.report)
         config = f", configuration {report['configuration']}" if "configuration" in report else ""
-        return (f"; pair found by the unaided search among {report['candidates']} candidates: {report['found']}"
-                f" (distance {report['distance']}{config})")
+        return grey + (f"; pair found by the unaided search among {report['candidates']} candidates: {report['found']}"
+                       f" (distance {report['distance']}{config})")

@@ -59,6 +59,12 @@ def register(sub):
     p.add_argument("--confidence", type=_common.open_unit_arg, default=0.95)
     p.add_argument("--delta-resolution", type=_common.positive_arg, metavar="R",
                    help="choose the samples per direction so the delta lower bound is within about R of the estimate")
+    p.add_argument("--mode", choices=("grey-box", "auto"),
+                   help="grey-box: replay every pair with the draws of D frozen first; an exact finding is the verdict, "
+                        "else the statistical audit runs (auto: the same)")
+    p.add_argument("--sequential", action="store_true",
+                   help="black-box, scalar outputs: an anytime-valid test that stops as soon as it certifies a "
+                        "violation (--samples is then the most draws per dataset)")
     p.add_argument("--plot", metavar="FILE",
                    help="save a plot (needs extra `plot`): white-box, the loss distribution and delta(eps); black-box, "
                         "each event's frequency on D and D' with confidence intervals")
@@ -148,6 +154,10 @@ def _audit_options(args, white_box: bool):
             heartbeat = _common.Heartbeat(f"black-box audit of {args.mechanism}")
     if args.time_budget is not None:
         extra["time_budget"] = args.time_budget
+    if args.mode is not None:
+        extra["mode"] = args.mode
+    if args.sequential:
+        extra["sequential"] = True
     return extra, heartbeat
 
 
@@ -246,5 +256,6 @@ def _report_now(result, args, claim, seed) -> int:
               f"{size} --seed {seed}"
               + (f" --epsilon {claim.epsilon} --delta {claim.delta}" if claim is not None else "")
               + (f" --confidence {args.confidence!r}" if args.confidence != 0.95 else "")
-              + (f" --time-budget {args.time_budget!r}" if args.time_budget is not None else ""))
+              + (f" --time-budget {args.time_budget!r}" if args.time_budget is not None else "")
+              + (f" --mode {args.mode}" if args.mode else "") + (" --sequential" if args.sequential else ""))
     return 0

@@ -49,3 +49,12 @@ def test_bad_search_options_exit_2_with_one_line(capsys, argv, needle):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_mode_and_sequential_reach_the_audit_and_the_reproduce_line(capsys):
+    code, out, _ = run(capsys, "audit", "histogram-scale-eps", "--mode", "grey-box", "--samples", "1000", "--seed", "1")
+    assert code == 0 and out.startswith("violated") and "grey-box" in out.splitlines()[0]
+    assert "--mode grey-box" in out
+    code, out, _ = run(capsys, "audit", "laplace-scalar", "--sequential", "--samples", "2000", "--seed", "1",
+                       "--confidence", "0.999")
+    assert code == 0 and out.startswith("not-violated") and "--sequential" in out
