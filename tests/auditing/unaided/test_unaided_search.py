@@ -258,3 +258,10 @@ def test_an_exact_grey_box_finding_chooses_the_pair_without_a_statistical_screen
     assert r.search["screen"] == "grey-box" and r.search["screen_draws"] == 0
     assert r.verdict.value == "violated" and r.search["distance"] > 1
     assert _audit(GroupCount(), 0).search["screen"] == "statistical"  # nothing exact to find: the statistical screen
+
+
+def test_ordinary_records_stay_moderate_in_a_huge_range():
+    big = float(np.finfo(float).max)
+    assert InputDomain.records(low=-big, high=big).ordinary(3) == [0.25, 0.5, 0.75]
+    assert InputDomain.records(low=-5.0, high=-4.0).ordinary(1) == [-4.5]
+    assert InputDomain.records(low=3.0, high=3.0).ordinary(2) == [3.0, 3.0]
