@@ -179,13 +179,13 @@ class InputDomain:
 
     # -- what the search tries ------------------------------------------------------------------------
     def ordinary(self, count: int) -> list:
-        """``count`` moderate record values inside the domain: spread over the middle of [0, 1], or of the unit
-        interval at the domain's nearest end when [0, 1] is not inside it (never near a huge end)."""
+        """``count`` moderate record values inside the domain: evenly inside [0, 1] (k / (count + 1)), or inside the
+        unit interval at the domain's nearest end when [0, 1] is not in it (never near a huge end)."""
         lo = 0.0 if self.low <= 0.0 else self.low
         hi = lo + 1.0
         if hi > self.high:
             hi, lo = self.high, max(self.low, self.high - 1.0)
-        xs = np.linspace(lo + 0.25 * (hi - lo), lo + 0.75 * (hi - lo), max(count, 1))
+        xs = lo + (hi - lo) * (np.arange(max(count, 1)) + 1.0) / (max(count, 1) + 1.0)  # evenly inside, never an end
         if self.integer:
             xs = np.round(xs)
         return [float(x) for x in xs[:count]]
