@@ -16,7 +16,7 @@ from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
 
 __all__ = ["require", "library_version", "LibraryMechanism", "absent_records", "as_outputs", "relation_of",
-           "bound_pairs", "GROUP_DISTANCES", "float_records", "int_records", "str_records",
+           "bound_pairs", "GROUP_DISTANCES", "one_number", "float_records", "int_records", "str_records",
            "NotPicklable", "signature_accepts"]
 
 #: The group distances at which an adapter states the claim when the library's privacy map is a curve over d_in.
@@ -39,6 +39,14 @@ def signature_accepts(func: Any, name: str) -> bool:
     except (TypeError, ValueError):
         return False
     return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def one_number(data: Any) -> float:
+    """A scalar query answer: a number, or the one element of a length-1 answer vector."""
+    arr = np.asarray(data, dtype=float)
+    if arr.size != 1:
+        raise InvalidArgument(f"data={data!r}: this mechanism takes one number (a length-1 answer vector).")
+    return float(arr.ravel()[0])
 
 
 def float_records(records: Any) -> list:
