@@ -225,12 +225,31 @@ def tool(func: Callable, *, relation: NeighbourRelation | None = None, absent: A
     fname = getattr(func, "__name__", "tool")
     accepts = signature_accepts(func, "random_state")
     limitations = [GROUP_NOTE] + ([] if accepts else [NO_SEED.format(name=f"tools.{fname}")])
+    sizes = (0, 1, 2, 10)
+    empty = _empty_raises(func, kwargs, accepts)
+    if empty:
+        sizes = (1, 2, 10)
+        limitations.append(f"the empty dataset is left out of the domain: tools.{fname} raises {empty} on it, which a "
+                           "caller must not expose")
     out = DiffprivlibTool(name=f"tools.{fname}({args})", recipe=(func, kwargs), claim=claim, absent=absent,
-                          domain=InputDomain.records(nan=True, relation=rel, values=tool_values(kwargs),
+                          domain=InputDomain.records(nan=True, sizes=sizes, relation=rel, values=tool_values(kwargs),
                                                      note=" ".join(limitations)),
                           limitations=tuple(limitations))
     out.honours_rng = accepts
     return out
+
+
+def _empty_raises(func: Callable, kwargs: dict, accepts: bool) -> str:
+    """The exception type a tool raises on the empty dataset ("" when it runs): one call, warnings silenced."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            func(np.asarray([], dtype=float), **kwargs, **seeded(accepts, None), accountant=_dpl.BudgetAccountant())
+        except Exception as exc:
+            return type(exc).__name__
+    return ""
 
 
 def tool_values(kwargs: dict) -> tuple:

@@ -138,7 +138,8 @@ def model(estimator: Any, *, relation: NeighbourRelation | None = None, keys: An
         keys = None
     # scikit-learn's input check refuses NaN and +-inf: the domain is the finite floats (float32 for trees)
     top = float(np.finfo(np.float32).max) if cls.__name__ in _TREES else LARGEST_FLOAT
-    domain = InputDomain.records(low=-top, high=top, nan=False, relation=rel,
+    limitations.append("the empty dataset is left out of the domain: scikit-learn refuses to fit on it")
+    domain = InputDomain.records(low=-top, high=top, nan=False, sizes=(1, 2, 10), relation=rel,
                                  values=tool_values(params), keys=keys, note=" ".join(limitations))
     out = DiffprivlibModel(name=f"models.{cls.__name__}(epsilon={eps!r})", recipe=(cls, params, kind),
                            claim=PrivacyClaim(eps, 0.0, rel), absent=absent, domain=domain,
