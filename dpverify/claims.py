@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import validation as v
+from .messages import describe
 
-__all__ = ["ClaimForm", "NeighbourRelation", "PrivacyClaim", "PrivacyCurve", "Verdict"]
+__all__ = ["ClaimForm", "NeighbourRelation", "PrivacyClaim", "PrivacyCurve", "Verdict", "claim_of"]
 
 
 class NeighbourRelation(enum.Enum):
@@ -444,3 +445,19 @@ class ProfileCurve(PrivacyCurve):
             idx = sorted({round(i * (len(pts) - 1) / (count - 1)) for i in range(count)}) if count > 1 else [0]
             pts = [pts[i] for i in idx]
         return tuple((e, min(self.delta_at(e), 1.0 - 1e-12)) for e, _ in pts)
+
+
+def claim_of(mechanism: Any, claim: Any) -> PrivacyClaim:
+    """The claim to audit: ``claim``, or the mechanism's own when ``claim`` is None."""
+    if claim is None:
+        claim = getattr(mechanism, "claim", None)
+        if claim is None:
+            raise v.InvalidArgument(
+                f"mechanism={describe(mechanism)} has no `claim` and claim=None; pass "
+                "claim=PrivacyClaim(epsilon, delta)."
+            )
+    if not isinstance(claim, PrivacyClaim):
+        raise v.InvalidArgument(
+            f"claim={describe(claim)} must be a dpverify.PrivacyClaim, e.g. PrivacyClaim(1.0, 1e-5)."
+        )
+    return claim

@@ -14,6 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..claims import PrivacyClaim
+from ..errors import InvalidArgument
+from ..messages import describe
+from .draws import validate_samples
+from .unaided import SearchedPairs, domain_of, find_configured_pair, find_pair
+from .pairs import StatedPairs
+from .space import NeighbourSpace
+from .domain import InputDomain
 from .draws import SamplesPlan, plan_samples
 from .curve import audit_curve
 from .intake import AuditPlan, claim_of, needs_supervision, options_of
@@ -23,15 +30,31 @@ from .result import AuditMethod, AuditResult, ConsistencyCheck, Direction, Direc
 
 __all__ = ["audit", "AuditResult", "DirectionResult", "DEFAULT_SAMPLES", "plan_samples", "SamplesPlan",
            "AuditPlan", "AuditOptions", "WhiteBoxOptions", "BlackBoxOptions", "AuditMethod", "Direction",
-           "SearchRecord", "ConsistencyCheck"]
+           "SearchRecord", "ConsistencyCheck", "InputDomain"]
 
 
-def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samples: int = DEFAULT_SAMPLES,
+def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = None, samples: int = DEFAULT_SAMPLES,
           confidence: float = 0.95, rng: Any = None, executor: Any = None, proposal: Any = "auto",
           delta_resolution: float | None = None, max_samples: int | None = None, progress: Any = None,
           precision: Any = None, profile: bool = False, time_budget: float | None = None,
-          consistency: bool = True, **black_box: Any) -> AuditResult:
+          consistency: bool = True, domain: Any = None, neighbours: Any = None, parameters: Any = None,
+          **black_box: Any) -> AuditResult:
     """Test whether ``mechanism`` keeps ``claim`` (default: ``mechanism.claim``) on ``pairs``.
+
+    **Without pairs** (``pairs=None``) the audit searches for the violating pair itself, in ``domain`` (an
+    :class:`~dpverify.InputDomain`) or the mechanism's ``input_domain()``: extreme and non-finite records,
+    empty, singleton and duplicated datasets, new partitions, every distance at which the claim is stated
+    (each against its own claim), a raise of ``sample`` counted as an outcome. A cheap screen on draws of its
+    own picks the pair; the tester certifies it on fresh draws (:mod:`dpverify.auditing.unaided`), and
+    ``result.search`` says what was searched and found.
+
+    ``parameters`` (a dict: name -> list of values) makes ``mechanism`` a factory: every configuration
+    ``mechanism(**configuration)`` is built and searched (its domain, its own claim unless ``claim`` is given),
+    and the configuration of the pair found is certified and named in ``result.search``.
+
+    ``neighbours`` (a :class:`~dpverify.auditing.space.NeighbourSpace`) states how the given pairs are
+    neighbours, in place of the mechanism's ``neighbour_space()``: e.g. two query-answer vectors that differ
+    in every coordinate, ``neighbours=NeighbourSpace(Unit.WHOLE, Norm.LINF, 1.0)`` (no subclass needed).
 
     ``pairs`` is one pair ``(D, D_prime)`` (a tuple), a list of such tuples, or a neighbour
     generator (:class:`dpverify.auditing.neighbours.NeighbourGenerator`: built-in patterns or an
@@ -72,7 +95,29 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     is ``violated`` when they contradict the claim, ``inconclusive`` when the point estimate of
     delta(claim.epsilon) exceeds claim.delta without significance, ``not-violated`` otherwise.
     """
+    if parameters is not None:  # a sweep: mechanism is a factory, every configuration is searched (auditing/unaided)
+        if pairs is not None:
+            raise InvalidArgument("parameters= sweeps the configurations of a factory and searches each one's domain "
+                                  "for the pair; drop pairs (or drop parameters= and audit one mechanism on them).")
+        pairs = find_configured_pair(mechanism, parameters, domain, claim, rng, validate_samples(samples))
+        mechanism, claim, rng = pairs.mechanism, pairs.claim, pairs.rng
     claim = claim_of(mechanism, claim)
+    if pairs is None:  # the unaided audit: search the domain, then certify the winner (auditing/unaided)
+        samples = validate_samples(samples)
+        pairs = find_pair(mechanism, domain_of(mechanism, domain), claim, rng, samples)
+        claim, rng = pairs.claim, pairs.rng
+    elif domain is not None and parameters is None:
+        raise InvalidArgument(f"domain={describe(domain)} is searched only when no pairs are given; drop domain= or "
+                              "pairs.")
+    if neighbours is not None:
+        if not isinstance(neighbours, NeighbourSpace):
+            raise InvalidArgument(f"neighbours={describe(neighbours)} must be a NeighbourSpace, e.g. "
+                                  "NeighbourSpace(Unit.WHOLE, Norm.LINF, 1.0) for answer vectors at most 1 apart "
+                                  "in every coordinate.")
+        if isinstance(pairs, SearchedPairs):
+            raise InvalidArgument("neighbours= states how given pairs are neighbours; without pairs, state the "
+                                  "domain to search: domain=InputDomain.answers(length, sensitivity=..., norm=...).")
+        pairs = StatedPairs(pairs, neighbours)
     keywords = dict(samples=samples, confidence=confidence, executor=executor, proposal=proposal,
                     delta_resolution=delta_resolution, max_samples=max_samples, progress=progress, precision=precision,
                     profile=profile, time_budget=time_budget, consistency=consistency, **black_box)

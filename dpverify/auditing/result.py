@@ -308,4 +308,14 @@ class AuditResult:
             f"{self.method}, {self.seconds:.2f} s"
             + ("" if self.tightness is None or not self.passed else
                f"; passed (false-alarm rate <= {self.false_alarm_rate:.3g}), tightness {self.tightness:.3f}")
+            + self._found_text()
         )
+
+    def _found_text(self) -> str:
+        """The unaided search's pair, when it chose the pair ("" otherwise)."""
+        if self.search is None or self.search.generator != "unaided search":
+            return ""
+        report = dict(self.search.report)
+        config = f", configuration {report['configuration']}" if "configuration" in report else ""
+        return (f"; pair found by the unaided search among {report['candidates']} candidates: {report['found']}"
+                f" (distance {report['distance']}{config})")
