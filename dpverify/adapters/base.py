@@ -156,6 +156,13 @@ def as_outputs(values: list) -> Any:
     return list(values)
 
 
+def _scalar(x: Any) -> float:
+    arr = np.asarray(x, dtype=float)
+    if arr.size != 1:
+        raise ValueError(f"{arr.size} numbers")
+    return float(arr.ravel()[0])
+
+
 class ScalarDistanceCheck:
     """``|D - D'| <= bound`` for datasets that are single numbers (a library's stated sensitivity or
     d_in, named ``what`` in the message); InvalidArgument otherwise. Picklable."""
@@ -164,8 +171,8 @@ class ScalarDistanceCheck:
         self.bound, self.what = float(bound), what
 
     def __call__(self, a: Any, b: Any) -> None:
-        try:
-            gap = abs(float(a) - float(b))
+        try:  # a number, or a length-1 answer vector (the domain's encoding of one answer)
+            gap = abs(_scalar(a) - _scalar(b))
         except (TypeError, ValueError) as exc:
             raise InvalidArgument(
                 f"data={a!r}, data_prime={b!r}: the neighbourhood |data - data_prime| <= {self.what}="

@@ -316,7 +316,11 @@ def _reading(meas: Any, recipe: tuple, serialized: str, metric: str, d_in: Any, 
     rel = (NeighbourRelation.ADD_REMOVE_ONE if metric.startswith(_RECORD_METRICS) else NeighbourRelation.REPLACE_ONE)
     claim_at = ClaimAt(recipe, rel) if (measure in _MEASURES or measure.startswith("Approximate(MaxDivergence")) \
         else None
-    tree = domain_tree(serialized, repr(meas.input_domain))
+    try:
+        text = repr(meas.input_domain)
+    except Exception:  # a measurement whose domain cannot be described: no domain, said in limitations
+        text = ""
+    tree = domain_tree(serialized, text)
     reading = read_domain(tree, metric, d_in, claim_at, note=" ".join(limitations), values=clamp_values(serialized))
     if domain is not None:
         if not isinstance(domain, InputDomain):
