@@ -1,0 +1,3 @@
+"""A diffprivlib model (GaussianNB), audited without pairs: each output is one fit's parameters; records (label, x)."""
+import diffprivlib; import dpverify; from dpverify.adapters import diffprivlib_models as adapter
+print(dpverify.audit(adapter.model(diffprivlib.models.GaussianNB(epsilon=1.0, bounds=(0.0, 1.0))), samples=2000, rng=1))
