@@ -22,7 +22,7 @@ the library's default accountant does not grow.
 Input domains (:meth:`~dpverify.adapters.base.LibraryMechanism.input_domain`): a mechanism takes one
 number within its sensitivity (answers of length 1; ``lower``/``upper`` as the range for the bounded-
 domain mechanisms, whole numbers for the geometric ones, NaN where ``randomise`` accepts it); a tool
-takes records of floats (NaN and +-inf admitted: diffprivlib accepts them), its ``bounds``/``range`` as
+takes records of floats (+-inf admitted; NaN only for the ``nan*`` tools: the others return NaN), its ``bounds``/``range`` as
 values worth trying. diffprivlib states no group privacy, so the claim is searched at distance 1 only.
 Models, ``BudgetAccountant`` sequences: :mod:`dpverify.adapters.diffprivlib_models`.
 """
@@ -172,7 +172,8 @@ def _mechanism_domain(mech: Any, kw: dict, data_param: str | None, limitations: 
     lower, upper = getattr(mech, "lower", None), getattr(mech, "upper", None)
     low = float(lower) if lower is not None else -np.inf
     high = float(upper) if upper is not None else np.inf
-    dom = InputDomain(kind="answers", low=low, high=high, integer=integer, nan=not integer, sizes=(1,), length=1,
+    # a NaN answer is within no sensitivity of another: not searched (randomise returns NaN on it)
+    dom = InputDomain(kind="answers", low=low, high=high, integer=integer, nan=False, sizes=(1,), length=1,
                       sensitivity=float(sens), relation=NeighbourRelation.REPLACE_ONE, note=note)
     return dom, (_as_int if integer else _as_float)
 
@@ -226,13 +227,17 @@ def tool(func: Callable, *, relation: NeighbourRelation | None = None, absent: A
     accepts = signature_accepts(func, "random_state")
     limitations = [GROUP_NOTE] + ([] if accepts else [NO_SEED.format(name=f"tools.{fname}")])
     sizes = (0, 1, 2, 10)
+    nan = fname.startswith("nan")
+    if not nan:
+        limitations.append(f"NaN records are left out: tools.{fname} returns NaN on them (diffprivlib's nan* tools "
+                           "take NaN), and a NaN release is refused by dpverify's tester")
     empty = _empty_raises(func, kwargs, accepts)
     if empty:
         sizes = (1, 2, 10)
         limitations.append(f"the empty dataset is left out of the domain: tools.{fname} raises {empty} on it, which a "
                            "caller must not expose")
     out = DiffprivlibTool(name=f"tools.{fname}({args})", recipe=(func, kwargs), claim=claim, absent=absent,
-                          domain=InputDomain.records(nan=True, sizes=sizes, relation=rel, values=tool_values(kwargs),
+                          domain=InputDomain.records(nan=nan, sizes=sizes, relation=rel, values=tool_values(kwargs),
                                                      note=" ".join(limitations)),
                           limitations=tuple(limitations))
     out.honours_rng = accepts

@@ -190,13 +190,16 @@ def sequence(calls: Any, *, slack: float = 0.0, relation: NeighbourRelation | No
     eps, delta = acc.total()
     rel = relation_of(relation, NeighbourRelation.REPLACE_ONE)
     accepts = tuple(signature_accepts(f, "random_state") for f, _ in calls)
-    limitations = [GROUP_NOTE] + [NO_SEED.format(name=f"tools.{getattr(f, '__name__', f)}")
+    limitations = [GROUP_NOTE, "the empty dataset is left out (mean and var raise on it)"] + [NO_SEED.format(name=f"tools.{getattr(f, '__name__', f)}")
                                   for (f, _), ok in zip(calls, accepts) if not ok]
+    nan = all(str(getattr(f, "__name__", "")).startswith("nan") for f, _ in calls)
+    if not nan:
+        limitations.append("NaN records are left out: diffprivlib's plain tools return NaN on them")
     values: tuple = tuple(sorted({x for _, kw in calls for x in tool_values(kw)}))
     names = ", ".join(getattr(f, "__name__", "tool") for f, _ in calls)
     out = DiffprivlibSequence(name=f"BudgetAccountant[{names}]", recipe=(calls, slack, accepts),
                               claim=PrivacyClaim(float(eps), float(delta), rel), absent=absent,
-                              domain=InputDomain.records(nan=True, relation=rel, values=values,
+                              domain=InputDomain.records(nan=nan, sizes=(1, 2, 10), relation=rel, values=values,
                                                          note=" ".join(limitations)),
                               limitations=tuple(limitations))
     out.honours_rng = all(accepts)

@@ -19,8 +19,8 @@
 
 Input domains: aggregations take keyed records ``(partition, value)`` (the domain encodes the i-th
 record as ``(privacy_id=i, partition, value)``, one record per privacy id; the keys are the public
-partitions and one partition outside them, or four partition names when they are private; NaN and
-+-inf values admitted: pipeline-dp takes them), ``min_value``/``max_value`` as values worth trying;
+partitions and one partition outside them, or four partition names when they are private; +-inf
+values admitted, NaN left out: pipeline-dp releases NaN for it), ``min_value``/``max_value`` as values worth trying;
 the empty dataset is left out (pipeline-dp raises ``ValueError: col must be non-empty``). pipeline-dp
 states no group privacy: distance 1 only.
 
@@ -49,6 +49,8 @@ __all__ = ["aggregate", "select_partitions", "laplace", "exponential", "Pipeline
 
 #: pipeline-dp states each claim for one privacy id only.
 GROUP_NOTE = "pipeline-dp claims no group privacy: the claim is searched at distance 1 only"
+NAN_NOTE = ("NaN values are left out: pipeline-dp releases NaN for a NaN value (its clipping keeps NaN), which "
+            "dpverify's tester refuses as an output; give such a pair by hand to see it")
 EMPTY_NOTE = ("the empty dataset is left out of the domain: pipeline-dp raises ValueError (col must be non-empty) on "
               "it, which a caller must not expose")
 #: The budget accountants ``aggregate``/``select_partitions`` run under (``accountant=``).
@@ -70,7 +72,7 @@ def records_of(data: Any) -> list:
 def _keyed_domain(public: Any, params: dict, note: str) -> InputDomain:
     keys = tuple(public) + ("not-public",) if public else _PRIVATE_KEYS
     values = tuple(float(params[k]) for k in ("min_value", "max_value") if isinstance(params.get(k), (int, float)))
-    return InputDomain.records(nan=True, sizes=(1, 2, 10), relation=NeighbourRelation.ADD_REMOVE_ONE, values=values,
+    return InputDomain.records(nan=False, sizes=(1, 2, 10), relation=NeighbourRelation.ADD_REMOVE_ONE, values=values,
                                keys=keys, encode=records_of, note=note)
 
 
@@ -225,7 +227,7 @@ def aggregate(metrics: Any, *, epsilon: float, delta: float = 0.0, public_partit
     claim = PrivacyClaim(eps, delta, relation_of(relation, NeighbourRelation.ADD_REMOVE_ONE))
     name = (f"aggregate({', '.join(str(m) for m in metrics)}, {', '.join(f'{k}={x!r}' for k, x in params.items())}"
             f"{', accountant=pld' if accountant == 'pld' else ''})")
-    limitations = (GROUP_NOTE, EMPTY_NOTE)
+    limitations = (GROUP_NOTE, EMPTY_NOTE, NAN_NOTE)
     return PipelineDPMechanism(name=name, recipe=("aggregate", spec), claim=claim, absent=absent,
                                domain=_keyed_domain(spec["public_partitions"], params, " ".join(limitations)),
                                limitations=limitations)
@@ -238,7 +240,7 @@ def select_partitions(epsilon: float, delta: float, max_partitions_contributed: 
             "max_partitions_contributed": v.integer("max_partitions_contributed", max_partitions_contributed, minimum=1)}
     spec["accountant"] = _accountant(accountant, spec["epsilon"], spec["delta"])
     claim = PrivacyClaim(spec["epsilon"], spec["delta"], relation_of(relation, NeighbourRelation.ADD_REMOVE_ONE))
-    limitations = (GROUP_NOTE, EMPTY_NOTE)
+    limitations = (GROUP_NOTE, EMPTY_NOTE, NAN_NOTE)
     return PipelineDPMechanism(name=f"select_partitions(max_partitions_contributed={max_partitions_contributed})",
                                recipe=("select", spec), claim=claim,
                                domain=_keyed_domain(None, {}, " ".join(limitations)), limitations=limitations)
@@ -250,7 +252,7 @@ def laplace(epsilon: float, sensitivity: float = 1.0) -> PipelineDPMechanism:
     return PipelineDPMechanism(name=f"LaplaceMechanism(epsilon={epsilon!r}, sensitivity={sensitivity!r})",
                                recipe=("laplace", spec), claim=PrivacyClaim(spec["epsilon"]),
                                check=ScalarDistanceCheck(spec["sensitivity"]),
-                               domain=InputDomain(kind="answers", nan=True, sizes=(1,), length=1,
+                               domain=InputDomain(kind="answers", sizes=(1,), length=1,
                                                   sensitivity=spec["sensitivity"], note=GROUP_NOTE),
                                limitations=(GROUP_NOTE,))
 

@@ -122,8 +122,8 @@ def mechanism(cls: Any, *, relation: NeighbourRelation | None = None, **kwargs: 
     claim = PrivacyClaim(eps, delta, relation_of(relation, NeighbourRelation.REPLACE_ONE))
     args = ", ".join(f"{k}={val!r}" for k, val in kwargs.items())
     sens = float(getattr(obj, "sensitivity", None) or obj.l2_sensitivity)
-    domain = InputDomain(kind="answers", nan=True, sizes=(1,), length=1, sensitivity=sens,
-                         relation=NeighbourRelation.REPLACE_ONE, note=GROUP_NOTE)  # add_noise takes NaN and +-inf
+    domain = InputDomain(kind="answers", sizes=(1,), length=1, sensitivity=sens,  # a NaN answer has no neighbour
+                         relation=NeighbourRelation.REPLACE_ONE, note=GROUP_NOTE)
     return PyDPMechanism(name=f"{cls.__name__}({args})", recipe=("mechanism", _Ref(cls), kwargs), claim=claim,
                          check=ScalarDistanceCheck(sens), domain=domain, limitations=(GROUP_NOTE,))
 

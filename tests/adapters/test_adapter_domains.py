@@ -241,11 +241,12 @@ def test_diffprivlib_domains_state_distance_one_only(dpl):
     top, A = dpl
     m = A.mechanism(top.mechanisms.Laplace(epsilon=1.0, sensitivity=2.0))
     d = m.input_domain()
-    assert (d.kind, d.sensitivity, d.distances, d.nan) == ("answers", 2.0, (1,), True)
+    assert (d.kind, d.sensitivity, d.distances, d.nan) == ("answers", 2.0, (1,), False)
     assert "no group privacy" in d.note
     t = A.tool(top.tools.sum, epsilon=1.0, bounds=(0.0, 3.0))
     td = pickle.loads(pickle.dumps(t)).input_domain()
     assert td.kind == "records" and td.values == (0.0, 3.0) and td.relation is RO and td.distances == (1,)
+    assert not td.nan and any("NaN records are left out" in x for x in t.limitations)
 
 
 class FakeAccountant:
