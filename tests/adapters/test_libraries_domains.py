@@ -27,7 +27,6 @@ EXAMPLES = sorted((Path(__file__).parent / "examples").glob("*.py"))
 #: Examples the unaided search cannot finish today (search-side defects, reported to the lead):
 KNOWN = {
     "opendp_threshold.py": "the screen concatenates rounds of variable-width outputs (a released key set): ValueError",
-    "diffprivlib_tool_mean.py": "the search's winner (a NaN record: mean is NaN) is refused by the tester (NaN output)",
 }
 
 
