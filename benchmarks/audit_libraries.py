@@ -518,6 +518,136 @@ def write_markdown(rows, status, findings, total, scale, argv) -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------------------------------------
+# --unaided: each correct library object audited with no pair (its adapter's input_domain()) over seeds
+
+def unaided_objects() -> list:
+    """(library, name, build) of correct library objects, at the claim and relation each library states or
+    implies (the `stated`/`implied` rows above); libraries that do not import are left out."""
+    out = []
+    try:
+        import opendp.prelude as dp
+
+        from dpverify.adapters import opendp as O
+
+        dp.enable_features("contrib")
+        fdom, vec, sd = dp.atom_domain(T=float, nan=False), dp.vector_domain(dp.atom_domain(T=float, nan=False)), \
+            dp.symmetric_distance()
+        out += [
+            ("opendp", "make_laplace (f64, scale 1)", lambda: O.measurement(
+                dp.m.make_laplace(fdom, dp.absolute_distance(T=float), scale=1.0), 1.0)),
+            ("opendp", "make_laplace (i32, scale 1)", lambda: O.measurement(
+                dp.m.make_laplace(dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=1.0), 1)),
+            ("opendp", "make_gaussian (scale 1, zCDP)", lambda: O.measurement(
+                dp.m.make_gaussian(fdom, dp.absolute_distance(T=float), scale=1.0), 1.0)),
+            ("opendp", "clamp(0,1) >> sum >> laplace(1)", lambda: O.measurement(
+                dp.t.make_clamp(vec, sd, bounds=(0.0, 1.0)) >> dp.t.then_sum() >> dp.m.then_laplace(1.0), 1)),
+            ("opendp", "count >> laplace(1)", lambda: O.measurement(dp.t.make_count(vec, sd) >> dp.m.then_laplace(1.0), 1)),
+        ]
+    except ImportError:
+        pass
+    try:
+        import diffprivlib as dpl
+
+        from dpverify.adapters import diffprivlib as D
+
+        m, t = dpl.mechanisms, dpl.tools
+        out += [
+            ("diffprivlib", "mechanisms.Laplace(eps=1)", lambda: D.mechanism(m.Laplace(epsilon=1.0, sensitivity=1.0))),
+            ("diffprivlib", "mechanisms.Geometric(eps=1)", lambda: D.mechanism(m.Geometric(epsilon=1.0, sensitivity=1))),
+            ("diffprivlib", "mechanisms.GaussianAnalytic(eps=0.5, delta=1e-3)", lambda: D.mechanism(
+                m.GaussianAnalytic(epsilon=0.5, delta=1e-3, sensitivity=1.0))),
+            ("diffprivlib", "mechanisms.LaplaceBoundedDomain(eps=1, [0,2])", lambda: D.mechanism(
+                m.LaplaceBoundedDomain(epsilon=1.0, sensitivity=1.0, lower=0.0, upper=2.0))),
+            ("diffprivlib", "tools.sum(eps=1, bounds=(0,1))", lambda: D.tool(t.sum, epsilon=1.0, bounds=(0.0, 1.0))),
+            ("diffprivlib", "tools.median(eps=1, bounds=(0,1))", lambda: D.tool(t.median, epsilon=1.0, bounds=(0.0, 1.0))),
+            ("diffprivlib", "tools.count_nonzero(eps=1)", lambda: D.tool(t.count_nonzero, epsilon=1.0)),
+            ("diffprivlib", "tools.histogram(eps=1, bins=2, range=(0,2)) add/remove", lambda: D.tool(
+                t.histogram, epsilon=1.0, bins=2, range=(0.0, 2.0), relation=AR)),
+        ]
+    except ImportError:
+        pass
+    try:
+        import pydp.algorithms.laplacian as L
+        import pydp.algorithms.numerical_mechanisms as nm
+        import pydp.algorithms.partition_selection as ps
+
+        from dpverify.adapters import pydp as PY
+
+        out += [
+            ("pydp", "LaplaceMechanism(eps=1)", lambda: PY.mechanism(nm.LaplaceMechanism, epsilon=1.0, sensitivity=1.0)),
+            ("pydp", "GaussianMechanism(eps=1, delta=1e-3)", lambda: PY.mechanism(
+                nm.GaussianMechanism, epsilon=1.0, delta=1e-3, sensitivity=1.0)),
+            ("pydp", "BoundedSum(eps=1, [0,1])", lambda: PY.algorithm(
+                L.BoundedSum, epsilon=1.0, lower_bound=0, upper_bound=1, dtype="float")),
+            ("pydp", "BoundedMean(eps=1, [0,1])", lambda: PY.algorithm(
+                L.BoundedMean, epsilon=1.0, lower_bound=0, upper_bound=1, dtype="float")),
+            ("pydp", "Count(eps=1)", lambda: PY.algorithm(L.Count, epsilon=1.0, dtype="int")),
+            ("pydp", "truncated geometric partition selection", lambda: PY.partition_selection(
+                ps.create_truncated_geometric_partition_strategy, 1.0, 1e-5, 1)),
+        ]
+    except ImportError:
+        pass
+    try:
+        import pipeline_dp as P
+
+        from dpverify.adapters import pipeline_dp as PD
+
+        base = dict(max_partitions_contributed=1, max_contributions_per_partition=1, min_value=0.0, max_value=1.0,
+                    noise_kind=P.NoiseKind.LAPLACE)
+        out += [
+            ("pipeline_dp", "LaplaceMechanism(eps=1)", lambda: PD.laplace(1.0)),
+            ("pipeline_dp", "ExponentialMechanism(eps=1)", lambda: PD.exponential(1.0)),
+            ("pipeline_dp", "aggregate COUNT+SUM, public partition", lambda: PD.aggregate(
+                [P.Metrics.COUNT, P.Metrics.SUM], epsilon=1.0, public_partitions=["a"], **base)),
+        ]
+    except ImportError:
+        pass
+    return out
+
+
+def run_unaided(seeds: int, samples: int, only: list) -> list:
+    rows = []
+    for lib, name, build in unaided_objects():
+        if lib not in only:
+            continue
+        runs = []
+        for seed in range(1, seeds + 1):
+            t = time.perf_counter()
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    r = dpverify.audit(build(), samples=samples, rng=seed)
+                runs.append({"seed": seed, "verdict": r.verdict.value, "epsilon_lower": float(r.epsilon_lower),
+                             "claim": _claim_text(r.claim), "found": (r.search or {}).get("found"),
+                             "seconds": time.perf_counter() - t})
+            except Exception as exc:
+                runs.append({"seed": seed, "verdict": "error", "error": f"{type(exc).__name__}: {str(exc)[:200]}",
+                             "seconds": time.perf_counter() - t})
+        violated = sum(x["verdict"] == "violated" for x in runs)
+        rows.append({"library": lib, "version": library_version(ADAPTERS[lib]), "mechanism": name, "samples": samples,
+                     "seeds": seeds, "violated": violated, "errors": sum(x["verdict"] == "error" for x in runs),
+                     "runs": runs})
+        print(f"  {lib:12s} {name[:52]:52s} violated {violated}/{seeds}  errors {rows[-1]['errors']}  "
+              f"{sum(x['seconds'] for x in runs):.0f}s", file=sys.stderr, flush=True)
+    return rows
+
+
+def unaided_main(args) -> int:
+    start = time.perf_counter()
+    rows = run_unaided(args.seeds, args.unaided_samples, [x for x in args.only.split(",") if x])
+    total = time.perf_counter() - start
+    runs = [x for r in rows for x in r["runs"] if x["verdict"] != "error"]
+    summary = {"objects": len(rows), "audits": len(runs), "violated": sum(x["verdict"] == "violated" for x in runs),
+               "errors": sum(r["errors"] for r in rows), "seconds": total, "samples": args.unaided_samples,
+               "seeds": args.seeds, "load": os.getloadavg(), "python": platform.python_version()}
+    out = args.unaided_out or os.path.join(os.path.dirname(__file__), "results", "libraries_unaided.json")
+    with open(out, "w") as fh:
+        json.dump({"summary": summary, "rows": rows}, fh, indent=1, default=str)
+    print(f"wrote {out}: {summary}", file=sys.stderr)
+    return 0
+
+
 INTRO = """# Auditing the DP libraries people deploy
 
 `dpverify.adapters` turns the objects of OpenDP, diffprivlib, PyDP, pipeline-dp and Tumult Core into
@@ -616,7 +746,15 @@ def main(argv=None) -> int:
                    help="another interpreter (e.g. .venv-tmlt/bin/python) whose installed libraries are run too")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "docs", "libraries.md"))
     p.add_argument("--json", action="store_true", help="print the rows as JSON instead of writing markdown")
+    p.add_argument("--unaided", action="store_true",
+                   help="audit each correct library object with no pair (its input_domain()) over --seeds seeds; writes "
+                        "benchmarks/results/libraries_unaided.json (the share violated is the false-alarm rate)")
+    p.add_argument("--seeds", type=int, default=10)
+    p.add_argument("--unaided-samples", type=int, default=2000)
+    p.add_argument("--unaided-out", default=None)
     args = p.parse_args(argv)
+    if args.unaided:
+        return unaided_main(args)
     start = time.perf_counter()
     libs = [x for x in args.only.split(",") if x]
     rows, status, findings = run_cases(libs, args.scale)
