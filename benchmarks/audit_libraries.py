@@ -685,11 +685,14 @@ distance: add/remove; change-one and Hamming: replace; absolute, L1 and L2 dista
 answers within `d_in`), a clamping transformation's bounds as values worth trying (never as the
 range), and the privacy map as a claim curve: `claim_at(d)` is `meas.map` at d = 1, 2, 3, 6 steps.
 diffprivlib, PyDP and pipeline-dp state their claim for one changed record or privacy id only (no
-group privacy), so their domains have distance 1 only. Where the library takes NaN or ±inf
-(diffprivlib's tools and `Laplace`, PyDP, pipeline-dp's values) the domain admits them; where it
-refuses them (scikit-learn inside diffprivlib's models: finite floats; float32 for forests) it does
-not; where a library raises on the empty dataset (diffprivlib's `mean`/`var`, every model,
-pipeline-dp) the empty dataset is left out and the adapter says so. `encode` builds what the library
+group privacy), so their domains have distance 1 only. ±inf records are admitted where the library
+takes them (diffprivlib's tools, PyDP, pipeline-dp's values) and not where it refuses them
+(scikit-learn inside diffprivlib's models: finite floats; float32 for forests); NaN records only where
+the library's own domain holds them (OpenDP's float atoms without `nan=False`, PyDP's algorithms,
+diffprivlib's `nan*` tools): diffprivlib's plain tools and pipeline-dp release NaN for a NaN record,
+a release dpverify's tester refuses, so those domains leave NaN out and say so. Where a library
+raises on the empty dataset (diffprivlib's `mean`/`var`, every model, pipeline-dp) the empty dataset
+is left out and the adapter says so. `encode` builds what the library
 takes: a polars LazyFrame for `make_private_lazyframe`, `(privacy_id, partition, value)` triples for
 pipeline-dp, a map of counts for an OpenDP map domain.
 

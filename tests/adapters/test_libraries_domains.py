@@ -108,10 +108,10 @@ def _datasets(d: InputDomain) -> list:
 
 
 def _from_library(exc: BaseException) -> bool:
-    """The raise comes from a library frame (the innermost frame outside dpverify and numpy's conversions)."""
+    """The raise comes from inside the library: after the last dpverify frame, a frame of an installed package."""
     frames = traceback.extract_tb(exc.__traceback__)
-    inner = frames[-1].filename
-    return "site-packages" in inner and "dpverify" not in inner
+    last = max((i for i, f in enumerate(frames) if "/dpverify/" in f.filename), default=-1)
+    return any("site-packages" in f.filename for f in frames[last + 1:])
 
 
 @pytest.fixture(scope="module")
