@@ -22,7 +22,7 @@ import numpy as np
 
 from ..auditing.domain import InputDomain
 from ..auditing.space import Norm
-from ..claims import NeighbourRelation
+from ..claims import NeighbourRelation, PrivacyClaim
 from .base import GROUP_DISTANCES
 
 __all__ = ["DomainReading", "read_domain", "domain_tree", "clamp_values", "type_range", "scalar_of", "vector_of", "counts_of", "lazyframe_of",
@@ -273,24 +273,29 @@ def read_domain(tree: Any, metric: str, d_in: Any, claim_at: Callable | None, no
     return DomainReading(None, None, f"dpverify does not read the input domain {fn or '?'} under {metric}")
 
 
-def _curve(claim_at: Callable | None, scale: Any) -> tuple[tuple, Callable | None]:
+def _curve(claim_at: Callable | None, scale: Any, relation: NeighbourRelation = AR) -> tuple[tuple, Callable | None]:
     if claim_at is None:
         return (1,), None
-    return GROUP_DISTANCES, partial(_scaled_call, claim_at, scale)
+    return GROUP_DISTANCES, partial(_scaled_call, claim_at, scale, relation)
 
 
-def _scaled_call(claim_at: Callable, scale: Any, d: int) -> Any:
-    """``claim_at(d * scale)`` (scale: the d_in of one step; a tuple scales elementwise)."""
+def _scaled_call(claim_at: Callable, scale: Any, relation: NeighbourRelation, d: int) -> Any:
+    """``claim_at(d * scale)`` (scale: the d_in of one step; a tuple scales elementwise) under the domain's
+    ``relation``."""
     if isinstance(scale, tuple):
-        return claim_at(tuple(type(s)(d * s) for s in scale))
-    return claim_at(type(scale)(d * scale))
+        c = claim_at(tuple(type(s)(d * s) for s in scale))
+    else:
+        c = claim_at(type(scale)(d * scale))
+    if getattr(c, "relation", relation) is relation:
+        return c
+    return PrivacyClaim(c.epsilon, c.delta, relation, c.curve)
 
 
 def _scalar(tree, d_in, claim_at, note) -> DomainReading:
     T, low, high, integer, nan, _ = _atom(tree)
     if T == "String":
         return DomainReading(None, None, "a string atom under AbsoluteDistance is not a number")
-    distances, at = _curve(claim_at, d_in)
+    distances, at = _curve(claim_at, d_in, RO)
     dom = InputDomain(kind="answers", low=low, high=high, integer=integer, nan=nan, sizes=(1,), relation=RO,
                       distances=distances, claim_at=at, length=1, sensitivity=float(d_in), norm=Norm.L1,
                       note=note)
@@ -303,7 +308,7 @@ def _vector(tree, name, d_in, claim_at, note, values) -> DomainReading:
     size = kw.get("size")
     if name in ("L1Distance", "L2Distance"):
         length = int(size) if size else 3
-        distances, at = _curve(claim_at, d_in)
+        distances, at = _curve(claim_at, d_in, RO)
         extra = "" if size else " (the vector domain has no fixed size: length 3 searched)"
         dom = InputDomain(kind="answers", low=low, high=high, integer=integer, nan=nan, sizes=(length,),
                           relation=RO, distances=distances, claim_at=at, length=length, sensitivity=float(d_in),
@@ -315,7 +320,7 @@ def _vector(tree, name, d_in, claim_at, note, values) -> DomainReading:
     step = 1
     if size and relation is AR:  # a sized vector under the symmetric distance: neighbours replace one (distance 2)
         relation, step = RO, 2
-    distances, at = _curve(claim_at, step)
+    distances, at = _curve(claim_at, step, relation)
     sizes = (int(size),) if size else (0, 1, 2, 10)
     dom = InputDomain(kind="records", low=low, high=high, integer=integer, nan=nan, sizes=sizes, relation=relation,
                       distances=distances, claim_at=at, values=values, note=note)

@@ -71,6 +71,7 @@ def test_a_sized_vector_under_the_symmetric_distance_replaces_one_at_distance_tw
                     "SymmetricDistance()", 1, _map).domain
     assert d.relation is RO and d.sizes == (10,) and (d.low, d.high) == (0.0, 1.0)
     assert d.claim_for(3, None).epsilon == 6  # three replacements = symmetric distance 6
+    assert d.claim_for(3, None).relation is RO  # the claim is stated under the domain's relation
 
 
 def test_vector_under_l1_and_l2_is_an_answer_vector():
