@@ -705,7 +705,11 @@ it, instead of being passed silently); an OpenDP domain dpverify cannot read giv
 numpy's global generator, not from `rng`; diffprivlib models are searched with one feature per
 record, a regressor's records as observations `(x, y = x)`, and a classifier that reads its classes
 from the data gets a class the base datasets lack; a pipeline-dp `ExponentialMechanism` is searched
-with 3 candidates.
+with 3 candidates. Known today: a model's domain is the finite floats, and `InputDomain.ordinary()`
+overflows to NaN on the ends ±(largest float), so the search builds base datasets of NaN records that
+scikit-learn refuses: `diffprivlib_model.py` prints a `violated` that comes from that, not from the
+model (reported for the search); an OpenDP measurement that releases a key set (`laplace_threshold`)
+stops the search's screen on outputs of varying width (reported): audit those with pairs.
 
 The claim is the library's own: OpenDP's privacy map (epsilon, (epsilon, delta), zCDP rho, a privacy
 profile or a Renyi curve), Tumult's privacy function (exact numbers rounded up), diffprivlib's and
