@@ -125,6 +125,8 @@ def records(data: Any) -> list | None:
     if isinstance(data, np.ndarray):
         if data.ndim == 0:
             return None
+        if data.shape[0] == 0:  # an empty dataset: no records (reshape(0, -1) is undefined)
+            return []
         if data.dtype.kind in "biuf":
             flat = np.ascontiguousarray(data, dtype=float).reshape(data.shape[0], -1) + 0.0
             shape = data.shape[1:]

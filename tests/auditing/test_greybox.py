@@ -125,3 +125,31 @@ def test_assert_private_in_grey_box_mode_fails_on_a_halved_scale_and_a_missing_c
         with pytest.raises(AssertionError, match="grey-box") as info:
             assert_private(mech, pair, ADD, samples=10**6, rng=0, mode="grey-box")
         assert "mode='grey-box'" in str(info.value)  # the reproduce line keeps the mode
+
+
+def test_a_mechanism_with_its_own_generator_is_not_modelled_never_a_finding():
+    class OwnRng:
+        claim = ADD
+
+        def __init__(self):
+            self.gen = np.random.default_rng()
+
+        def sample(self, data, size, rng):
+            return float(np.clip(np.asarray(data, float), 0, 1).sum()) + self.gen.laplace(0.0, 1.0, size)
+    c = replay_pair(OwnRng(), HIGH, 0, ADD)
+    assert c.finding is None and "outside rng" in c.not_modelled
+
+
+def test_the_recorder_models_the_same_parameters_as_numpy():
+    import inspect
+    from dpverify.auditing.greybox.recorder import MODELLED
+    g = np.random.default_rng(0)
+    rec = Recorder(np.random.default_rng(0))
+    for name in MODELLED:
+        try:
+            want = list(inspect.signature(getattr(g, name)).parameters)
+        except ValueError:  # numpy < 2: its builtins have no signature (the recorder writes them out)
+            continue
+        args = {"integers": (5,), "choice": (3,), "geometric": (0.5,), "binomial": (3, 0.5)}.get(name, ())
+        getattr(rec, name)(*args)
+        assert [k for k, _ in rec.calls[-1].params] == want, name

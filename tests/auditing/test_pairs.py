@@ -197,3 +197,9 @@ def test_add_remove_pairs_of_different_sizes_are_audited():
 
     bb = dpverify.audit(BlackBoxSum(), ([0.5, 0.5], [0.5, 0.5, 0.5]), samples=20_000, rng=4)
     assert bb.verdict != "violated"
+
+
+def test_an_empty_array_is_a_dataset_of_no_records():
+    assert records(np.array([])) == []
+    label = check_pair(np.array([]), np.array([0.5]), object(), NeighbourRelation.ADD_REMOVE_ONE)
+    assert "added/removed" in label

@@ -183,7 +183,12 @@ def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, se
     if any(r[2] is None or r[3] is None for r in runs):
         return PairCheck(**base, parameters=params, not_modelled="outputs that are not numbers")
     if not rec.calls:
-        same = all(np.array_equal(r[2], r[3], equal_nan=True) for r in runs)
+        # no draw through rng: deterministic only if each dataset gave the same output on both runs; otherwise the
+        # mechanism draws its randomness elsewhere (its own generator), which replay cannot freeze
+        if not all(np.array_equal(a[i], b[i], equal_nan=True) for a, b in zip(runs, runs[1:]) for i in (2, 3)):
+            return PairCheck(**base, not_modelled="randomness drawn outside rng (no draw through it, and the outputs "
+                                                  "changed between runs)")
+        same = np.array_equal(out, out_p, equal_nan=True)
         finding = None if same else "no draw at all, and the outputs on D and D' differ: they are told apart with certainty"
         return PairCheck(**base, implied="deterministic", epsilon=0.0 if same else math.inf, finding=finding)
     if params:
