@@ -37,7 +37,8 @@ from dpverify import InputDomain, NeighbourRelation, PrivacyClaim
 
 __all__ = ["ApproxBoundsSmartNoise101", "ApproxBoundsSmartNoise102", "RandomizedResponseBoolOpenDP04",
            "RandomizedResponseBoolOpenDP05", "BoundedResizeSumOpenDP03", "BoundedResizeSumOpenDP04",
-           "LaplaceThresholdOpenDP", "LaplaceThresholdCorrectDelta", "AtDistance", "Replay", "REPLAYS"]
+           "LaplaceThresholdOpenDP", "LaplaceThresholdCorrectDelta", "AtDistance", "Replay", "REPLAYS", "OpenDPRandomizedResponseBool",
+           "OpenDPBoundedResizeSum", "opendp_version"]
 
 ADD_REMOVE = NeighbourRelation.ADD_REMOVE_ONE
 REPLACE = NeighbourRelation.REPLACE_ONE
@@ -336,10 +337,12 @@ class LaplaceThresholdOpenDP:
       partitions whose noisy count is >= the threshold T; the privacy map's delta is P[X > T - l_inf] (strictly
       greater), which leaves out the mass P[X = T - l_inf] at the threshold itself.
     * Claim at d_in = 1 (one record, one partition): eps = 1 / s, delta = P[X > T - 1] = e^(-(T-1)/s) /
-      (e^(1/s) + 1) = 0.004926 for s = 1, T = 5 (the report's setting).
+      (e^(1/s) + 1): 0.03640 for s = 1, T = 3 (the default here), 0.004926 for s = 1, T = 5 (the report's).
     * Exact privacy at the pair D, D' = D + one record in a new partition: the new key appears with
-      probability P[1 + X >= T] = P[X > T - 2] = e^(-(T-2)/s) / (e^(1/s) + 1) = 0.01339 (s = 1, T = 5) on D'
-      and never on D, so delta(eps) = 0.01339 at every eps: e^(1/s) = 2.72 times the claimed delta.
+      probability P[1 + X >= T] = P[X > T - 2] = e^(-(T-2)/s) / (e^(1/s) + 1) on D' and never on D, so
+      delta(eps) = P[X > T - 2] at every eps: 0.09894 (s = 1, T = 3; 0.01339 at T = 5), e^(1/s) = 2.72 times
+      the claimed delta whatever T. (T = 3 is the default because the larger deltas need fewer draws to
+      certify; the bug and the ratio do not depend on T.)
 
     The output is one row per draw, one column per key of ``keys``: the released noisy count, or T - 1 where
     the key is not released (a one-to-one encoding of the library's map: released counts are >= T).
@@ -348,7 +351,7 @@ class LaplaceThresholdOpenDP:
     faulty = True
     release = "opendp (make_laplace_threshold, through the current release)"
 
-    def __init__(self, scale: float = 1.0, threshold: int = 5, keys: tuple = ("a", "b", "new")):
+    def __init__(self, scale: float = 1.0, threshold: int = 3, keys: tuple = ("a", "b", "new")):
         self.scale, self.threshold, self.keys = float(scale), int(threshold), tuple(keys)
         self.claim = PrivacyClaim(1.0 / self.scale, self.claimed_delta(), relation=ADD_REMOVE)
 
@@ -391,6 +394,104 @@ class LaplaceThresholdCorrectDelta(LaplaceThresholdOpenDP):
 
     def claimed_delta(self) -> float:
         return discrete_laplace_tail(self.scale, self.threshold - 2)
+
+
+# -- the real old releases, where they install (tests marked `libraries`, the benchmark) ---------------------------
+
+def opendp_version() -> str | None:
+    """The installed OpenDP's version, or None."""
+    try:
+        from importlib.metadata import version
+
+        return version("opendp")
+    except Exception:
+        return None
+
+
+def _library_epsilon(meas: Any, d_in: int) -> float:
+    """The library's own epsilon at ``d_in``, read from its ``check(d_in, eps)`` relation (OpenDP 0.3-0.5 have no
+    ``map`` on every measurement): bisection on [0, 64], the upper end (the smallest eps it accepts, to 1e-12)."""
+    lo, hi = 0.0, 64.0
+    if not meas.check(d_in, hi):
+        return math.inf
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if meas.check(d_in, mid) else (mid, hi)
+    return hi
+
+
+class _OpenDPObject:
+    """The installed OpenDP's measurement, built on first use and rebuilt after unpickling (an OpenDP 0.3-0.5
+    measurement is a ctypes pointer: it does not pickle). Its draws come from OpenDP's own generator, not from
+    ``rng``: the audit says so (``result.reproducible`` is False)."""
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_meas"}
+
+    def meas(self) -> Any:
+        if "_meas" not in self.__dict__:
+            from opendp.mod import enable_features
+
+            enable_features("contrib", "floating-point")
+            self.__dict__["_meas"] = self.build()
+        return self.__dict__["_meas"]
+
+
+class OpenDPRandomizedResponseBool(_OpenDPObject, RandomizedResponseBoolOpenDP04):
+    """The installed OpenDP's own ``make_randomized_response_bool(prob)`` (0.4.0: faulty; 0.5.0: fixed), with
+    the claim the library's relation gives at d_in = 1 and the domain of :class:`RandomizedResponseBoolOpenDP04`."""
+
+    def __init__(self, prob: float = 0.75):
+        self.prob = float(prob)
+        self.release = f"opendp {opendp_version()}"
+        self.faulty = self.release == "opendp 0.4.0"
+        self.claim = PrivacyClaim(_library_epsilon(self.meas(), 1), relation=REPLACE)
+
+    def build(self) -> Any:
+        from opendp.meas import make_randomized_response_bool
+
+        return make_randomized_response_bool(self.prob)
+
+    def true_epsilon(self) -> float:
+        if self.faulty:
+            return super().true_epsilon()
+        return math.log(self.prob / (1.0 - self.prob))
+
+    def sample(self, data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        meas, arg = self.meas(), bool(data)
+        return np.array([meas(arg) for _ in range(int(size))], dtype=np.int64)
+
+
+class OpenDPBoundedResizeSum(_OpenDPObject, BoundedResizeSumOpenDP03):
+    """The installed OpenDP's own ``make_clamp >> make_bounded_resize >> make_sized_bounded_sum >>
+    make_base_laplace`` (0.3.0: faulty map; 0.4.0: fixed), its claim at every d_in read from the library's
+    relation, and the domain of :class:`BoundedResizeSumOpenDP03`."""
+
+    def __init__(self, size: int = 10, bounds: tuple = (0.0, 1.0), constant: float = 0.0, scale: float = 1.0):
+        self.release = f"opendp {opendp_version()}"
+        self.faulty = self.release == "opendp 0.3.0"
+        super().__init__(size, bounds, constant, scale)
+
+    def build(self) -> Any:
+        import opendp.meas as m
+        import opendp.trans as t
+
+        bounds = (self.lower, self.upper)
+        return (t.make_clamp(bounds=bounds) >> t.make_bounded_resize(size=self.size, bounds=bounds,
+                                                                     constant=self.constant)
+                >> t.make_sized_bounded_sum(size=self.size, bounds=bounds) >> m.make_base_laplace(scale=self.scale))
+
+    def claim_at(self, d_in: int) -> PrivacyClaim:
+        return PrivacyClaim(_library_epsilon(self.meas(), int(d_in)), relation=ADD_REMOVE)
+
+    def sample(self, data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        meas, vals = self.meas(), [float(v) for v in np.ravel(np.asarray(data, dtype=np.float64))]
+        return np.array([meas(vals) for _ in range(int(size))], dtype=np.float64)
+
+    def input_domain(self) -> InputDomain:
+        return InputDomain.records(relation=ADD_REMOVE, distances=self.distances, claim_at=self.claim_at,
+                                   values=(self.lower, self.upper, self.constant),
+                                   note="vectors of non-null f64 (the library's AllDomain<f64> excludes NaN)")
 
 
 # -- a known pair at a group distance, for audits given the pair ----------------------------------------------------
@@ -455,5 +556,5 @@ REPLAYS = (
            "eps(2) = 2 against the map's 1 (eps(6) = 6 against 3); eps(1) = 1 as mapped"),
     Replay("partition-threshold-delta", LaplaceThresholdOpenDP, LaplaceThresholdCorrectDelta,
            ((("a", 0),), (("a", 0), ("new", 0))), 1, "https://github.com/opendp/opendp/issues/2922",
-           "delta = 0.01339 against the claimed 0.004926 (s = 1, T = 5)"),
+           "delta = 0.09894 against the claimed 0.03640 (s = 1, T = 3)"),
 )
