@@ -28,9 +28,8 @@ import dpverify
 from bug_replays import (REPLAYS, OpenDPBoundedResizeSum, OpenDPRandomizedResponseBool, discrete_laplace_tail,
                          opendp_version)
 
-#: Samples per dataset of the default-suite audits (see the module docstring for how they were chosen).
-SAMPLES = {"extreme-record": 300, "biased-randomized-response": 300, "group-distance-map": 1000,
-           "partition-threshold-delta": 2000}
+#: Samples per dataset of the default-suite audits (``Replay.samples``; the module docstring says how they were chosen).
+SAMPLES = {r.name: r.samples for r in REPLAYS}
 #: Confidence of the fixed twins' default-suite audits (false failure <= 1 - this, each).
 FIXED_CONFIDENCE = 0.99
 IDS = [r.name for r in REPLAYS]

@@ -38,7 +38,8 @@ from dpverify import InputDomain, NeighbourRelation, PrivacyClaim
 __all__ = ["ApproxBoundsSmartNoise101", "ApproxBoundsSmartNoise102", "RandomizedResponseBoolOpenDP04",
            "RandomizedResponseBoolOpenDP05", "BoundedResizeSumOpenDP03", "BoundedResizeSumOpenDP04",
            "LaplaceThresholdOpenDP", "LaplaceThresholdCorrectDelta", "AtDistance", "Replay", "REPLAYS", "OpenDPRandomizedResponseBool",
-           "OpenDPBoundedResizeSum", "opendp_version"]
+           "OpenDPBoundedResizeSum", "opendp_version", "SmartNoiseApproxBounds",
+           "smartnoise_sql_version"]
 
 ADD_REMOVE = NeighbourRelation.ADD_REMOVE_ONE
 REPLACE = NeighbourRelation.REPLACE_ONE
@@ -494,6 +495,38 @@ class OpenDPBoundedResizeSum(_OpenDPObject, BoundedResizeSumOpenDP03):
                                    note="vectors of non-null f64 (the library's AllDomain<f64> excludes NaN)")
 
 
+def smartnoise_sql_version() -> str | None:
+    """The installed SmartNoise SQL's version, or None."""
+    try:
+        from importlib.metadata import version
+
+        return version("smartnoise-sql")
+    except Exception:
+        return None
+
+
+class SmartNoiseApproxBounds(ApproxBoundsSmartNoise101):
+    """The installed SmartNoise SQL's own ``approx_bounds(vals, epsilon)`` (1.0.1: faulty; 1.0.2: fixed), with the
+    domain and claim of :class:`ApproxBoundsSmartNoise101`. The output is the library's (lower, upper) pair of bin
+    edges, (0, 0) for its (None, None) (a pair it never returns: an upper edge is >= 1 when the lower one is 0);
+    its noise comes from OpenDP's generator, not from ``rng``."""
+
+    def __init__(self, epsilon: float = 1.0):
+        super().__init__(epsilon)
+        self.release = f"smartnoise-sql {smartnoise_sql_version()}"
+        self.faulty = self.release in ("smartnoise-sql 1.0.0", "smartnoise-sql 1.0.1")
+
+    def sample(self, data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        from snsql.sql._mechanisms.approx_bounds import approx_bounds
+
+        vals = [float(v) for v in np.ravel(np.asarray(data, dtype=np.float64))]
+        out = [approx_bounds(vals, self.epsilon) for _ in range(int(size))]
+        return np.array([[0.0 if v is None else v for v in pair] for pair in out], dtype=np.float64)
+
+    def true_epsilon(self) -> float:
+        return math.inf if self.faulty else self.epsilon
+
+
 # -- a known pair at a group distance, for audits given the pair ----------------------------------------------------
 
 class AtDistance:
@@ -532,6 +565,8 @@ class Replay:
     distance: int
     source: str
     truth: str
+    #: Samples per dataset at which the unaided search found the faulty one on every seed tried (tests, benchmark).
+    samples: int
 
     def pair(self, mechanism: Any) -> tuple:
         """The known pair as ``mechanism.sample`` takes it (``input_domain().data`` of each side)."""
@@ -547,14 +582,14 @@ class Replay:
 REPLAYS = (
     Replay("extreme-record", ApproxBoundsSmartNoise101, ApproxBoundsSmartNoise102, ((0.5,), (0.5, -1e30)), 1,
            "https://github.com/opendp/smartnoise-sdk/issues/574",
-           "eps = inf: D' = [0.5, -1e30] raises, D = [0.5] never does"),
+           "eps = inf: D' = [0.5, -1e30] raises, D = [0.5] never does", 300),
     Replay("biased-randomized-response", RandomizedResponseBoolOpenDP04, RandomizedResponseBoolOpenDP05,
            ((1,), (0,)), 1, "https://github.com/opendp/opendp/issues/480",
-           "eps = ln 13 = 2.565 against the claimed ln 3 = 1.099"),
+           "eps = ln 13 = 2.565 against the claimed ln 3 = 1.099", 300),
     Replay("group-distance-map", BoundedResizeSumOpenDP03, BoundedResizeSumOpenDP04, ((0.5,), (0.5, 1.0, 1.0)), 2,
            "https://github.com/opendp/opendp/issues/355",
-           "eps(2) = 2 against the map's 1 (eps(6) = 6 against 3); eps(1) = 1 as mapped"),
+           "eps(2) = 2 against the map's 1 (eps(6) = 6 against 3); eps(1) = 1 as mapped", 1000),
     Replay("partition-threshold-delta", LaplaceThresholdOpenDP, LaplaceThresholdCorrectDelta,
            ((("a", 0),), (("a", 0), ("new", 0))), 1, "https://github.com/opendp/opendp/issues/2922",
-           "delta = 0.09894 against the claimed 0.03640 (s = 1, T = 3)"),
+           "delta = 0.09894 against the claimed 0.03640 (s = 1, T = 3)", 2000),
 )
