@@ -123,7 +123,8 @@ def replica_rows(seeds: list, only: list | None, needed: bool) -> list:
         if only and replay.name not in only:
             continue
         row = {"name": replay.name, "source": replay.source, "truth": replay.truth, "samples": replay.samples,
-               "faulty": _side(replay, replay.faulty, seeds, needed), "fixed": _side(replay, replay.fixed, seeds, False)}
+               "faulty": _side(replay, replay.faulty, seeds, needed),
+               "fixed": _side(replay, replay.fixed, seeds, False)}
         rows.append(row)
         _print(row)
     return rows
@@ -159,7 +160,8 @@ def _print(row: dict) -> None:
         u, g = s["unaided"], s["given"]
         extra = ""
         if "needed" in s:
-            extra = f" | draw ratio unaided/given (median {s['needed']['median_draw_ratio']}, max {s['needed']['max_draw_ratio']})"
+            need = s["needed"]
+            extra = f" | draw ratio unaided/given (median {need['median_draw_ratio']}, max {need['max_draw_ratio']})"
         print(f"| {row['name']} | {kind} {s['release']} | unaided {u['violated']}/{u['of']} (median eps_lower "
               f"{u['median_epsilon_lower']}, draws {u['median_draws']:.0f}, CPU {u['median_cpu_s']:.2f} s) | given "
               f"{g['violated']}/{g['of']} (draws {g['median_draws']:.0f}){extra} |", flush=True)
@@ -167,10 +169,12 @@ def _print(row: dict) -> None:
 
 def _machine() -> dict:
     try:
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
     except OSError:
         commit = None
-    return {"python": platform.python_version(), "dpverify_commit": commit, "load_average": os.getloadavg(),
+    return {"python": platform.python_version(), "dpverify_commit": commit, "dpverify_path": dpverify.__file__,
+            "load_average": os.getloadavg(),
             "cpus": os.cpu_count(), "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 
@@ -183,6 +187,7 @@ def main() -> None:
                     "each as PYTHON or PYTHON:SEEDS (fewer seeds for a slow release)")
     ap.add_argument("--real-only", action="store_true", help="only the real releases importable here")
     ap.add_argument("--json", action="store_true", help="print the JSON document on stdout (with --real-only)")
+    ap.add_argument("--note", default="", help="a sentence stored with the results (e.g. which search was run)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "unaided_search.json"))
     args = ap.parse_args()
     seeds = list(range(args.seeds))
@@ -191,7 +196,8 @@ def main() -> None:
         print(json.dumps(rows) if args.json else rows)
         return
     start = time.perf_counter()
-    doc = {"generated_by": "benchmarks/bench_unaided_search.py", "confidence": CONFIDENCE, "seeds": seeds,
+    doc = {"generated_by": "benchmarks/bench_unaided_search.py", "note": args.note, "confidence": CONFIDENCE,
+           "seeds": seeds,
            "machine_start": _machine(), "replicas": replica_rows(seeds, args.only, not args.no_needed),
            "real": real_rows(seeds)}
     for spec in args.also:

@@ -37,8 +37,8 @@ from dpverify import InputDomain, NeighbourRelation, PrivacyClaim
 
 __all__ = ["ApproxBoundsSmartNoise101", "ApproxBoundsSmartNoise102", "RandomizedResponseBoolOpenDP04",
            "RandomizedResponseBoolOpenDP05", "BoundedResizeSumOpenDP03", "BoundedResizeSumOpenDP04",
-           "LaplaceThresholdOpenDP", "LaplaceThresholdCorrectDelta", "AtDistance", "Replay", "REPLAYS", "OpenDPRandomizedResponseBool",
-           "OpenDPBoundedResizeSum", "opendp_version", "SmartNoiseApproxBounds",
+           "LaplaceThresholdOpenDP", "LaplaceThresholdCorrectDelta", "AtDistance", "Replay", "REPLAYS",
+           "OpenDPRandomizedResponseBool", "OpenDPBoundedResizeSum", "opendp_version", "SmartNoiseApproxBounds",
            "smartnoise_sql_version"]
 
 ADD_REMOVE = NeighbourRelation.ADD_REMOVE_ONE
