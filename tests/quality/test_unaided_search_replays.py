@@ -13,9 +13,10 @@ Slow (``-m slow``): seeds 0-9 of every faulty replica (all ten must be violated:
 finds the bug) and of every fixed twin at the default confidence 0.95, where at most 2 of 10 may be violated
 (P[Binomial(10, 0.05) >= 3] = 1.2 %: the false-failure rate of that assertion at the documented rate).
 
-Libraries (``-m libraries``, in a venv holding the old release): the same unaided audit of the real OpenDP
-0.4.0 / 0.5.0 ``make_randomized_response_bool`` and the real OpenDP 0.3.0 / 0.4.0 resize chain; each test skips
-unless the installed OpenDP is one of those releases.
+Libraries (``-m libraries``, in a venv holding the old release, numpy < 2): the same unaided audit of the real
+OpenDP 0.4.0 / 0.5.0 ``make_randomized_response_bool`` and the real OpenDP 0.3.0 / 0.4.0 resize chain, and the real
+SmartNoise SQL 1.0.1 / 1.0.2 ``approx_bounds`` raising (or not) on the same records as its replica; each test
+skips unless the installed release is one of those.
 """
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ import pickle
 import pytest
 
 import dpverify
-from bug_replays import (REPLAYS, OpenDPBoundedResizeSum, OpenDPRandomizedResponseBool, discrete_laplace_tail,
-                         opendp_version)
+from bug_replays import (REPLAYS, OpenDPBoundedResizeSum, OpenDPRandomizedResponseBool, SmartNoiseApproxBounds,
+                         discrete_laplace_tail, opendp_version, smartnoise_sql_version)
 
 #: Samples per dataset of the default-suite audits (``Replay.samples``; the module docstring says how they were chosen).
 SAMPLES = {r.name: r.samples for r in REPLAYS}
@@ -143,3 +144,25 @@ def test_real_opendp_bounded_resize_map():
     result = dpverify.audit(m, samples=SAMPLES["group-distance-map"], rng=0,
                             confidence=0.95 if m.faulty else FIXED_CONFIDENCE)
     assert (result.verdict == "violated") is m.faulty, (version, result.verdict, _report(result))
+
+
+@pytest.mark.libraries
+def test_real_smartnoise_approx_bounds_raises_where_the_replica_does():
+    """The replica's raise is the release's (an unaided audit of the real release costs about 100 s CPU: its
+    pure-Python histogram; benchmarks/bench_unaided_search.py runs it)."""
+    pytest.importorskip("snsql")
+    version = smartnoise_sql_version()
+    if version not in ("1.0.1", "1.0.2"):
+        pytest.skip(f"smartnoise-sql {version} installed; this replay needs 1.0.1 (faulty) or 1.0.2 (fixed)")
+    real = SmartNoiseApproxBounds()
+    replica = REPLAYS[0].faulty() if real.faulty else REPLAYS[0].fixed()
+    rng = __import__("numpy").random.default_rng(0)
+    for record in (-1e30, math.inf, -math.inf, math.nan, 2.0 ** 63, -(2.0 ** 63), 2.0 ** 62, 0.5):
+        outcomes = []
+        for m in (real, replica):
+            try:
+                m.sample([0.5, 3.0, record], 2, rng)
+                outcomes.append("released")
+            except ValueError as exc:
+                outcomes.append(str(exc).split(" is ")[1])
+        assert outcomes[0] == outcomes[1], (version, record, outcomes)
