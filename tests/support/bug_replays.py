@@ -257,8 +257,8 @@ class BoundedResizeSumOpenDP03:
     """OpenDP 0.3.0 ``make_clamp(bounds) >> make_bounded_resize(size, bounds, constant) >>
     make_sized_bounded_sum(size, bounds) >> make_base_laplace(scale)`` with the library's privacy map (faulty).
 
-    * Library: OpenDP (PyPI ``opendp``); affected: 0.3.0 (``make_resize_constant``, exposed as
-      ``make_resize``/``make_bounded_resize``); fixed in 0.4.0 (stability ``d_out = 2 d_in``).
+    * Library: OpenDP (PyPI ``opendp``); affected: 0.2.0-0.3.0 (``make_resize_constant``, in 0.3.0 exposed as
+      ``make_resize``/``make_bounded_resize``; the real 0.3.0 is replayed); fixed in 0.4.0 (``d_out = 2 d_in``).
     * Report: https://github.com/opendp/opendp/issues/355 ("Resize relation stability constant").
     * What the code did: resize truncates to the first ``size`` records or pads with ``constant``; its stability
       map was ``d_out = d_in + d_in % 2`` (right at d_in = 1, where it gives 2; wrong at every even d_in, where
