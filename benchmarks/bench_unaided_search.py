@@ -20,7 +20,8 @@ For each replay of ``tests/support/bug_replays.py`` (each cites its report and c
   the unaided one): their ratio is the cost of not knowing the pair (issue 29 asks for at most 5).
 
 The real releases, where installed in the running interpreter (OpenDP 0.4.0 / 0.5.0 randomized response, OpenDP
-0.3.0 / 0.4.0 resize chain, SmartNoise SQL 1.0.1 / 1.0.2 approx_bounds), get the unaided and given rows too.
+0.3.0 / 0.4.0 resize chain, SmartNoise SQL 1.0.1 / 1.0.2 approx_bounds, the current OpenDP's thresholded count),
+get the unaided and given rows too.
 Old releases need their own environments (numpy < 2): ``--also /path/to/venv/bin/python[:SEEDS]`` runs this
 script's real rows there (``--real-only --json``, SEEDS seeds: SmartNoise's pure-Python approx_bounds costs about
 100 s CPU per audit) and merges them. Every audit is black-box at confidence 0.95, serial.
@@ -42,8 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 import dpverify  # noqa: E402
-from bug_replays import (REPLAYS, OpenDPBoundedResizeSum, OpenDPRandomizedResponseBool,  # noqa: E402
-                         SmartNoiseApproxBounds, opendp_version, smartnoise_sql_version)
+from bug_replays import (REPLAYS, OpenDPBoundedResizeSum, OpenDPLaplaceThreshold,  # noqa: E402
+                         OpenDPRandomizedResponseBool, SmartNoiseApproxBounds, opendp_version, smartnoise_sql_version)
 
 CONFIDENCE = 0.95
 GRID_START = 25
@@ -138,6 +139,9 @@ def real_rows(seeds: list) -> list:
         cases.append(("biased-randomized-response", OpenDPRandomizedResponseBool))
     if opendp_version() in ("0.3.0", "0.4.0"):
         cases.append(("group-distance-map", OpenDPBoundedResizeSum))
+    version = opendp_version()
+    if version and tuple(int(x) for x in version.split(".")[:2]) >= (0, 12):
+        cases.append(("partition-threshold-delta", OpenDPLaplaceThreshold))
     if smartnoise_sql_version() in ("1.0.1", "1.0.2"):
         cases.append(("extreme-record", SmartNoiseApproxBounds))
     out = []

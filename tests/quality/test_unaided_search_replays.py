@@ -15,8 +15,8 @@ finds the bug) and of every fixed twin at the default confidence 0.95, where at 
 
 Libraries (``-m libraries``, in a venv holding the old release, numpy < 2): the same unaided audit of the real
 OpenDP 0.4.0 / 0.5.0 ``make_randomized_response_bool`` and the real OpenDP 0.3.0 / 0.4.0 resize chain, and the real
-SmartNoise SQL 1.0.1 / 1.0.2 ``approx_bounds`` raising (or not) on the same records as its replica; each test
-skips unless the installed release is one of those.
+SmartNoise SQL 1.0.1 / 1.0.2 ``approx_bounds`` raising (or not) on the same records as its replica, and the
+current OpenDP's thresholded count (still faulty); each test skips unless the installed release is one of those.
 """
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ import pickle
 import pytest
 
 import dpverify
-from bug_replays import (REPLAYS, OpenDPBoundedResizeSum, OpenDPRandomizedResponseBool, SmartNoiseApproxBounds,
+from bug_replays import (REPLAYS, OpenDPBoundedResizeSum, OpenDPLaplaceThreshold, OpenDPRandomizedResponseBool,
+                         SmartNoiseApproxBounds,
                          discrete_laplace_tail, opendp_version, smartnoise_sql_version)
 
 #: Samples per dataset of the default-suite audits (``Replay.samples``; the module docstring says how they were chosen).
@@ -166,3 +167,16 @@ def test_real_smartnoise_approx_bounds_raises_where_the_replica_does():
             except ValueError as exc:
                 outcomes.append(str(exc).split(" is ")[1])
         assert outcomes[0] == outcomes[1], (version, record, outcomes)
+
+
+@pytest.mark.libraries
+def test_real_opendp_laplace_threshold_is_found():
+    """The current OpenDP's own thresholded count (opendp/opendp#2922 is open: every release >= 0.12 has it)."""
+    pytest.importorskip("opendp")
+    version = opendp_version()
+    if tuple(int(x) for x in version.split(".")[:2]) < (0, 12):
+        pytest.skip(f"opendp {version} installed; then_laplace_threshold with map(1) needs >= 0.12")
+    m = OpenDPLaplaceThreshold()
+    assert m.claim.delta == pytest.approx(REPLAYS[3].faulty().claim.delta, rel=1e-9)  # the replica's claim is the map's
+    result = dpverify.audit(m, samples=SAMPLES["partition-threshold-delta"], rng=0)
+    assert result.verdict == "violated", (version, result.delta_lower, _report(result))

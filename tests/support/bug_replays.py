@@ -38,7 +38,7 @@ from dpverify import InputDomain, NeighbourRelation, PrivacyClaim
 __all__ = ["ApproxBoundsSmartNoise101", "ApproxBoundsSmartNoise102", "RandomizedResponseBoolOpenDP04",
            "RandomizedResponseBoolOpenDP05", "BoundedResizeSumOpenDP03", "BoundedResizeSumOpenDP04",
            "LaplaceThresholdOpenDP", "LaplaceThresholdCorrectDelta", "AtDistance", "Replay", "REPLAYS",
-           "OpenDPRandomizedResponseBool", "OpenDPBoundedResizeSum", "opendp_version", "SmartNoiseApproxBounds",
+           "OpenDPRandomizedResponseBool", "OpenDPBoundedResizeSum", "OpenDPLaplaceThreshold", "opendp_version", "SmartNoiseApproxBounds",
            "smartnoise_sql_version"]
 
 ADD_REMOVE = NeighbourRelation.ADD_REMOVE_ONE
@@ -56,35 +56,26 @@ _LOWEST, _HIGHEST = -(2.0 ** 63), 2.0 ** 63
 _FAILURE_PROBS = tuple(1e-8 * 10.0 ** i for i in range(6))
 
 
-def _negative_bin(v: float) -> int:
-    """The bin of a negative value v in [-2^63, 0): the j with -2^(j+1) <= v < -2^j, as bin 62 - j."""
-    if v >= -1.0:
-        return _BINS - 1
-    j = math.floor(math.log2(-v))
-    while 2.0 ** j >= -v:  # need -2^(j+1) <= v < -2^j, i.e. 2^j < -v <= 2^(j+1)
-        j -= 1
-    while 2.0 ** (j + 1) < -v:
-        j += 1
+def _bin(v: float) -> int:
+    """The bin of a value v in [-2^63, 2^63): 64 for [0, 1), 65 + j for [2^j, 2^(j+1)), 63 for [-1, 0),
+    62 - j for [-2^(j+1), -2^j) (the edges of ``approx_bounds``, :data:`_BINS`)."""
+    v = float(v)
+    mag = abs(v)
+    if mag < 1.0 or v == -1.0:
+        return _BINS if v >= 0 else _BINS - 1
+    j = math.floor(math.log2(mag))
+    if v > 0:  # 2^j <= v < 2^(j+1), against float error in log2 at the edges
+        j += int(2.0 ** (j + 1) <= v) - int(2.0 ** j > v)
+        return _BINS + 1 + j
+    j += int(2.0 ** (j + 1) < mag) - int(2.0 ** j >= mag)  # 2^j < -v <= 2^(j+1)
     return _BINS - 2 - j
-
-
-def _positive_bin(v: float) -> int:
-    """The bin of a value v in [0, 2^63): 64 for [0, 1), else 65 + j with 2^j <= v < 2^(j+1)."""
-    if v < 1.0:
-        return _BINS
-    j = math.floor(math.log2(v))
-    while 2.0 ** j > v:
-        j -= 1
-    while 2.0 ** (j + 1) <= v:
-        j += 1
-    return _BINS + 1 + j
 
 
 def _histogram(vals: np.ndarray) -> np.ndarray:
     """Counts of the 128 bins (every value already inside [-2^63, 2^63))."""
     hist = np.zeros(2 * _BINS)
     for v in vals:
-        hist[_negative_bin(v) if v < 0 else _positive_bin(v)] += 1.0
+        hist[_bin(v)] += 1.0
     return hist
 
 
@@ -114,9 +105,8 @@ class ApproxBoundsSmartNoise101:
     * Library: SmartNoise SQL (PyPI ``smartnoise-sql``); affected: every release with ``approx_bounds`` up to
       1.0.1; fixed in 1.0.2 (PR https://github.com/opendp/smartnoise-sdk/pull/580, 2023-11-04, "Fix privacy bug
       in approx_bounds").
-    * Reports: https://github.com/opendp/smartnoise-sdk/issues/574 ("approx_bounds is not robust to extremum
-      floating-point values", with ``inf``/``NaN``) and #572; the PR names "values lower than the smallest bin
-      edge".
+    * Reports: https://github.com/opendp/smartnoise-sdk/issues/574 (``inf``/``NaN``) and #572; the PR also names
+      "values lower than the smallest bin edge".
     * What the code did: a histogram over 128 bins with power-of-two edges covering [-2^63, 2^63), Laplace noise
       of scale 1/eps on every bin count, then the lowest and highest bin above a threshold. A value in no bin
       (NaN, +-inf, anything below -2^63 or at/above 2^63) made it ``raise ValueError("Value ... is outside of the
@@ -126,7 +116,6 @@ class ApproxBoundsSmartNoise101:
       probability 1 on D' and 0 on D: the true epsilon is infinite (delta = 1 at every epsilon).
     """
 
-    #: Whether values outside the bins raise (1.0.1) or are dropped / clipped into the end bins (1.0.2).
     faulty = True
     release = "smartnoise-sql 1.0.1"
 
@@ -157,8 +146,7 @@ class ApproxBoundsSmartNoise102(ApproxBoundsSmartNoise101):
 
     The fix (PR #580) drops NaN and +-inf, clips the rest to [-2^63, 2^63 - 1] (2^63 in float64), and puts a
     value that still has no bin into the last one. A record then changes one bin count by at most 1 (or none):
-    eps-DP under add/remove, as claimed; the released pair of bins is post-processing of the noisy histogram.
-    """
+    eps-DP under add/remove, as claimed; the released pair of bins is post-processing of the noisy histogram."""
 
     faulty = False
     release = "smartnoise-sql 1.0.2"
@@ -399,14 +387,18 @@ class LaplaceThresholdCorrectDelta(LaplaceThresholdOpenDP):
 
 # -- the real old releases, where they install (tests marked `libraries`, the benchmark) ---------------------------
 
-def opendp_version() -> str | None:
-    """The installed OpenDP's version, or None."""
+def _installed(dist: str) -> str | None:
+    """The installed version of the distribution ``dist``, or None."""
     try:
         from importlib.metadata import version
 
-        return version("opendp")
+        return version(dist)
     except Exception:
         return None
+
+
+opendp_version = functools.partial(_installed, "opendp")
+smartnoise_sql_version = functools.partial(_installed, "smartnoise-sql")
 
 
 def _library_epsilon(meas: Any, d_in: int) -> float:
@@ -422,9 +414,8 @@ def _library_epsilon(meas: Any, d_in: int) -> float:
 
 
 class _OpenDPObject:
-    """The installed OpenDP's measurement, built on first use and rebuilt after unpickling (an OpenDP 0.3-0.5
-    measurement is a ctypes pointer: it does not pickle). Its draws come from OpenDP's own generator, not from
-    ``rng``: the audit says so (``result.reproducible`` is False)."""
+    """The installed OpenDP's measurement, built on first use and after unpickling (a ctypes pointer does not
+    pickle). Its draws come from OpenDP's generator, not ``rng`` (the audit says so: ``result.reproducible``)."""
 
     def __getstate__(self):
         return {k: v for k, v in self.__dict__.items() if k != "_meas"}
@@ -495,21 +486,39 @@ class OpenDPBoundedResizeSum(_OpenDPObject, BoundedResizeSumOpenDP03):
                                    note="vectors of non-null f64 (the library's AllDomain<f64> excludes NaN)")
 
 
-def smartnoise_sql_version() -> str | None:
-    """The installed SmartNoise SQL's version, or None."""
-    try:
-        from importlib.metadata import version
+class OpenDPLaplaceThreshold(_OpenDPObject, LaplaceThresholdOpenDP):
+    """The installed OpenDP's own ``make_count_by >> then_laplace_threshold(scale, threshold)`` (OpenDP >= 0.12; every
+    release to date has the bug), its claim the library's ``map(1)``, with the domain and output encoding of
+    :class:`LaplaceThresholdOpenDP`."""
 
-        return version("smartnoise-sql")
-    except Exception:
-        return None
+    def __init__(self, scale: float = 1.0, threshold: int = 3, keys: tuple = ("a", "b", "new")):
+        self.scale, self.threshold, self.keys = float(scale), int(threshold), tuple(keys)
+        self.release = f"opendp {opendp_version()}"
+        eps, delta = self.meas().map(1)
+        self.claim = PrivacyClaim(float(eps), float(delta), relation=ADD_REMOVE)
+
+    def build(self) -> Any:
+        import opendp.prelude as dp
+
+        count = dp.t.make_count_by(dp.vector_domain(dp.atom_domain(T=str)), dp.symmetric_distance())
+        return count >> dp.m.then_laplace_threshold(scale=self.scale, threshold=self.threshold)
+
+    def sample(self, data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        meas, keys = self.meas(), [str(k) for k in data]
+        for key in keys:
+            if key not in self.keys:
+                raise ValueError(f"key {key!r} is outside this replay's key universe {self.keys}")
+        out = np.full((int(size), len(self.keys)), self.threshold - 1, dtype=np.int64)
+        for i in range(int(size)):
+            for key, value in meas(keys).items():
+                out[i, self.keys.index(key)] = int(value)
+        return out
 
 
 class SmartNoiseApproxBounds(ApproxBoundsSmartNoise101):
-    """The installed SmartNoise SQL's own ``approx_bounds(vals, epsilon)`` (1.0.1: faulty; 1.0.2: fixed), with the
-    domain and claim of :class:`ApproxBoundsSmartNoise101`. The output is the library's (lower, upper) pair of bin
-    edges, (0, 0) for its (None, None) (a pair it never returns: an upper edge is >= 1 when the lower one is 0);
-    its noise comes from OpenDP's generator, not from ``rng``."""
+    """The installed SmartNoise SQL's own ``approx_bounds`` (1.0.1: faulty; 1.0.2: fixed), domain and claim of
+    :class:`ApproxBoundsSmartNoise101`. Output: its (lower, upper) bin edges, (0, 0) for its (None, None) (never a
+    pair it returns: the upper edge is >= 1 when the lower one is 0); noise from OpenDP's generator, not ``rng``."""
 
     def __init__(self, epsilon: float = 1.0):
         super().__init__(epsilon)
@@ -530,12 +539,9 @@ class SmartNoiseApproxBounds(ApproxBoundsSmartNoise101):
 # -- a known pair at a group distance, for audits given the pair ----------------------------------------------------
 
 class AtDistance:
-    """``mechanism`` audited on a given pair at group distance ``distance`` against ``claim_at(distance)``.
-
-    An audit given pairs checks them as distance-1 neighbours; a group pair (add/remove ``distance`` records)
-    needs the mechanism's own rule. This wrapper states it (``check_neighbours``: the longer dataset is the
-    shorter plus ``distance`` records) and delegates ``sample``; it is how a person who knew the bug would audit
-    the map at that distance, the baseline of the unaided search."""
+    """``mechanism`` audited on a given pair at group distance ``distance``, against ``claim_at(distance)``: an
+    audit given pairs checks them as distance-1 neighbours, so this states the rule (``check_neighbours``: the
+    longer dataset is the shorter plus ``distance`` records). The baseline the unaided search is compared with."""
 
     def __init__(self, mechanism: Any, distance: int):
         self.mechanism, self.distance = mechanism, int(distance)
@@ -554,9 +560,8 @@ class AtDistance:
 
 @dataclass(frozen=True)
 class Replay:
-    """One reproduced bug class: its faulty and fixed mechanisms (module-level factories), the pair a person who
-    knew the bug would give the audit (``records``: as the domain's records, before ``encode``), the distance
-    of that pair and the report."""
+    """One bug class: faulty and fixed factories, the pair a person who knew the bug would give the audit
+    (``records``, before the domain's ``encode``) at ``distance``, the report and the truth there."""
 
     name: str
     faulty: Callable
