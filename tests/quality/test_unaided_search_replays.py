@@ -3,9 +3,9 @@ passes their fixed twins (``tests/support/bug_replays.py`` cites each report and
 
 Default suite (about 9 s CPU in all, pytest's start included): each faulty replica once and each fixed twin
 once, seed 0, at the samples of :data:`SAMPLES`. Those are sample counts at which the search found and certified
-the violation on every seed tried: seeds 0-9 (the slow test below, and benchmarks/results/unaided_search.json);
-while choosing them, seeds 0-4 at half the count failed for the resize map (2 of 5 not violated at 500) and the
-threshold (4 of 5 at 1000), so the counts kept are the next doubling with every seed found. The fixed twins are audited at confidence 0.99: each
+the violation on every seed tried: seeds 0-9 (the slow test below, and benchmarks/results/unaided_search.json).
+While choosing them, half the count missed some of seeds 0-4 for the resize map (2 of 5 missed at 500) and the
+threshold (4 of 5 missed at 1000), hence the doubled counts. The fixed twins are audited at confidence 0.99: each
 is a false failure with probability at most 1 %, so at most 4 % for the four (seed 0 is fixed, so the outcome
 is deterministic; no seed was picked for passing). A correct twin whose claim is tight (randomized response,
 the resize sum, the threshold) is the hard case for false alarms.
