@@ -518,45 +518,225 @@ def write_markdown(rows, status, findings, total, scale, argv) -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------------------------------------
+# --unaided: each correct library object audited with no pair (its adapter's input_domain()) over seeds
+
+def unaided_objects() -> list:
+    """(library, name, build) of correct library objects, at the claim and relation each library states or
+    implies (the `stated`/`implied` rows above); libraries that do not import are left out."""
+    out = []
+    try:
+        import opendp.prelude as dp
+
+        from dpverify.adapters import opendp as O
+
+        dp.enable_features("contrib")
+        fdom, vec, sd = dp.atom_domain(T=float, nan=False), dp.vector_domain(dp.atom_domain(T=float, nan=False)), \
+            dp.symmetric_distance()
+        out += [
+            ("opendp", "make_laplace (f64, scale 1)", lambda: O.measurement(
+                dp.m.make_laplace(fdom, dp.absolute_distance(T=float), scale=1.0), 1.0)),
+            ("opendp", "make_laplace (i32, scale 1)", lambda: O.measurement(
+                dp.m.make_laplace(dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=1.0), 1)),
+            ("opendp", "make_gaussian (scale 1, zCDP)", lambda: O.measurement(
+                dp.m.make_gaussian(fdom, dp.absolute_distance(T=float), scale=1.0), 1.0)),
+            ("opendp", "clamp(0,1) >> sum >> laplace(1)", lambda: O.measurement(
+                dp.t.make_clamp(vec, sd, bounds=(0.0, 1.0)) >> dp.t.then_sum() >> dp.m.then_laplace(1.0), 1)),
+            ("opendp", "count >> laplace(1)", lambda: O.measurement(dp.t.make_count(vec, sd) >> dp.m.then_laplace(1.0), 1)),
+        ]
+    except ImportError:
+        pass
+    try:
+        import diffprivlib as dpl
+
+        from dpverify.adapters import diffprivlib as D
+
+        m, t = dpl.mechanisms, dpl.tools
+        out += [
+            ("diffprivlib", "mechanisms.Laplace(eps=1)", lambda: D.mechanism(m.Laplace(epsilon=1.0, sensitivity=1.0))),
+            ("diffprivlib", "mechanisms.Geometric(eps=1)", lambda: D.mechanism(m.Geometric(epsilon=1.0, sensitivity=1))),
+            ("diffprivlib", "mechanisms.GaussianAnalytic(eps=0.5, delta=1e-3)", lambda: D.mechanism(
+                m.GaussianAnalytic(epsilon=0.5, delta=1e-3, sensitivity=1.0))),
+            ("diffprivlib", "mechanisms.LaplaceBoundedDomain(eps=1, [0,2])", lambda: D.mechanism(
+                m.LaplaceBoundedDomain(epsilon=1.0, sensitivity=1.0, lower=0.0, upper=2.0))),
+            ("diffprivlib", "tools.sum(eps=1, bounds=(0,1))", lambda: D.tool(t.sum, epsilon=1.0, bounds=(0.0, 1.0))),
+            ("diffprivlib", "tools.median(eps=1, bounds=(0,1))", lambda: D.tool(t.median, epsilon=1.0, bounds=(0.0, 1.0))),
+            ("diffprivlib", "tools.count_nonzero(eps=1)", lambda: D.tool(t.count_nonzero, epsilon=1.0)),
+            ("diffprivlib", "tools.histogram(eps=1, bins=2, range=(0,2)) add/remove", lambda: D.tool(
+                t.histogram, epsilon=1.0, bins=2, range=(0.0, 2.0), relation=AR)),
+        ]
+    except ImportError:
+        pass
+    try:
+        import pydp.algorithms.laplacian as L
+        import pydp.algorithms.numerical_mechanisms as nm
+        import pydp.algorithms.partition_selection as ps
+
+        from dpverify.adapters import pydp as PY
+
+        out += [
+            ("pydp", "LaplaceMechanism(eps=1)", lambda: PY.mechanism(nm.LaplaceMechanism, epsilon=1.0, sensitivity=1.0)),
+            ("pydp", "GaussianMechanism(eps=1, delta=1e-3)", lambda: PY.mechanism(
+                nm.GaussianMechanism, epsilon=1.0, delta=1e-3, sensitivity=1.0)),
+            ("pydp", "BoundedSum(eps=1, [0,1])", lambda: PY.algorithm(
+                L.BoundedSum, epsilon=1.0, lower_bound=0, upper_bound=1, dtype="float")),
+            ("pydp", "BoundedMean(eps=1, [0,1])", lambda: PY.algorithm(
+                L.BoundedMean, epsilon=1.0, lower_bound=0, upper_bound=1, dtype="float")),
+            ("pydp", "Count(eps=1)", lambda: PY.algorithm(L.Count, epsilon=1.0, dtype="int")),
+            ("pydp", "truncated geometric partition selection", lambda: PY.partition_selection(
+                ps.create_truncated_geometric_partition_strategy, 1.0, 1e-5, 1)),
+        ]
+    except ImportError:
+        pass
+    try:
+        import pipeline_dp as P
+
+        from dpverify.adapters import pipeline_dp as PD
+
+        base = dict(max_partitions_contributed=1, max_contributions_per_partition=1, min_value=0.0, max_value=1.0,
+                    noise_kind=P.NoiseKind.LAPLACE)
+        out += [
+            ("pipeline_dp", "LaplaceMechanism(eps=1)", lambda: PD.laplace(1.0)),
+            ("pipeline_dp", "ExponentialMechanism(eps=1)", lambda: PD.exponential(1.0)),
+            ("pipeline_dp", "aggregate COUNT+SUM, public partition", lambda: PD.aggregate(
+                [P.Metrics.COUNT, P.Metrics.SUM], epsilon=1.0, public_partitions=["a"], **base)),
+        ]
+    except ImportError:
+        pass
+    return out
+
+
+def run_unaided(seeds: int, samples: int, only: list) -> list:
+    rows = []
+    for lib, name, build in unaided_objects():
+        if lib not in only:
+            continue
+        runs = []
+        for seed in range(1, seeds + 1):
+            t = time.perf_counter()
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    r = dpverify.audit(build(), samples=samples, rng=seed)
+                runs.append({"seed": seed, "verdict": r.verdict.value, "epsilon_lower": float(r.epsilon_lower),
+                             "claim": _claim_text(r.claim), "found": (r.search or {}).get("found"),
+                             "seconds": time.perf_counter() - t})
+            except Exception as exc:
+                runs.append({"seed": seed, "verdict": "error", "error": f"{type(exc).__name__}: {str(exc)[:200]}",
+                             "seconds": time.perf_counter() - t})
+        violated = sum(x["verdict"] == "violated" for x in runs)
+        rows.append({"library": lib, "version": library_version(ADAPTERS[lib]), "mechanism": name, "samples": samples,
+                     "seeds": seeds, "violated": violated, "errors": sum(x["verdict"] == "error" for x in runs),
+                     "runs": runs})
+        print(f"  {lib:12s} {name[:52]:52s} violated {violated}/{seeds}  errors {rows[-1]['errors']}  "
+              f"{sum(x['seconds'] for x in runs):.0f}s", file=sys.stderr, flush=True)
+    return rows
+
+
+def unaided_main(args) -> int:
+    start = time.perf_counter()
+    rows = run_unaided(args.seeds, args.unaided_samples, [x for x in args.only.split(",") if x])
+    total = time.perf_counter() - start
+    runs = [x for r in rows for x in r["runs"] if x["verdict"] != "error"]
+    summary = {"objects": len(rows), "audits": len(runs), "violated": sum(x["verdict"] == "violated" for x in runs),
+               "errors": sum(r["errors"] for r in rows), "seconds": total, "samples": args.unaided_samples,
+               "seeds": args.seeds, "load": os.getloadavg(), "python": platform.python_version()}
+    out = args.unaided_out or os.path.join(os.path.dirname(__file__), "results", "libraries_unaided.json")
+    with open(out, "w") as fh:
+        json.dump({"summary": summary, "rows": rows}, fh, indent=1, default=str)
+    print(f"wrote {out}: {summary}", file=sys.stderr)
+    return 0
+
+
 INTRO = """# Auditing the DP libraries people deploy
 
 `dpverify.adapters` turns the objects of OpenDP, diffprivlib, PyDP, pipeline-dp and Tumult Core into
-dpverify mechanisms that carry the library's own claim, so that auditing one takes three lines:
+dpverify mechanisms that carry the library's own claim **and its own input domain**, so that auditing
+one takes three lines and no pair: `dpverify.audit(mechanism)` searches the domain the adapter states
+(docs/auditing.md, "Audits without pairs").
 
 ```python
-import opendp.prelude as dp; from dpverify.adapters import opendp as adapter; import dpverify
+import opendp.prelude as dp; import dpverify; from dpverify.adapters import opendp as adapter
 dp.enable_features("contrib")
 meas = dp.m.make_laplace(dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float), scale=1.0)
-print(dpverify.audit(adapter.measurement(meas, d_in=1.0), (0.0, 1.0)))
+print(dpverify.audit(adapter.measurement(meas, d_in=1.0), samples=2000, rng=1))
 ```
 
-| library | install | 3 lines (after the imports) |
-|---|---|---|
-| OpenDP | `pip install "dpverify[opendp]"` | `dpverify.audit(adapters.opendp.measurement(meas, d_in=1.0), (0.0, 1.0))` |
-| diffprivlib | `pip install "dpverify[diffprivlib]"` (pins scikit-learn < 1.7: diffprivlib 0.6.6 fails to import with 1.7, `cannot import name 'DOUBLE'`) | `dpverify.audit(adapters.diffprivlib.mechanism(diffprivlib.mechanisms.Laplace(epsilon=1.0, sensitivity=1.0)), (0.0, 1.0))`; tools: `adapters.diffprivlib.tool(diffprivlib.tools.sum, epsilon=1.0, bounds=(0, 1))` |
-| PyDP | `pip install "dpverify[pydp]"` | `dpverify.audit(adapters.pydp.mechanism(LaplaceMechanism, epsilon=1.0, sensitivity=1.0), (0.0, 1.0))`; `adapters.pydp.algorithm(BoundedSum, epsilon=1.0, lower_bound=0, upper_bound=1, dtype="float")` |
-| pipeline-dp | `pip install "dpverify[pipeline_dp]"` | `dpverify.audit(adapters.pipeline_dp.laplace(1.0), (0.0, 1.0))`; `adapters.pipeline_dp.aggregate([Metrics.SUM], epsilon=1.0, public_partitions=["a"], ...)` |
-| Tumult Core | `pip install "dpverify[tmlt]"` in its own environment (Tumult Core 0.20 pins numpy < 2 and pandas < 2) | `dpverify.audit(adapters.tmlt.measurement(AddGeometricNoise(alpha=1), d_in=1), (0, 1))` |
+Each row below is a saved script in `tests/adapters/examples/` (run by `pytest -m libraries
+tests/adapters/test_libraries_domains.py`); the audit line is the last line of each script.
 
-Importing an adapter whose library is missing raises `ImportError` with the install command. The
-claim is the library's own, in the form it states it: OpenDP's privacy map at `d_in` (epsilon,
-(epsilon, delta), zCDP rho, a privacy profile or a Renyi curve), Tumult's privacy function (PureDP,
-ApproxDP, RhoZCDP; exact numbers rounded up), diffprivlib's and PyDP's (epsilon, delta). A zCDP,
-Renyi or profile claim is audited at five points of its (eps, delta(eps)) curve
-(`PrivacyClaim.zcdp/.renyi/.profile`, `delta_at`, see docs/api.md). Aggregations take datasets of
-records; add/remove pairs may differ in length by one record (or mark the absent record with
-`absent=float("nan")`, dropped before the library runs), and
-`dpverify.adapters.bound_pairs(data, lower, upper, relation)` lists the neighbours whose changed
-record sits at a clamping bound (the pairs below are of that kind).
+| library | install | object | audited without pairs (after building it) |
+|---|---|---|---|
+| OpenDP | `pip install "dpverify[opendp]"` (polars measurements: the extra pins OpenDP's polars) | a measurement | `dpverify.audit(adapters.opendp.measurement(meas, d_in=1))` (`opendp_laplace.py`, `opendp_clamp_sum.py`) |
+| | | one `opendp.serialize` cannot encode (`then_laplace_threshold`) | `dpverify.audit(adapters.opendp.measurement(factory=count_by_threshold, d_in=1))` (`opendp_threshold.py`) |
+| | | polars `make_private_lazyframe` | `dpverify.audit(adapters.opendp.measurement(meas, d_in=1))` (`opendp_polars.py`) |
+| diffprivlib | `pip install "dpverify[diffprivlib]"` (scikit-learn < 1.7) | a mechanism | `dpverify.audit(adapters.diffprivlib.mechanism(diffprivlib.mechanisms.Laplace(epsilon=1.0, sensitivity=1.0)))` |
+| | | a tool | `dpverify.audit(adapters.diffprivlib.tool(diffprivlib.tools.median, epsilon=1.0, bounds=(0.0, 1.0)))` |
+| | | a model | `dpverify.audit(adapters.diffprivlib_models.model(diffprivlib.models.GaussianNB(epsilon=1.0, bounds=(0.0, 1.0))))` |
+| | | a `BudgetAccountant` sequence | `dpverify.audit(adapters.diffprivlib_models.sequence([(tools.sum, {...}), (tools.count_nonzero, {...})]))` |
+| PyDP | `pip install "dpverify[pydp]"` | a mechanism / an algorithm | `dpverify.audit(adapters.pydp.mechanism(LaplaceMechanism, epsilon=1.0, sensitivity=1.0))`; `dpverify.audit(adapters.pydp.algorithm(BoundedSum, epsilon=1.0, lower_bound=0, upper_bound=1, dtype="float"))` |
+| pipeline-dp | `pip install "dpverify[pipeline_dp]"` (PLD: `pip install dp-accounting`) | an aggregation, naive or PLD accountant | `dpverify.audit(adapters.pipeline_dp.aggregate([Metrics.COUNT, Metrics.SUM], epsilon=1.0, public_partitions=["a"], **params))`; `accountant="pld"` |
+| Tumult Core | `pip install "dpverify[tmlt]"` in its own environment (numpy < 2, pandas < 2) | a measurement | `dpverify.audit(adapters.tmlt.measurement(AddGeometricNoise(alpha=1), d_in=1))` |
 
-Each adapter is picklable (it keeps how to rebuild the library object: OpenDP's `serialize`,
-PyDP's class and arguments, ...) and rebuilds it in each worker process. Scalar OpenDP noise
+**What each adapter states.** `input_domain()` returns a `dpverify.InputDomain` with the library's own
+domain and nothing wider: OpenDP's atom type (`atom_domain(T=float, nan=False)`: -inf..inf without NaN;
+`T=i32`: the int32 range; an atom's `bounds`: its range), the relation of its input metric (symmetric
+distance: add/remove; change-one and Hamming: replace; absolute, L1 and L2 distances on numbers: query
+answers within `d_in`), a clamping transformation's bounds as values worth trying (never as the
+range), and the privacy map as a claim curve: `claim_at(d)` is `meas.map` at d = 1, 2, 3, 6 steps.
+diffprivlib, PyDP and pipeline-dp state their claim for one changed record or privacy id only (no
+group privacy), so their domains have distance 1 only. ±inf records are admitted where the library
+takes them (diffprivlib's tools, PyDP, pipeline-dp's values) and not where it refuses them
+(scikit-learn inside diffprivlib's models: finite floats; float32 for forests); NaN records only where
+the library's own domain holds them (OpenDP's float atoms without `nan=False`, PyDP's algorithms,
+diffprivlib's `nan*` tools): diffprivlib's plain tools and pipeline-dp release NaN for a NaN record,
+a release dpverify's tester refuses, so those domains leave NaN out and say so. Where a library
+raises on the empty dataset (diffprivlib's `mean`/`var`, every model, pipeline-dp) the empty dataset
+is left out and the adapter says so. `encode` builds what the library
+takes: a polars LazyFrame for `make_private_lazyframe`, `(privacy_id, partition, value)` triples for
+pipeline-dp, a map of counts for an OpenDP map domain.
+
+**What each adapter cannot audit** is listed in its `limitations` (and in its domain's note, which the
+unaided result shows): an OpenDP measurement `serialize` cannot encode and given without `factory=`
+runs serially in this process (pickling it raises `NotPicklable`, so worker pools are refused with a
+note); an input metric dpverify does not compute is named (the pairs are then not checked against
+it, instead of being passed silently); an OpenDP domain dpverify cannot read gives no domain (pass
+`domain=`); a diffprivlib release without `random_state` (< 0.5, read from the signature) draws from
+numpy's global generator, not from `rng`; diffprivlib models are searched with one feature per
+record, a regressor's records as observations `(x, y = x)`, and a classifier that reads its classes
+from the data gets a class the base datasets lack; a pipeline-dp `ExponentialMechanism` is searched
+with 3 candidates. Known today: a model's domain is the finite floats, and `InputDomain.ordinary()`
+overflows to NaN on the ends ±(largest float), so the search builds base datasets of NaN records that
+scikit-learn refuses: `diffprivlib_model.py` prints a `violated` that comes from that, not from the
+model (reported for the search); an OpenDP measurement that releases a key set (`laplace_threshold`)
+stops the search's screen on outputs of varying width (reported): audit those with pairs.
+
+The claim is the library's own: OpenDP's privacy map (epsilon, (epsilon, delta), zCDP rho, a privacy
+profile or a Renyi curve), Tumult's privacy function (exact numbers rounded up), diffprivlib's and
+PyDP's (epsilon, delta), a `BudgetAccountant`'s `total()` over a sequence of tool calls,
+pipeline-dp's total under its naive or PLD accountant (the PLD accountant's noise search is memoised
+per pipeline: it is deterministic and takes 0.8 s a run). Pairs still work as before (`audit(m,
+(D, D'))`; add/remove pairs may differ in length by one record, or mark the absent record with
+`absent=float("nan")`), and `dpverify.adapters.bound_pairs(data, lower, upper, relation)` lists the
+neighbours whose changed record sits at a clamping bound (the pairs below are of that kind).
+
+Each adapter is picklable (it keeps how to rebuild the library object: OpenDP's `serialize` or your
+factory, PyDP's class and arguments, ...) and rebuilds it in each worker process. Scalar OpenDP noise
 measurements are drawn in batches through their vector-domain twin (the speed-up is measured in each
-run: see "Throughput" below). diffprivlib is seeded from
-the audit's `rng` through `random_state` (`honours_rng` is True: results reproduce from the seed); the
-other libraries draw their own randomness (`honours_rng` False). PyDP's buffered secure generator
-repeats its parent's draws in forked processes; the PyDP and pipeline-dp adapters drain the
-inherited buffer in each new process (see Findings).
+run: see "Throughput" below). diffprivlib is seeded from the audit's `rng` through `random_state`
+(`honours_rng` is True: results reproduce from the seed); the other libraries draw their own
+randomness (`honours_rng` False). PyDP's buffered secure generator repeats its parent's draws in
+forked processes; the PyDP and pipeline-dp adapters drain the inherited buffer in each new process
+(see Findings).
+
+**As a script.** Each of these examples runs as a saved `.py` file as it is, with no
+`if __name__ == "__main__":` guard: the worker pools an audit starts are forked, which never re-imports
+your script. The adapters of libraries that draw their own randomness (all but diffprivlib) get a pool
+only after a probe shows that a forked worker draws differently from the calling process on a copy of
+the adapter (OpenDP's does); otherwise they run serially, with a note
+(docs/scaling.md, "Deadlines, and scripts without a `__main__` guard"). A library call that hangs
+(a lock, a native loop) is bounded by `time_budget=`: the audit is then killed with its workers and
+raises `DeadlineExceeded`.
 
 Tests: adapters against fakes run in the default suite (`tests/adapters/`); against the real
 libraries: `pip install -e ".[libraries]"` then `pytest -m libraries` (Tumult: in its environment,
@@ -573,7 +753,15 @@ def main(argv=None) -> int:
                    help="another interpreter (e.g. .venv-tmlt/bin/python) whose installed libraries are run too")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "docs", "libraries.md"))
     p.add_argument("--json", action="store_true", help="print the rows as JSON instead of writing markdown")
+    p.add_argument("--unaided", action="store_true",
+                   help="audit each correct library object with no pair (its input_domain()) over --seeds seeds; writes "
+                        "benchmarks/results/libraries_unaided.json (the share violated is the false-alarm rate)")
+    p.add_argument("--seeds", type=int, default=10)
+    p.add_argument("--unaided-samples", type=int, default=2000)
+    p.add_argument("--unaided-out", default=None)
     args = p.parse_args(argv)
+    if args.unaided:
+        return unaided_main(args)
     start = time.perf_counter()
     libs = [x for x in args.only.split(",") if x]
     rows, status, findings = run_cases(libs, args.scale)

@@ -6,9 +6,12 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import validation as v
+import numpy as np
 
-__all__ = ["ClaimForm", "NeighbourRelation", "PrivacyClaim", "PrivacyCurve", "Verdict"]
+from . import validation as v
+from .messages import describe
+
+__all__ = ["ClaimForm", "NeighbourRelation", "PrivacyClaim", "PrivacyCurve", "Verdict", "claim_of"]
 
 
 class NeighbourRelation(enum.Enum):
@@ -47,8 +50,9 @@ class PrivacyClaim:
     ``epsilon`` must be finite and >= 0, ``delta`` in [0, 1); NaN is rejected.
 
     Libraries also state their promise as a *curve*; build those claims with
-    :meth:`zcdp` (rho-zCDP), :meth:`renyi` (Renyi DP at orders alpha) and :meth:`profile` (a privacy
-    profile delta(eps)). A curve claim keeps ``epsilon``/``delta`` as one point of its curve (the
+    :meth:`zcdp` (rho-zCDP), :meth:`renyi` (Renyi DP at orders alpha), :meth:`profile` (a privacy
+    profile delta(eps)), :meth:`gdp` (mu-GDP), :meth:`fdp` (a trade-off function) and :meth:`curve_of` (an
+    accountant's delta(eps)). A curve claim keeps ``epsilon``/``delta`` as one point of its curve (the
     headline point, where delta is :data:`HEADLINE_DELTA` or the smallest delta the curve reaches),
     carries the curve in ``curve``, and :func:`dpverify.audit` tests several points of the whole
     curve (:mod:`dpverify.auditing.curve`). Every form answers :meth:`delta_at`, the delta it
@@ -155,6 +159,30 @@ class PrivacyClaim:
         return cls._from_curve(ProfileCurve.build(points), relation)
 
     @classmethod
+    def gdp(cls, mu: float, relation: NeighbourRelation = NeighbourRelation.REPLACE_ONE) -> "PrivacyClaim":
+        """mu-Gaussian DP (Dong, Roth & Su 2022): as hard to tell apart as N(0, 1) from N(mu, 1)."""
+        return cls._from_curve(GDPCurve(v.nonnegative("mu", mu, fix="A GDP claim needs a finite mu >= 0.")), relation)
+
+    @classmethod
+    def fdp(cls, tradeoff: Any, relation: NeighbourRelation = NeighbourRelation.REPLACE_ONE) -> "PrivacyClaim":
+        """f-DP (Dong, Roth & Su 2022) for a trade-off function ``tradeoff(x)`` on [0, 1] (non-increasing, values
+        in [0, 1], at most 1 - x): every test of type I error x has type II error at least f(x)."""
+        return cls._from_curve(TradeoffCurve.build(tradeoff), relation)
+
+    @classmethod
+    def curve_of(cls, source: Any, relation: NeighbourRelation | None = None) -> "PrivacyClaim":
+        """The curve delta(eps) of ``source`` read as the claim: a :class:`dpverify.Accountant` (its certified
+        upper bound ``delta(eps)``, and its neighbour relation) -- "my mechanism is what my accountant says" --
+        or a callable eps -> delta (as :meth:`profile`). (Not named ``curve``: that is the field holding a
+        claim's curve.)"""
+        if callable(getattr(source, "delta", None)) and hasattr(source, "compose"):
+            rel = relation or getattr(source, "relation", None) or NeighbourRelation.REPLACE_ONE
+            return cls._from_curve(AccountantCurve(source), rel)
+        if callable(source):
+            return cls._from_curve(ProfileCurve.build(source), relation or NeighbourRelation.REPLACE_ONE)
+        raise v.InvalidArgument(f"source={describe(source)} must be a dpverify.Accountant or a callable eps -> delta.")
+
+    @classmethod
     def _from_curve(cls, curve: "PrivacyCurve", relation: NeighbourRelation) -> "PrivacyClaim":
         eps, delta = curve.headline()
         return cls(eps, delta, relation, curve)
@@ -168,6 +196,9 @@ class ClaimForm(str, enum.Enum):
     ZCDP = "zcdp"                #: rho-zCDP
     RENYI = "renyi"              #: (alpha, eps(alpha))-RDP
     PROFILE = "profile"          #: delta(eps) for every eps
+    GDP = "gdp"                  #: mu-Gaussian DP
+    FDP = "f-dp"                 #: a trade-off function f
+    CURVE = "curve"              #: delta(eps) of an accountant (or a function), read as the claim
 
     def __str__(self) -> str:
         return self.value
@@ -444,3 +475,126 @@ class ProfileCurve(PrivacyCurve):
             idx = sorted({round(i * (len(pts) - 1) / (count - 1)) for i in range(count)}) if count > 1 else [0]
             pts = [pts[i] for i in idx]
         return tuple((e, min(self.delta_at(e), 1.0 - 1e-12)) for e, _ in pts)
+
+
+def _phi(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+class GDPCurve(PrivacyCurve):
+    """mu-GDP. delta_at(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (Dong, Roth & Su 2022,
+    Corollary 2.13), plus 1e-12 x its first term (the difference's float64 error is far smaller), so never below it."""
+
+    form = ClaimForm.GDP
+
+    def __init__(self, mu: float):
+        self.mu = mu
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GDPCurve) and other.mu == self.mu
+
+    def __hash__(self) -> int:
+        return hash(("gdp", self.mu))
+
+    def describe(self) -> str:
+        return f"gdp(mu={self.mu!r})"
+
+    def to_dict(self) -> dict:
+        return {"mu": self.mu}
+
+    def delta_at(self, eps: float) -> float:
+        mu = self.mu
+        if mu == 0:
+            return 0.0
+        a = _phi(-eps / mu + mu / 2)
+        b = _phi(-eps / mu - mu / 2)
+        second = math.exp(eps + math.log(b)) if b > 0 else 0.0
+        return min(1.0, max(a - second + _SAFETY * a, 5e-324))  # the smallest float: the truth is > 0 but may underflow
+
+
+class TradeoffCurve(PrivacyCurve):
+    """f-DP for a trade-off function f. delta(eps) = sup over x in [0, 1] of 1 - e^eps x - f(x) (Dong, Roth & Su
+    2022, Proposition 2.12), bounded from above on a grid x_0 < ... < x_m (uniform and log-spaced to 1e-15):
+    on [x_i, x_(i+1)] the supremand is at most 1 - f(x_(i+1)) - e^eps x_i because f is non-increasing, so the
+    largest of those is never below the supremum."""
+
+    form = ClaimForm.FDP
+    GRID = np.unique(np.concatenate([[0.0], np.logspace(-15, 0, 1500), np.linspace(0.0, 1.0, 2001)]))
+
+    def __init__(self, function: Callable, values: np.ndarray):
+        self.function, self.values = function, values
+
+    @classmethod
+    def build(cls, tradeoff: Any) -> "TradeoffCurve":
+        if not callable(tradeoff):
+            raise v.InvalidArgument(f"tradeoff={describe(tradeoff)} must be a callable x -> f(x) on [0, 1].")
+        try:
+            fx = np.array([float(tradeoff(float(x))) for x in cls.GRID])
+        except Exception as exc:
+            raise v.InvalidArgument(f"tradeoff raised {type(exc).__name__}: {exc}; it must take x in [0, 1].") from None
+        bad = ("a value outside [0, 1]" if not np.all((fx >= 0) & (fx <= 1)) else
+               "an increase" if np.any(np.diff(fx) > 1e-12) else
+               "a value above 1 - x" if np.any(fx > 1 - cls.GRID + 1e-12) else None)
+        if bad is not None:
+            raise v.InvalidArgument(f"tradeoff has {bad} on [0, 1]; a trade-off function is non-increasing with "
+                                    "values in [0, 1] and f(x) <= 1 - x.")
+        return cls(tradeoff, fx)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TradeoffCurve) and other.function is self.function
+
+    def __hash__(self) -> int:
+        return hash(("f-dp", id(self.function)))
+
+    def describe(self) -> str:
+        return f"fdp({getattr(self.function, '__name__', repr(self.function))})"
+
+    def to_dict(self) -> dict:
+        return {"tradeoff": repr(self.function)}
+
+    def delta_at(self, eps: float) -> float:
+        x, fx = self.GRID, self.values
+        upper = 1.0 - fx[1:] - math.exp(min(eps, 700.0)) * x[:-1]
+        return float(min(1.0, max(0.0, float(np.max(upper))) + 1e-15))
+
+
+class AccountantCurve(PrivacyCurve):
+    """The certified upper bound delta(eps) of a dpverify Accountant, read as the claim (cached per eps)."""
+
+    form = ClaimForm.CURVE
+
+    def __init__(self, accountant: Any):
+        self.accountant, self._cache = accountant, {}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AccountantCurve) and other.accountant is self.accountant
+
+    def __hash__(self) -> int:
+        return hash(("accountant", id(self.accountant)))
+
+    def describe(self) -> str:
+        return f"curve({type(self.accountant).__name__} of {getattr(self.accountant, 'events', '?')} events)"
+
+    def to_dict(self) -> dict:
+        return {"accountant": repr(self.accountant)}
+
+    def delta_at(self, eps: float) -> float:
+        if eps not in self._cache:
+            self._cache[eps] = min(1.0, float(self.accountant.delta(eps)))
+        return self._cache[eps]
+
+
+def claim_of(mechanism: Any, claim: Any) -> PrivacyClaim:
+    """The claim to audit: ``claim``, or the mechanism's own when ``claim`` is None."""
+    if claim is None:
+        claim = getattr(mechanism, "claim", None)
+        if claim is None:
+            raise v.InvalidArgument(
+                f"mechanism={describe(mechanism)} has no `claim` and claim=None; pass "
+                "claim=PrivacyClaim(epsilon, delta)."
+            )
+    if not isinstance(claim, PrivacyClaim):
+        raise v.InvalidArgument(
+            f"claim={describe(claim)} must be a dpverify.PrivacyClaim, e.g. PrivacyClaim(1.0, 1e-5)."
+        )
+    return claim

@@ -3,9 +3,12 @@
 One module per library, each imported on its own (importing ``dpverify`` or this package loads
 none of the libraries)::
 
-    from dpverify.adapters import opendp, diffprivlib, pydp, pipeline_dp, tmlt
+    from dpverify.adapters import opendp, diffprivlib, diffprivlib_models, pydp, pipeline_dp, tmlt
 
 Importing a module whose library is not installed raises ``ImportError`` with the install command.
+Every adapter states the library's own input domain (``input_domain()``: record type and range, NaN,
+relation, the claim curve over d_in), so ``dpverify.audit(adapter)`` searches without pairs, and says
+what it cannot audit (``limitations``).
 Every adapter is picklable (it keeps how to rebuild the library object and rebuilds it in each
 worker process), says whether the library draws from the ``rng`` dpverify gives it
 (``honours_rng``; results of libraries that draw their own randomness are not reproducible from

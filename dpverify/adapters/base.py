@@ -1,4 +1,6 @@
-"""Shared pieces of the library adapters (internal): lazy import, rebuild-on-unpickle, output shaping."""
+"""Shared pieces of the library adapters: lazy import, rebuild-on-unpickle, output shaping, and the input
+domain every adapter states (:meth:`LibraryMechanism.input_domain`) with what it cannot audit
+(:attr:`LibraryMechanism.limitations`)."""
 from __future__ import annotations
 
 import importlib
@@ -9,11 +11,57 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import validation as v
+from ..auditing.domain import InputDomain
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
 
 __all__ = ["require", "library_version", "LibraryMechanism", "absent_records", "as_outputs", "relation_of",
-           "bound_pairs"]
+           "bound_pairs", "GROUP_DISTANCES", "one_number", "float_records", "int_records", "str_records",
+           "NotPicklable", "signature_accepts"]
+
+#: The group distances at which an adapter states the claim when the library's privacy map is a curve over d_in.
+GROUP_DISTANCES = (1, 2, 3, 6)
+
+
+class NotPicklable(TypeError):
+    """Raised by pickling an adapter that holds a live library object it cannot rebuild in another process
+    (then the audit runs serially, and its notes name this class)."""
+
+
+def signature_accepts(func: Any, name: str) -> bool:
+    """Whether ``func`` (a function or a class's ``__init__``) takes a keyword ``name`` (by signature, never by
+    version string: a release that lacks it rejects it)."""
+    import inspect
+
+    target = func.__init__ if isinstance(func, type) else func
+    try:
+        params = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def one_number(data: Any) -> float:
+    """A scalar query answer: a number, or the one element of a length-1 answer vector."""
+    arr = np.asarray(data, dtype=float)
+    if arr.size != 1:
+        raise InvalidArgument(f"data={data!r}: this mechanism takes one number (a length-1 answer vector).")
+    return float(arr.ravel()[0])
+
+
+def float_records(records: Any) -> list:
+    """A list of records as floats (the data of an OpenDP ``vector_domain(atom_domain(T=float))``)."""
+    return [float(r) for r in np.asarray(records, dtype=float).ravel()]
+
+
+def int_records(records: Any) -> list:
+    """A list of records as Python ints (records outside int64 raise, as a library with int records would)."""
+    return [int(r) for r in np.asarray(records, dtype=float).ravel()]
+
+
+def str_records(records: Any) -> list:
+    """Numbers as string records (``"3"``): the data of a string-typed record domain."""
+    return [str(int(r)) if float(r).is_integer() else repr(float(r)) for r in np.asarray(records, dtype=float).ravel()]
 
 
 def require(module: str, distribution: str, extra: str) -> Any:
@@ -108,6 +156,13 @@ def as_outputs(values: list) -> Any:
     return list(values)
 
 
+def _scalar(x: Any) -> float:
+    arr = np.asarray(x, dtype=float)
+    if arr.size != 1:
+        raise ValueError(f"{arr.size} numbers")
+    return float(arr.ravel()[0])
+
+
 class ScalarDistanceCheck:
     """``|D - D'| <= bound`` for datasets that are single numbers (a library's stated sensitivity or
     d_in, named ``what`` in the message); InvalidArgument otherwise. Picklable."""
@@ -116,8 +171,8 @@ class ScalarDistanceCheck:
         self.bound, self.what = float(bound), what
 
     def __call__(self, a: Any, b: Any) -> None:
-        try:
-            gap = abs(float(a) - float(b))
+        try:  # a number, or a length-1 answer vector (the domain's encoding of one answer)
+            gap = abs(_scalar(a) - _scalar(b))
         except (TypeError, ValueError) as exc:
             raise InvalidArgument(
                 f"data={a!r}, data_prime={b!r}: the neighbourhood |data - data_prime| <= {self.what}="
@@ -152,8 +207,12 @@ class LibraryMechanism:
     honours_rng = False
 
     def __init__(self, *, name: str, recipe: Any, claim: PrivacyClaim, absent: Any = None,
-                 check: Callable[[Any, Any], None] | None = None):
+                 check: Callable[[Any, Any], None] | None = None, domain: InputDomain | None = None,
+                 limitations: tuple = ()):
         self.name = name
+        self._domain = domain
+        #: What this adapter cannot audit (plain sentences; also in the domain's note).
+        self.limitations = tuple(limitations)
         self._recipe = recipe
         self.claim = claim
         self.absent = absent
@@ -175,6 +234,14 @@ class LibraryMechanism:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+
+    def input_domain(self) -> InputDomain:
+        """The library's own input domain, metric and claim curve for the unaided search (see
+        :class:`dpverify.InputDomain`)."""
+        if self._domain is None:
+            raise InvalidArgument(f"{self!r} states no input domain: its library object's domain is not one dpverify "
+                                  "reads. Give pairs, or pass domain=dpverify.InputDomain.records(...) to dpverify.audit.")
+        return self._domain
 
     def library_object(self) -> Any:
         """The library object, built once per process (a forked copy rebuilds its own)."""

@@ -7,31 +7,52 @@ profile (``PrivacyProfile.delta``), ``RenyiDivergence`` -> a Renyi curve. The ne
 follows the input metric: ``SymmetricDistance`` at d_in=1 is add/remove one record; change-one and
 Hamming metrics, and metrics on numbers (the query's sensitivity), are replace-one.
 
+The input domain (:meth:`OpenDPMechanism.input_domain`, read by :mod:`dpverify.adapters.opendp_domain`)
+is OpenDP's own: the atom type's range (``atom_domain(T=float, nan=False)``: -inf..inf without NaN;
+``T=i32``: the int32 range; ``bounds=``: those), the metric's relation, and the privacy map as a
+claim curve over d_in (``claim_at(d)`` is ``meas.map`` at d steps of one record, or d times the
+sensitivity ``d_in`` on numbers). Polars measurements (``make_private_lazyframe``) take records that
+the domain's ``encode`` turns into a LazyFrame; their OnceFrame outputs are collected to numbers.
+
 Picklable: the adapter keeps ``opendp.serialize(meas)`` and the enabled features, and rebuilds the
-measurement with ``opendp.deserialize`` in each worker. A scalar Laplace/Gaussian/geometric
-measurement on an atom domain is drawn in batches through its vector-domain twin (the same noise,
-i.i.d. per coordinate). OpenDP draws its own randomness (the operating system's), so
-``honours_rng`` is False.
+measurement with ``opendp.deserialize`` in each worker; a measurement ``serialize`` cannot encode
+(``Approximate<MaxDivergence>`` from ``then_laplace_threshold``) is rebuilt from ``factory=`` (a
+picklable function), or else kept in this process only: it then refuses pickling
+(:class:`~dpverify.adapters.base.NotPicklable`), so audits run serially, and ``limitations`` says why.
+A scalar Laplace/Gaussian/geometric measurement on an atom domain is drawn in batches through its
+vector-domain twin (the same noise, i.i.d. per coordinate). OpenDP draws its own randomness (the
+operating system's), so ``honours_rng`` is False.
 """
 from __future__ import annotations
 
 import json
-from typing import Any
+import pickle
+from collections import Counter
+from typing import Any, Callable
 
 import numpy as np
 
 from .. import validation as v
+from ..auditing.domain import InputDomain
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from .base import LibraryMechanism, as_outputs, relation_of, require
+from .base import LibraryMechanism, NotPicklable, as_outputs, relation_of, require
+from .opendp_domain import METRICS_CHECKED, DomainReading, clamp_values, domain_tree, read_domain
 
 dp = require("opendp.prelude", "opendp", "opendp")
 
-__all__ = ["measurement", "OpenDPMechanism"]
+__all__ = ["measurement", "OpenDPMechanism", "ClaimAt", "build", "LIVE_WHY"]
 
 #: Noise constructors whose vector-domain twin draws the same noise i.i.d. per coordinate.
 _BATCHABLE = {"make_laplace", "make_gaussian", "make_geometric"}
 _VECTOR_METRIC = {"make_laplace": "l1_distance", "make_gaussian": "l2_distance", "make_geometric": "l1_distance"}
+_MEASURES = ("MaxDivergence", "ZeroConcentratedDivergence", "SmoothedMaxDivergence", "RenyiDivergence")
+_RECORD_METRICS = ("SymmetricDistance", "InsertDeleteDistance", "FrameDistance")
+
+#: Why a live (unserialisable, no factory) measurement runs serially: said in the adapter's limitations too.
+LIVE_WHY = ("this OpenDP measurement cannot be serialised (opendp.serialize refused it) and no factory= was given: "
+            "it cannot be rebuilt in a worker process, so audits run serially in this process; pass "
+            "measurement(factory=<module-level function returning the measurement>, d_in=...) to run on workers")
 
 
 def _features() -> list:
@@ -46,19 +67,53 @@ def _rebuild(serialized: str, features: list) -> Any:
     return dp.deserialize(serialized)
 
 
-class _Profile:
-    """delta(eps) of an OpenDP SmoothedMaxDivergence measurement at d_in; picklable (rebuilt on use)."""
+def build(recipe: tuple) -> Any:
+    """The measurement of a recipe: ``("json", serialized, features)``, ``("factory", factory, features)`` or
+    ``("live", meas)`` (the object itself, in the process that made it)."""
+    kind = recipe[0]
+    if kind == "json":
+        return _rebuild(recipe[1], recipe[2])
+    if kind == "factory":
+        if recipe[2]:
+            dp.enable_features(*recipe[2])
+        return recipe[1]()
+    return recipe[1]
 
-    def __init__(self, serialized: str, features: list, d_in: Any):
-        self.serialized, self.features, self.d_in = serialized, features, d_in
-        self._p = None
+
+class _Rebuilt:
+    """Holds a recipe and builds its measurement once per process; a live recipe refuses pickling."""
+
+    def __init__(self, recipe: tuple):
+        self.recipe = recipe
+        self._m = None
 
     def __getstate__(self):
-        return {**self.__dict__, "_p": None}
+        if self.recipe[0] == "live":
+            raise NotPicklable(LIVE_WHY)
+        return {**self.__dict__, "_m": None}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    def built(self) -> Any:
+        if self._m is None:
+            self._m = build(self.recipe)
+        return self._m
+
+
+class _Profile(_Rebuilt):
+    """delta(eps) of an OpenDP SmoothedMaxDivergence measurement at d_in; picklable (rebuilt on use)."""
+
+    def __init__(self, recipe: tuple, d_in: Any):
+        super().__init__(recipe)
+        self.d_in, self._p = d_in, None
+
+    def __getstate__(self):
+        return {**super().__getstate__(), "_p": None}
 
     def __call__(self, eps: float) -> float:
         if self._p is None:
-            self._p = _rebuild(self.serialized, self.features).map(self.d_in)
+            self._p = self.built().map(self.d_in)
         return float(self._p.delta(float(eps)))
 
     def __repr__(self) -> str:
@@ -68,14 +123,14 @@ class _Profile:
 class _Renyi(_Profile):
     def __call__(self, alpha: float) -> float:
         if self._p is None:
-            self._p = _rebuild(self.serialized, self.features).map(self.d_in)
+            self._p = self.built().map(self.d_in)
         return float(self._p(float(alpha)))
 
     def __repr__(self) -> str:
         return f"opendp_renyi(d_in={self.d_in!r})"
 
 
-def _claim(meas: Any, serialized: str, features: list, d_in: Any, relation: NeighbourRelation) -> PrivacyClaim:
+def _claim(meas: Any, recipe: tuple, d_in: Any, relation: NeighbourRelation) -> PrivacyClaim:
     measure = str(meas.output_measure)
     loss = meas.map(d_in)
     if measure == "MaxDivergence":
@@ -86,11 +141,26 @@ def _claim(meas: Any, serialized: str, features: list, d_in: Any, relation: Neig
     if measure == "ZeroConcentratedDivergence":
         return PrivacyClaim.zcdp(float(loss), relation)
     if measure == "SmoothedMaxDivergence":
-        return PrivacyClaim.profile(_Profile(serialized, features, d_in), relation)
+        return PrivacyClaim.profile(_Profile(recipe, d_in), relation)
     if measure == "RenyiDivergence":
-        return PrivacyClaim.renyi(_Renyi(serialized, features, d_in), relation=relation)
+        return PrivacyClaim.renyi(_Renyi(recipe, d_in), relation=relation)
     raise InvalidArgument(f"meas has output measure {measure}, which dpverify cannot read as a claim yet; "
                           "pass claim= to dpverify.audit, or convert it (e.g. opendp.combinators.make_fix_delta).")
+
+
+class ClaimAt(_Rebuilt):
+    """``claim_at(d_in)``: the measurement's privacy map at ``d_in`` as a PrivacyClaim under ``relation``
+    (picklable: rebuilt from the recipe in each process)."""
+
+    def __init__(self, recipe: tuple, relation: NeighbourRelation):
+        super().__init__(recipe)
+        self.relation = relation
+
+    def __call__(self, d_in: Any) -> PrivacyClaim:
+        return _claim(self.built(), self.recipe, d_in, self.relation)
+
+    def __repr__(self) -> str:
+        return "opendp_map"
 
 
 def _default_relation(metric: str, d_in: Any) -> NeighbourRelation:
@@ -99,35 +169,78 @@ def _default_relation(metric: str, d_in: Any) -> NeighbourRelation:
     return NeighbourRelation.REPLACE_ONE
 
 
+def _rows(x: Any) -> list:
+    """The records of a dataset: a list or array as it is, a polars LazyFrame/DataFrame as its row tuples."""
+    if hasattr(x, "collect") and hasattr(x, "lazy"):
+        x = x.collect()
+    if hasattr(x, "rows") and callable(x.rows):
+        return list(x.rows())
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    return list(x)
+
+
+def _hashable(x: Any) -> Any:
+    if isinstance(x, list):
+        return tuple(_hashable(y) for y in x)
+    if isinstance(x, float) and x != x:
+        return "nan"
+    return x
+
+
 class _MetricCheck:
-    """Is (D, D') within d_in under the measurement's input metric? (the metrics dpverify can compute)."""
+    """Is (D, D') within d_in under the measurement's input metric? Only built for the metrics of
+    :data:`METRICS_CHECKED`; for another metric the adapter offers no check and says so in ``limitations``."""
 
     def __init__(self, metric: str, d_in: Any):
+        if not metric.startswith(METRICS_CHECKED):
+            raise InvalidArgument(f"metric={metric!r}: dpverify does not compute this distance (it computes "
+                                  f"{', '.join(METRICS_CHECKED)}).")
         self.metric, self.d_in = metric, d_in
 
     def __call__(self, a: Any, b: Any) -> None:
         m = self.metric
         if m.startswith("AbsoluteDistance"):
-            dist = abs(float(a) - float(b))
+            dist = abs(float(np.asarray(a, float).ravel()[0]) - float(np.asarray(b, float).ravel()[0]))
         elif m.startswith("L1Distance"):
             dist = float(np.sum(np.abs(np.asarray(a, float) - np.asarray(b, float))))
         elif m.startswith("L2Distance"):
             dist = float(np.linalg.norm(np.asarray(a, float) - np.asarray(b, float)))
         elif m.startswith(("SymmetricDistance", "InsertDeleteDistance")):
-            from collections import Counter
-
-            ca, cb = Counter(list(a)), Counter(list(b))
+            ca, cb = Counter(map(_hashable, _rows(a))), Counter(map(_hashable, _rows(b)))
             dist = sum(((ca - cb) + (cb - ca)).values())
-        elif m.startswith(("ChangeOneDistance", "HammingDistance")):
-            if len(a) != len(b):
-                raise InvalidArgument(f"data has {len(a)} records and data_prime {len(b)}; under {m} neighbours "
+        else:  # ChangeOneDistance, HammingDistance
+            ra, rb = _rows(a), _rows(b)
+            if len(ra) != len(rb):
+                raise InvalidArgument(f"data has {len(ra)} records and data_prime {len(rb)}; under {m} neighbours "
                                       "have the same size.")
-            dist = sum(x != y for x, y in zip(a, b))
-        else:
-            return  # a metric dpverify does not compute: the pair is not checked here
-        if not dist <= float(self.d_in) * (1 + 1e-12):
+            dist = sum(_hashable(x) != _hashable(y) for x, y in zip(ra, rb))
+        if not dist <= float(np.max(self.d_in)) * (1 + 1e-12):
             raise InvalidArgument(f"the pair is at distance {dist!r} under {m}, more than d_in={self.d_in!r}; "
                                   "it is not neighbouring for this measurement's claim.")
+
+
+def plain(x: Any) -> Any:
+    """An OpenDP output as numbers: a polars OnceFrame/LazyFrame/DataFrame collected (numeric columns: a float
+    vector, one value: a float; with key columns: the sorted row tuples), a dict as its sorted items, a list of
+    numbers as a float array."""
+    if hasattr(x, "collect") and not isinstance(x, (list, dict)):
+        x = x.collect()
+    if hasattr(x, "to_numpy") and hasattr(x, "dtypes") and hasattr(x, "rows"):
+        if all(dt.is_numeric() for dt in x.dtypes):
+            arr = np.asarray(x.to_numpy(), dtype=float).ravel()
+            return float(arr[0]) if arr.size == 1 else arr
+        return tuple(sorted((tuple(r) for r in x.rows()), key=repr))
+    if isinstance(x, dict):
+        return tuple(sorted(x.items(), key=repr))
+    if isinstance(x, list) and all(isinstance(y, (int, float)) and not isinstance(y, bool) for y in x):
+        return np.asarray(x, dtype=float)
+    return x
+
+
+def _is_carrier(data: Any) -> bool:
+    """Data already in the library's own form (a LazyFrame, DataFrame or dict) is passed as it is."""
+    return isinstance(data, dict) or hasattr(data, "collect_schema") or (hasattr(data, "lazy") and hasattr(data, "rows"))
 
 
 class OpenDPMechanism(LibraryMechanism):
@@ -135,15 +248,23 @@ class OpenDPMechanism(LibraryMechanism):
     distribution = "opendp"
     honours_rng = False
 
+    def __getstate__(self) -> dict:
+        if self._recipe[0][0] == "live":
+            raise NotPicklable(LIVE_WHY)
+        return super().__getstate__()
+
     def _build(self):
-        serialized, features, twin = self._recipe
-        return _rebuild(serialized, features), (None if twin is None else _rebuild(twin, features))
+        recipe, twin, convert = self._recipe
+        features = recipe[2] if recipe[0] != "live" else []
+        return build(recipe), (None if twin is None else _rebuild(twin, features)), convert
 
     def _sample(self, obj, data, size, rng):
-        meas, twin = obj
+        meas, twin, convert = obj
+        if convert is not None and not _is_carrier(data):
+            data = convert(data)
         if twin is not None:
             return as_outputs(list(twin([data] * size)))
-        return as_outputs([meas(data) for _ in range(size)])
+        return as_outputs([plain(meas(data)) for _ in range(size)])
 
 
 def _vector_twin(serialized: str) -> str | None:
@@ -164,31 +285,88 @@ def _vector_twin(serialized: str) -> str | None:
     return json.dumps({**tree, "__kwargs__": kw})
 
 
-def measurement(meas: Any, d_in: Any, *, relation: NeighbourRelation | None = None, batch: bool = True,
-                absent: Any = None) -> OpenDPMechanism:
+def _recipe_of(meas: Any, factory: Callable | None) -> tuple[Any, tuple, str, str]:
+    """(measurement, recipe, serialized or "", why it is not serialisable or "")."""
+    features = _features()
+    if factory is not None:
+        if not callable(factory):
+            raise InvalidArgument(f"factory={factory!r} must be a callable returning the measurement.")
+        try:
+            pickle.dumps(factory)
+        except Exception as exc:
+            raise InvalidArgument(f"factory={factory!r} cannot be pickled ({type(exc).__name__}: {exc}); give a "
+                                  "module-level function or a functools.partial of one (not a lambda or a "
+                                  "closure).") from None
+        built = factory()
+        if not isinstance(built, dp.Measurement):
+            raise InvalidArgument(f"factory() returned {built!r}; it must return an opendp Measurement.")
+        return (built if meas is None else meas), ("factory", factory, features), "", ""
+    try:
+        serialized = dp.serialize(meas)
+        _rebuild(serialized, features)  # a plan that cannot be read back is caught here, not in a worker
+        return meas, ("json", serialized, features), serialized, ""
+    except Exception as exc:
+        return meas, ("live", meas), "", f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+
+
+def _reading(meas: Any, recipe: tuple, serialized: str, metric: str, d_in: Any, domain: InputDomain | None,
+             limitations: list) -> DomainReading:
+    """The domain read from OpenDP (or the caller's ``domain``), its note carrying the limitations."""
+    measure = str(meas.output_measure)
+    rel = (NeighbourRelation.ADD_REMOVE_ONE if metric.startswith(_RECORD_METRICS) else NeighbourRelation.REPLACE_ONE)
+    claim_at = ClaimAt(recipe, rel) if (measure in _MEASURES or measure.startswith("Approximate(MaxDivergence")) \
+        else None
+    try:
+        text = repr(meas.input_domain)
+    except Exception:  # a measurement whose domain cannot be described: no domain, said in limitations
+        text = ""
+    tree = domain_tree(serialized, text)
+    reading = read_domain(tree, metric, d_in, claim_at, note=" ".join(limitations), values=clamp_values(serialized))
+    if domain is not None:
+        if not isinstance(domain, InputDomain):
+            raise InvalidArgument(f"domain={domain!r} must be a dpverify.InputDomain (or None to read OpenDP's).")
+        return DomainReading(domain, reading.convert)
+    if reading.domain is None:
+        limitations.append(f"no input domain stated: {reading.why}; give pairs, or domain= to measurement()")
+    return reading
+
+
+def measurement(meas: Any = None, d_in: Any = 1, *, factory: Callable | None = None,
+                relation: NeighbourRelation | None = None, batch: bool = True, absent: Any = None,
+                domain: InputDomain | None = None) -> OpenDPMechanism:
     """An OpenDP ``Measurement`` as a dpverify mechanism claiming ``meas.map(d_in)``.
 
-    ``relation`` overrides the neighbour relation read from the input metric; ``batch=False``
-    turns off drawing scalar noise through the vector twin; ``absent`` marks padding records that
-    are dropped before the measurement runs (see :func:`dpverify.adapters.absent_records`).
+    ``factory``: a picklable function (module-level, or a ``functools.partial`` of one) that builds the
+    measurement, for one ``opendp.serialize`` cannot encode; without it such a measurement runs serially
+    in this process (``limitations`` says so). ``relation`` overrides the neighbour relation read from
+    the input metric; ``batch=False`` turns off drawing scalar noise through the vector twin; ``absent``
+    marks padding records dropped before the measurement runs; ``domain`` replaces the input domain read
+    from OpenDP (:meth:`input_domain`) where dpverify cannot read it.
     """
-    if not isinstance(meas, dp.Measurement):
+    if meas is None and factory is None:
+        raise InvalidArgument("measurement() needs meas (an opendp Measurement) or factory= (a function building one).")
+    if meas is not None and not isinstance(meas, dp.Measurement):
         raise InvalidArgument(f"meas={meas!r} must be an opendp Measurement (e.g. opendp.measurements.make_laplace(...)).")
     if isinstance(d_in, float):
         v.nonnegative("d_in", d_in, fix="d_in is the distance between neighbours in the measurement's input metric.")
-    serialized = dp.serialize(meas)
-    features = _features()
-    twin = _vector_twin(serialized) if batch else None
+    meas, recipe, serialized, unserialisable = _recipe_of(meas, factory)
+    twin = _vector_twin(serialized) if (batch and serialized) else None
     if twin is not None:
         try:  # the twin must build and keep the same privacy map (else draw one by one)
-            t = _rebuild(twin, features)
-            if t.map(d_in) != meas.map(d_in):
+            if _rebuild(twin, recipe[2]).map(d_in) != meas.map(d_in):
                 twin = None
         except Exception:
             twin = None
     metric = str(meas.input_metric)
-    rel = relation_of(relation, _default_relation(metric, d_in))
-    claim = _claim(meas, serialized, features, d_in, rel)
-    name = json.loads(serialized).get("__function__", "measurement")
-    return OpenDPMechanism(name=f"{name}(d_in={d_in!r})", recipe=(serialized, features, twin), claim=claim,
-                           absent=absent, check=_MetricCheck(metric, d_in))
+    claim = _claim(meas, recipe, d_in, relation_of(relation, _default_relation(metric, d_in)))
+    limitations = [f"{LIVE_WHY} ({unserialisable})"] if unserialisable else []
+    checked = metric.startswith(METRICS_CHECKED)
+    if not checked:
+        limitations.append(f"pairs are not checked against the input metric {metric} (dpverify does not compute it): "
+                           "the audit's own record check applies, else the pairs are marked unchecked")
+    reading = _reading(meas, recipe, serialized, metric, d_in, domain, limitations)
+    name = json.loads(serialized).get("__function__", "measurement") if serialized else (
+        getattr(factory, "__name__", None) or "measurement")
+    return OpenDPMechanism(name=f"{name}(d_in={d_in!r})", recipe=(recipe, twin, reading.convert), claim=claim,
+                           absent=absent, check=_MetricCheck(metric, d_in) if checked else None,
+                           domain=reading.domain, limitations=tuple(limitations))

@@ -23,15 +23,23 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
+
 from .. import validation as v
+from ..auditing.domain import InputDomain
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
+from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, one_number, relation_of, require
 
 _pydp = require("pydp", "python-dp", "pydp")
 _nm = require("pydp.algorithms.numerical_mechanisms", "python-dp", "pydp")
 
-__all__ = ["mechanism", "algorithm", "partition_selection", "PyDPMechanism", "DRAIN_DRAWS", "drain"]
+__all__ = ["mechanism", "algorithm", "partition_selection", "PyDPMechanism", "DRAIN_DRAWS", "drain", "GROUP_NOTE"]
+
+#: PyDP states each object's epsilon for one privacy unit only.
+GROUP_NOTE = "PyDP claims no group privacy: the claim is searched at distance 1 only"
+#: The range of PyDP's integer records (its bindings take C ints: 2^62 is refused with TypeError).
+INT_RANGE = (-(2.0 ** 31), 2.0 ** 31 - 1)
 
 #: Draws discarded in each new process (the inherited buffer is gone after < 1000 in our measurement).
 DRAIN_DRAWS = 5000
@@ -91,12 +99,14 @@ class PyDPMechanism(LibraryMechanism):
     def _sample(self, obj, data, size, rng):
         kind = self._recipe[0]
         if kind == "mechanism":
-            x = float(data)
+            x = one_number(data)
             return as_outputs([obj.add_noise(x) for _ in range(size)])
         if kind == "partition":
-            n = int(data)
+            n = int(one_number(data))
             return as_outputs([bool(obj.should_keep(n)) for _ in range(size)])
-        records = list(data)
+        records = list(data.tolist() if isinstance(data, np.ndarray) else data)
+        if str(self._recipe[2].get("dtype", "float")).startswith("int"):
+            records = [int(r) for r in records]
         return as_outputs([obj.quick_result(records) for _ in range(size)])
 
 
@@ -111,8 +121,11 @@ def mechanism(cls: Any, *, relation: NeighbourRelation | None = None, **kwargs: 
     delta = float(kwargs.get("delta", 0.0))
     claim = PrivacyClaim(eps, delta, relation_of(relation, NeighbourRelation.REPLACE_ONE))
     args = ", ".join(f"{k}={val!r}" for k, val in kwargs.items())
+    sens = float(getattr(obj, "sensitivity", None) or obj.l2_sensitivity)
+    domain = InputDomain(kind="answers", sizes=(1,), length=1, sensitivity=sens,  # a NaN answer has no neighbour
+                         relation=NeighbourRelation.REPLACE_ONE, note=GROUP_NOTE)
     return PyDPMechanism(name=f"{cls.__name__}({args})", recipe=("mechanism", _Ref(cls), kwargs), claim=claim,
-                         check=ScalarDistanceCheck(float(getattr(obj, "sensitivity", None) or obj.l2_sensitivity)))
+                         check=ScalarDistanceCheck(sens), domain=domain, limitations=(GROUP_NOTE,))
 
 
 def algorithm(cls: Any, *, relation: NeighbourRelation | None = None, absent: Any = None,
@@ -126,8 +139,13 @@ def algorithm(cls: Any, *, relation: NeighbourRelation | None = None, absent: An
     claim = PrivacyClaim(float(obj.epsilon), float(kwargs.get("delta", 0.0) or 0.0),
                          relation_of(relation, NeighbourRelation.ADD_REMOVE_ONE))
     args = ", ".join(f"{k}={val!r}" for k, val in kwargs.items())
+    integer = str(kwargs.get("dtype", "float")).startswith("int")
+    low, high = INT_RANGE if integer else (-float("inf"), float("inf"))
+    values = tuple(float(kwargs[k]) for k in ("lower_bound", "upper_bound") if isinstance(kwargs.get(k), (int, float)))
+    domain = InputDomain.records(low=low, high=high, integer=integer, nan=not integer, relation=claim.relation,
+                                 values=values, note=GROUP_NOTE)  # quick_result takes NaN and +-inf floats
     return PyDPMechanism(name=f"{cls.__name__}({args})", recipe=("algorithm", _Ref(cls), kwargs), claim=claim,
-                         absent=absent)
+                         absent=absent, domain=domain, limitations=(GROUP_NOTE,))
 
 
 def partition_selection(factory: Callable, epsilon: float, delta: float, max_partitions_contributed: int = 1,
@@ -138,5 +156,9 @@ def partition_selection(factory: Callable, epsilon: float, delta: float, max_par
                                                                                     max_partitions_contributed, minimum=1))
     factory(*args)
     claim = PrivacyClaim(args[0], args[1], relation_of(relation, NeighbourRelation.ADD_REMOVE_ONE))
+    domain = InputDomain(kind="answers", low=0.0, high=INT_RANGE[1], integer=True, sizes=(1,), length=1,
+                         sensitivity=1.0, relation=NeighbourRelation.REPLACE_ONE,
+                         note=f"{GROUP_NOTE}. The data is a partition's user count (one user moves it by 1).")
     return PyDPMechanism(name=f"{getattr(factory, '__name__', 'partition_selection')}{args}",
-                         recipe=("partition", _Ref(factory), args), claim=claim, check=ScalarDistanceCheck(1.0))
+                         recipe=("partition", _Ref(factory), args), claim=claim, check=ScalarDistanceCheck(1.0),
+                         domain=domain, limitations=(GROUP_NOTE,))

@@ -13,6 +13,11 @@ Data: a number for the noise mechanisms (``AddLaplaceNoise``, ``AddGeometricNois
 domain's element type. Tumult's Spark aggregations (``measurements.aggregations``) need a Spark
 session per call and are not adapted here (seconds per draw).
 
+Input domains: a number (answers of length 1 within d_in; whole numbers with the int64 range for
+``NumpyIntegerDomain``; NaN/inf as the ``NumpyFloatDomain`` allows them) or records of a
+``PandasSeriesDomain`` (add/remove under ``SymmetricDifference``), with the privacy function as the
+claim curve over d_in (``claim_at(d)`` is ``privacy_function(d * d_in)``).
+
 Tumult measurements pickle as they are, so the adapter keeps the object. Tumult draws from its
 own generator (``tmlt.core.random.rng``, re-created when the process id changes), so
 ``honours_rng`` is False. Tumult Core 0.20 pins numpy < 2 and pandas < 2: install it in its own
@@ -24,15 +29,16 @@ from typing import Any
 
 import numpy as np
 
+from ..auditing.domain import InputDomain
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of, require
+from .base import GROUP_DISTANCES, LibraryMechanism, ScalarDistanceCheck, as_outputs, one_number, relation_of, require
 
 _core = require("tmlt.core", "tmlt.core", "tmlt")
 _measures = require("tmlt.core.measures", "tmlt.core", "tmlt")
 _base = require("tmlt.core.measurements.base", "tmlt.core", "tmlt")
 
-__all__ = ["measurement", "TumultMechanism"]
+__all__ = ["measurement", "TumultMechanism", "TumultClaimAt"]
 
 
 def _up(x: Any) -> float:
@@ -76,9 +82,9 @@ class TumultMechanism(LibraryMechanism):
             series = pd.Series(list(data), dtype=dtype)
             return as_outputs([_plain(meas(series)) for _ in range(size)])
         if name == "NumpyIntegerDomain":
-            x = np.int64(data)
+            x = np.int64(one_number(data))
         elif name == "NumpyFloatDomain":
-            x = np.float64(data)
+            x = np.float64(one_number(data))
         else:
             x = data
         return as_outputs([_plain(meas(x)) for _ in range(size)])
@@ -100,5 +106,40 @@ def measurement(meas: Any, d_in: Any = 1, *, relation: NeighbourRelation | None 
                else NeighbourRelation.REPLACE_ONE)
     claim = _claim(meas, d_in, relation_of(relation, default))
     check = ScalarDistanceCheck(float(d_in), "d_in") if metric == "AbsoluteDifference" else None
+    domain, limitations = _domain(meas, metric, d_in)
     return TumultMechanism(name=f"{type(meas).__name__}(d_in={d_in!r})", recipe=meas, claim=claim,
-                           absent=absent, check=check)
+                           absent=absent, check=check, domain=domain, limitations=limitations)
+
+
+class TumultClaimAt:
+    """``claim_at(d)``: the privacy function at ``d * d_in`` as a claim (picklable: Tumult measurements pickle)."""
+
+    def __init__(self, meas: Any, d_in: Any, relation: NeighbourRelation):
+        self.meas, self.d_in, self.relation = meas, d_in, relation
+
+    def __call__(self, d: int) -> PrivacyClaim:
+        return _claim(self.meas, d * self.d_in, self.relation)
+
+
+def _domain(meas: Any, metric: str, d_in: Any) -> tuple:
+    dom = meas.input_domain
+    name = type(dom).__name__
+    if name in ("NumpyIntegerDomain", "NumpyFloatDomain") and metric == "AbsoluteDifference":
+        integer = name == "NumpyIntegerDomain"
+        inf_ok = bool(getattr(dom, "allow_inf", False))
+        top = 2.0 ** 63 - 1024 if integer else (np.inf if inf_ok else float(np.finfo(float).max))
+        d = InputDomain(kind="answers", low=-top, high=top, integer=integer, nan=bool(getattr(dom, "allow_nan", False)),
+                        sizes=(1,), length=1, sensitivity=float(d_in), distances=GROUP_DISTANCES,
+                        claim_at=TumultClaimAt(meas, d_in, NeighbourRelation.REPLACE_ONE))
+        return d, ()
+    if name == "PandasSeriesDomain" and metric in ("SymmetricDifference", "HammingDistance"):
+        rel = NeighbourRelation.ADD_REMOVE_ONE if metric == "SymmetricDifference" else NeighbourRelation.REPLACE_ONE
+        elem = type(getattr(dom, "element_domain", None)).__name__
+        integer = elem == "NumpyIntegerDomain"
+        d = InputDomain.records(low=-(2.0 ** 63 - 1024) if integer else -np.inf,
+                                high=2.0 ** 63 - 1024 if integer else np.inf, integer=integer,
+                                nan=bool(getattr(dom.element_domain, "allow_nan", False)), relation=rel,
+                                distances=GROUP_DISTANCES, claim_at=TumultClaimAt(meas, 1, rel))
+        return d, ()
+    why = f"no input domain stated: dpverify does not read {name} under {metric}; give pairs or domain="
+    return None, (why,)

@@ -11,27 +11,58 @@ adversarial search are gathered in :mod:`~dpverify.auditing.neighbours`.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from ..claims import PrivacyClaim
+from ..claims import ClaimForm, PrivacyClaim
+from ..mechanism import is_white_box
+from ..errors import InvalidArgument
+from ..messages import describe
+from .draws import validate_samples
+from .unaided import search_for_pair
+from .domain import InputDomain
 from .draws import SamplesPlan, plan_samples
+from .anytime import audit_sequential, sequential_of
 from .curve import audit_curve
-from .intake import AuditPlan, claim_of, needs_supervision, options_of
+from .greybox.engine import audit_grey_box, mode_of
+from .intake import AuditPlan, claim_of, needs_supervision, options_of, time_budget_of, with_neighbours
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
 from .point import audit_point, supervised
 from .result import AuditMethod, AuditResult, ConsistencyCheck, Direction, DirectionResult, SearchRecord
 
+#: Claim forms a black-box audit tests as one trade-off test of the whole curve (dpverify.auditing.tradeoff).
+WHOLE_CURVE_FORMS = (ClaimForm.GDP, ClaimForm.FDP, ClaimForm.CURVE)
+
 __all__ = ["audit", "AuditResult", "DirectionResult", "DEFAULT_SAMPLES", "plan_samples", "SamplesPlan",
            "AuditPlan", "AuditOptions", "WhiteBoxOptions", "BlackBoxOptions", "AuditMethod", "Direction",
-           "SearchRecord", "ConsistencyCheck"]
+           "SearchRecord", "ConsistencyCheck", "InputDomain"]
 
 
-def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samples: int = DEFAULT_SAMPLES,
+def audit(mechanism: Any, pairs: Any = None, *, claim: PrivacyClaim | None = None, samples: int = DEFAULT_SAMPLES,
           confidence: float = 0.95, rng: Any = None, executor: Any = None, proposal: Any = "auto",
           delta_resolution: float | None = None, max_samples: int | None = None, progress: Any = None,
           precision: Any = None, profile: bool = False, time_budget: float | None = None,
-          consistency: bool = True, **black_box: Any) -> AuditResult:
+          consistency: bool = True, domain: Any = None, neighbours: Any = None, parameters: Any = None,
+          mode: Any = None, **black_box: Any) -> AuditResult:
     """Test whether ``mechanism`` keeps ``claim`` (default: ``mechanism.claim``) on ``pairs``.
+
+    **Without pairs** (``pairs=None``) the audit searches for the violating pair itself, in ``domain`` (an
+    :class:`~dpverify.InputDomain`) or the mechanism's ``input_domain()``: extreme and non-finite records,
+    empty, singleton and duplicated datasets, new partitions, every distance at which the claim is stated
+    (each against its own claim), a raise of ``sample`` counted as an outcome. A cheap screen on draws of its
+    own picks the pair; the tester certifies it on fresh draws (:mod:`dpverify.auditing.unaided`), and
+    ``result.search`` says what was searched and found.
+
+    ``parameters`` (a dict: name -> list of values) makes ``mechanism`` a factory: every configuration
+    ``mechanism(**configuration)`` is built and searched (its domain, its own claim unless ``claim`` is given),
+    and the configuration of the pair found is certified and named in ``result.search``.
+
+    ``mode="grey-box"`` (or ``"auto"``) replays every pair with the draws of D frozen
+    (:mod:`dpverify.auditing.greybox`): an exact finding is the verdict; without one the audit runs as usual.
+
+    ``neighbours`` (a :class:`~dpverify.auditing.space.NeighbourSpace`) states how the given pairs are
+    neighbours, in place of the mechanism's ``neighbour_space()``: e.g. two query-answer vectors that differ
+    in every coordinate, ``neighbours=NeighbourSpace(Unit.WHOLE, Norm.LINF, 1.0)`` (no subclass needed).
 
     ``pairs`` is one pair ``(D, D_prime)`` (a tuple), a list of such tuples, or a neighbour
     generator (:class:`dpverify.auditing.neighbours.NeighbourGenerator`: built-in patterns or an
@@ -72,14 +103,35 @@ def audit(mechanism: Any, pairs: Any, *, claim: PrivacyClaim | None = None, samp
     is ``violated`` when they contradict the claim, ``inconclusive`` when the point estimate of
     delta(claim.epsilon) exceeds claim.delta without significance, ``not-violated`` otherwise.
     """
-    claim = claim_of(mechanism, claim)
     keywords = dict(samples=samples, confidence=confidence, executor=executor, proposal=proposal,
                     delta_resolution=delta_resolution, max_samples=max_samples, progress=progress, precision=precision,
                     profile=profile, time_budget=time_budget, consistency=consistency, **black_box)
+    if pairs is None or parameters is not None:  # the unaided audit: search, then certify (auditing/unaided)
+        if needs_supervision(time_budget_of(time_budget)):  # the search runs under the deadline too
+            return supervised(partial(audit, domain=domain, neighbours=neighbours, parameters=parameters),
+                              mechanism, pairs, claim, rng, options_of(**keywords))
+        mechanism, pairs = search_for_pair(mechanism, pairs, claim, rng, validate_samples(samples), domain, parameters)
+        claim, rng = pairs.claim, pairs.rng
+    elif domain is not None:
+        raise InvalidArgument(f"domain={describe(domain)} is searched only when no pairs are given; drop domain= or "
+                              "pairs.")
+    claim = claim_of(mechanism, claim)
+    pairs = with_neighbours(pairs, neighbours)
+    if mode_of(mode) is not None:  # grey-box checks first (auditing/greybox), then the statistical audit
+        return audit_grey_box(partial(audit, mechanism, pairs, claim=claim, rng=rng, **keywords), mechanism, pairs,
+                              claim, rng, options_of(**{k: v for k, v in keywords.items() if k != "sequential"}))
+    if sequential_of(keywords):  # the anytime-valid test (auditing/anytime.py)
+        options = options_of(**keywords)
+        if needs_supervision(options.time_budget):
+            return supervised(partial(audit, sequential=True), mechanism, pairs, claim, rng, options)
+        return audit_sequential(mechanism, pairs, claim, rng, options)
     if not claim.is_curve:  # one (eps, delta) point: plan -> executor -> tester -> result (auditing/point.py)
         return audit_point(mechanism, pairs, claim=claim, rng=rng, **keywords)
     options = options_of(**keywords)
     if needs_supervision(options.time_budget):  # the whole curve in one supervised run
         return supervised(audit, mechanism, pairs, claim, rng, options)
+    if claim.form in WHOLE_CURVE_FORMS and not is_white_box(mechanism):  # one test of the whole curve
+        from .tradeoff import audit_whole_curve  # deferred: scipy (import dpverify must not load it)
+        return audit_whole_curve(mechanism, pairs, claim, rng, options)
     # zCDP / Renyi / profile claims: audited at several points (auditing/curve.py), each by audit_point
     return audit_curve(mechanism, pairs, claim=claim, rng=rng, **options.keywords())

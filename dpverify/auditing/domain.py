@@ -179,11 +179,13 @@ class InputDomain:
 
     # -- what the search tries ------------------------------------------------------------------------
     def ordinary(self, count: int) -> list:
-        """``count`` moderate record values inside the domain (spread over [0, 1] moved into range)."""
-        lo = self.low if math.isfinite(self.low) else min(0.0, self.high - 1.0) if math.isfinite(self.high) else 0.0
-        hi = self.high if math.isfinite(self.high) else max(lo + 1.0, 1.0)
-        lo, hi = (lo, hi) if math.isfinite(self.low) or math.isfinite(self.high) else (0.0, 1.0)
-        xs = np.linspace(lo + 0.25 * (hi - lo), lo + 0.75 * (hi - lo), max(count, 1))
+        """``count`` moderate record values inside the domain: evenly inside [0, 1] (k / (count + 1)), or inside the
+        unit interval at the domain's nearest end when [0, 1] is not in it (never near a huge end)."""
+        lo = 0.0 if self.low <= 0.0 else self.low
+        hi = lo + 1.0
+        if hi > self.high:
+            hi, lo = self.high, max(self.low, self.high - 1.0)
+        xs = lo + (hi - lo) * (np.arange(max(count, 1)) + 1.0) / (max(count, 1) + 1.0)  # evenly inside, never an end
         if self.integer:
             xs = np.round(xs)
         return [float(x) for x in xs[:count]]

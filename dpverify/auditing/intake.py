@@ -20,17 +20,19 @@ import numpy as np
 
 from ..messages import describe
 from ..validation import open_unit, positive
-from ..claims import PrivacyClaim
+from ..claims import PrivacyClaim, claim_of
 from ..errors import InvalidArgument
 from ..mechanism import is_white_box
 from . import deadline, distributed
 from .draws import root_seed, validate_samples
 from .generators import NeighbourGenerator, mechanism_check
 from .options import DEFAULT_SAMPLES, AuditOptions, BlackBoxOptions, WhiteBoxOptions
-from .pairs import check_pairs, normalise_pairs
+from .pairs import StatedPairs, check_pairs, normalise_pairs
 from .result import SearchRecord
+from .space import NeighbourSpace
+from .unaided import SearchedPairs
 
-__all__ = ["AuditPlan", "plan_audit", "claim_of", "time_budget_of", "needs_supervision", "options_of",
+__all__ = ["AuditPlan", "plan_audit", "claim_of", "with_neighbours", "time_budget_of", "needs_supervision", "options_of",
            "resolve_pairs"]
 
 #: How the confidence is split when a generator chose the pairs (the search record says so).
@@ -68,20 +70,19 @@ class AuditPlan:
         return self.options.black
 
 
-def claim_of(mechanism: Any, claim: Any) -> PrivacyClaim:
-    """The claim to audit: ``claim``, or the mechanism's own when ``claim`` is None."""
-    if claim is None:
-        claim = getattr(mechanism, "claim", None)
-        if claim is None:
-            raise InvalidArgument(
-                f"mechanism={describe(mechanism)} has no `claim` and claim=None; pass "
-                "claim=PrivacyClaim(epsilon, delta)."
-            )
-    if not isinstance(claim, PrivacyClaim):
-        raise InvalidArgument(
-            f"claim={describe(claim)} must be a dpverify.PrivacyClaim, e.g. PrivacyClaim(1.0, 1e-5)."
-        )
-    return claim
+def with_neighbours(pairs: Any, neighbours: Any) -> Any:
+    """``pairs`` with the caller's ``neighbours=`` space (a :class:`~dpverify.auditing.pairs.StatedPairs`), or
+    ``pairs`` unchanged without one; InvalidArgument for a space that is not one, or with searched pairs."""
+    if neighbours is None:
+        return pairs
+    if not isinstance(neighbours, NeighbourSpace):
+        raise InvalidArgument(f"neighbours={describe(neighbours)} must be a NeighbourSpace, e.g. "
+                              "NeighbourSpace(Unit.WHOLE, Norm.LINF, 1.0) for answer vectors at most 1 apart "
+                              "in every coordinate.")
+    if isinstance(pairs, SearchedPairs):
+        raise InvalidArgument("neighbours= states how given pairs are neighbours; without pairs, state the "
+                              "domain to search: domain=InputDomain.answers(length, sensitivity=..., norm=...).")
+    return StatedPairs(pairs, neighbours)
 
 
 def time_budget_of(time_budget: Any) -> float | None:
@@ -117,6 +118,10 @@ def resolve_pairs(pairs: Any, mechanism: Any, claim: PrivacyClaim, rng: Any):
     candidate is checked against the generator's space and the mechanism's ``check_neighbours``
     (InvalidArgument for a non-neighbour or an empty candidate list).
     """
+    if isinstance(pairs, SearchedPairs):  # chosen by the unaided search (dpverify.auditing.unaided)
+        return list(pairs.pairs), pairs.rng, pairs.record
+    if isinstance(pairs, StatedPairs):
+        return normalise_pairs(pairs.pairs), rng, None
     if not isinstance(pairs, NeighbourGenerator):
         return normalise_pairs(pairs), rng, None
     root = root_seed(rng)
@@ -179,8 +184,13 @@ def plan_audit(mechanism: Any, pairs: Any, claim: PrivacyClaim, rng: Any, option
     white_box = is_white_box(mechanism)
     if white_box:
         _refuse_foreign_options(mechanism, white_box, options)
-    checks = (check_pairs(pair_list, mechanism, claim.relation) if search is None
-              else _generator_checks(search, len(pair_list)))
+    if isinstance(pairs, SearchedPairs):
+        checks = pairs.checks
+    elif search is None:
+        checks = check_pairs(pair_list, mechanism, claim.relation,
+                             pairs.space if isinstance(pairs, StatedPairs) else None)
+    else:
+        checks = _generator_checks(search, len(pair_list))
     _check_dask_payload(options.executor, mechanism, pair_list)
     if not white_box:
         _refuse_foreign_options(mechanism, white_box, options)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 import numpy as np
@@ -39,7 +40,7 @@ from ..claims import NeighbourRelation
 from ..errors import DPVerifyError, InvalidArgument
 from .space import NeighbourSpace, Unit
 
-__all__ = ["normalise_pairs", "check_pair", "check_pairs", "records", "UNCHECKED"]
+__all__ = ["normalise_pairs", "check_pair", "check_pairs", "records", "UNCHECKED", "StatedPairs"]
 
 #: The label of a pair whose neighbourhood could not be checked.
 UNCHECKED = "unchecked"
@@ -245,7 +246,18 @@ def _stated_space(mechanism: Any):
     return space if isinstance(space, NeighbourSpace) else None
 
 
-def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, where: str = "pair") -> str:
+@dataclass(frozen=True)
+class StatedPairs:
+    """Pairs with the neighbour space the caller states for them (``dpverify.audit(..., neighbours=space)``):
+    checked against ``space`` in place of the mechanism's own ``neighbour_space()``, e.g. two query-answer
+    vectors that differ in every coordinate by at most the sensitivity."""
+
+    pairs: Any
+    space: NeighbourSpace
+
+
+def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, where: str = "pair",
+               space: NeighbourSpace | None = None) -> str:
     """Validate one pair before sampling; return how it was checked (or :data:`UNCHECKED`).
 
     Raises InvalidArgument for D = D', for datasets that are not neighbours under ``relation``
@@ -259,7 +271,8 @@ def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, whe
             f"{where}: D = D' (both {describe(d, 40)}); a pair of equal datasets tests nothing. Give two "
             "neighbouring datasets that differ in one record."
         )
-    space = _stated_space(mechanism)
+    given = space is not None
+    space = space if given else _stated_space(mechanism)
     check = getattr(mechanism, "check_neighbours", None)
     # A mechanism that states its neighbourhood knows what its records are (query answers for a
     # WHOLE space, columns for some matrices): its rule replaces the rows-along-axis-0 reading.
@@ -275,10 +288,11 @@ def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, whe
             try:
                 space.check(d, dp, where=where)
             except InvalidArgument as exc:
-                raise InvalidArgument(f"{exc} (the mechanism's neighbour_space() is {space.describe()}; "
+                whose = "neighbours= given to audit" if given else "the mechanism's neighbour_space()"
+                raise InvalidArgument(f"{exc} ({whose} is {space.describe()}; "
                                       "give a pair inside it.)".replace("The generator yields non-neighbours. ",
                                                                         "")) from None
-            labels.append(f"neighbour space: {space.describe()}")
+            labels.append(f"neighbour space{' (given)' if given else ''}: {space.describe()}")
     if callable(check):
         try:
             check(d, dp)  # raises InvalidArgument for non-neighbours (the mechanism's own rule)
@@ -309,6 +323,9 @@ def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, whe
     return "; ".join(labels)
 
 
-def check_pairs(pairs: list, mechanism: Any, relation: NeighbourRelation) -> tuple[str, ...]:
-    """:func:`check_pair` for every pair (``where`` names its index); one label per pair."""
-    return tuple(check_pair(a, b, mechanism, relation, where=f"pairs[{i}]") for i, (a, b) in enumerate(pairs))
+def check_pairs(pairs: list, mechanism: Any, relation: NeighbourRelation,
+                space: NeighbourSpace | None = None) -> tuple[str, ...]:
+    """:func:`check_pair` for every pair (``where`` names its index); one label per pair. ``space`` (the
+    caller's ``neighbours=``) replaces the mechanism's stated neighbour space."""
+    return tuple(check_pair(a, b, mechanism, relation, where=f"pairs[{i}]", space=space)
+                 for i, (a, b) in enumerate(pairs))

@@ -64,6 +64,7 @@ class AuditMethod(str, enum.Enum):
     WHITE_BOX_IMPORTANCE = "white-box (importance sampling)"
     WHITE_BOX_MIXED = "white-box (importance sampling, plain)"
     BLACK_BOX = "black-box"
+    GREY_BOX = "grey-box"
 
     def __str__(self) -> str:
         return self.value
@@ -308,4 +309,15 @@ class AuditResult:
             f"{self.method}, {self.seconds:.2f} s"
             + ("" if self.tightness is None or not self.passed else
                f"; passed (false-alarm rate <= {self.false_alarm_rate:.3g}), tightness {self.tightness:.3f}")
+            + self._found_text()
         )
+
+    def _found_text(self) -> str:
+        """The grey-box finding, and the unaided search's pair when it chose the pair ("" otherwise)."""
+        grey = f"; {self.notes[0]}" if self.method is AuditMethod.GREY_BOX and self.notes else ""
+        if self.search is None or self.search.generator != "unaided search":
+            return grey
+        report = dict(self.search.report)
+        config = f", configuration {report['configuration']}" if "configuration" in report else ""
+        return grey + (f"; pair found by the unaided search among {report['candidates']} candidates: {report['found']}"
+                       f" (distance {report['distance']}{config})")

@@ -1,4 +1,4 @@
-"""``dpverify audit MODULE:ATTR --pairs MODULE:ATTR``: audit one mechanism on given pairs."""
+"""``dpverify audit MODULE:ATTR [--pairs MODULE:ATTR]``: audit one mechanism on given pairs, or search for the pair."""
 from __future__ import annotations
 
 import logging
@@ -8,7 +8,9 @@ import sys
 from .. import audit as _audit
 from ..auditing import DEFAULT_SAMPLES
 from ..auditing.distributed import connect
+from ..auditing.domain import InputDomain
 from ..auditing.result import jsonable
+from ..auditing.unaided.derive import domain_like
 from ..claims import PrivacyClaim
 from ..errors import InvalidArgument
 from ..registry import load_entries
@@ -34,12 +36,21 @@ def register(sub):
         description=(
             "Audit a mechanism on neighbouring pairs. MECHANISM is MODULE:ATTR, naming a mechanism or a "
             "zero-argument callable returning one, or the name of a registered mechanism (see "
-            "`dpverify check`), whose default pairs are used unless --pairs is given. --pairs names "
-            "one pair (a tuple), a list of pairs, or a zero-argument callable returning either."
+            "`dpverify check`), whose default pairs are used unless --pairs or --search is given. --pairs "
+            "names one pair (a tuple), a list of pairs, or a zero-argument callable returning either. Without "
+            "--pairs, MODULE:ATTR is audited without pairs: the audit searches the mechanism's input_domain() "
+            "(or --domain) for the violating pair and certifies it on fresh draws."
         ),
     )
     p.add_argument("mechanism", metavar="MECHANISM", help="MODULE:ATTR or a registered mechanism's name")
-    p.add_argument("--pairs", metavar="MODULE:ATTR", help="required unless MECHANISM is a registered name")
+    p.add_argument("--pairs", metavar="MODULE:ATTR", help="the pairs to audit (default: search for the pair; a "
+                                                          "registered name: its default pairs)")
+    p.add_argument("--search", action="store_true",
+                   help="a registered name: search for the violating pair in the domain its neighbourhood implies "
+                        "instead of auditing its default pairs")
+    p.add_argument("--domain", metavar="MODULE:ATTR",
+                   help="the InputDomain to search (or a zero-argument callable returning one); default: the "
+                        "mechanism's input_domain()")
     p.add_argument("--epsilon", type=_common.nonnegative_arg, help="claimed epsilon (default: the mechanism's claim)")
     p.add_argument("--delta", type=_common.delta_arg, help="claimed delta (default: the mechanism's claim, or 0 with --epsilon)")
     p.add_argument("--samples", type=_common.count_arg, default=DEFAULT_SAMPLES,
@@ -48,6 +59,12 @@ def register(sub):
     p.add_argument("--confidence", type=_common.open_unit_arg, default=0.95)
     p.add_argument("--delta-resolution", type=_common.positive_arg, metavar="R",
                    help="choose the samples per direction so the delta lower bound is within about R of the estimate")
+    p.add_argument("--mode", choices=("grey-box", "auto"),
+                   help="grey-box: replay every pair with the draws of D frozen first; an exact finding is the verdict, "
+                        "else the statistical audit runs (auto: the same)")
+    p.add_argument("--sequential", action="store_true",
+                   help="black-box, scalar outputs: an anytime-valid test that stops as soon as it certifies a "
+                        "violation (--samples is then the most draws per dataset)")
     p.add_argument("--plot", metavar="FILE",
                    help="save a plot (needs extra `plot`): white-box, the loss distribution and delta(eps); black-box, "
                         "each event's frequency on D and D' with confidence intervals")
@@ -71,22 +88,42 @@ def register(sub):
 
 
 def _mechanism_and_pairs(args):
-    """The mechanism and its pairs: a registered name (default pairs unless --pairs) or MODULE:ATTR."""
+    """(mechanism, pairs, domain): a registered name (default pairs unless --pairs or --search) or MODULE:ATTR
+    (--pairs, else None: the audit searches --domain or the mechanism's input_domain())."""
+    if args.pairs is not None and (args.search or args.domain is not None):
+        raise InvalidArgument(f"--pairs {args.pairs} with {'--search' if args.search else '--domain'}: a search "
+                              "chooses the pairs itself. Drop --pairs, or drop --search/--domain.")
+    domain = None
+    if args.domain is not None:
+        domain = _common.load_object(args.domain, "--domain", call=lambda o: callable(o) and not isinstance(o, InputDomain))
     if ":" not in args.mechanism:
         entry = _registered(args.mechanism)
         mech = entry.factory()
+        if args.search or domain is not None:
+            return mech, None, domain if domain is not None else _entry_domain(args.mechanism, entry, mech)
         pairs = entry.pairs() if args.pairs is None else None
     else:
         mech = _common.load_object(args.mechanism, "MECHANISM",
                                    call=lambda o: not hasattr(o, "sample") and callable(o))
         if args.pairs is None:
-            raise InvalidArgument(f"--pairs is required when MECHANISM={args.mechanism!r} is MODULE:ATTR "
-                                  "(only registered mechanisms have default pairs).")
+            return mech, None, domain
         pairs = None
     if pairs is None:
         pairs = _common.load_object(args.pairs, "--pairs",
                                     call=lambda o: callable(o) and not isinstance(o, (tuple, list)))
-    return mech, pairs
+    return mech, pairs, None
+
+
+def _entry_domain(name, entry, mech):
+    """The domain a registered mechanism's neighbourhood implies on its default pairs' shape."""
+    pairs = entry.pairs()
+    first = pairs[0] if isinstance(pairs, list) else pairs
+    domain = domain_like(mech, first[0])
+    if domain is None:
+        raise InvalidArgument(f"--search: {name!r} states no query-answer neighbourhood from which a domain to "
+                              "search follows (its records are rows, columns or checked by its own rule). Give "
+                              "--domain MODULE:ATTR (an InputDomain), or audit its default pairs (drop --search).")
+    return domain
 
 
 def _claim(args, mech) -> PrivacyClaim | None:
@@ -117,6 +154,10 @@ def _audit_options(args, white_box: bool):
             heartbeat = _common.Heartbeat(f"black-box audit of {args.mechanism}")
     if args.time_budget is not None:
         extra["time_budget"] = args.time_budget
+    if args.mode is not None:
+        extra["mode"] = args.mode
+    if args.sequential:
+        extra["sequential"] = True
     return extra, heartbeat
 
 
@@ -165,7 +206,7 @@ def _run_audit(args, mech, pairs, claim, seed, extra, heartbeat):
 
 
 def run(args) -> int:
-    mech, pairs = _mechanism_and_pairs(args)
+    mech, pairs, domain = _mechanism_and_pairs(args)
     claim = _claim(args, mech)
     seed = args.seed if args.seed is not None else _common.new_seed()
     white_box = callable(getattr(mech, "log_density", None))
@@ -173,6 +214,8 @@ def run(args) -> int:
         _common.check_plot_target(args.plot)
     _common.check_report_target(args.report)
     extra, heartbeat = _audit_options(args, white_box)
+    if domain is not None:
+        extra["domain"] = domain
     result = _run_audit(args, mech, pairs, claim, seed, extra, heartbeat)
     if result is None:
         return 130
@@ -205,12 +248,14 @@ def _report_now(result, args, claim, seed) -> int:
         _common.print_json(doc)
     else:
         print(result)
-        pairs_opt = f" --pairs {args.pairs}" if args.pairs else ""
+        pairs_opt = (f" --pairs {args.pairs}" if args.pairs else "") + (" --search" if args.search else "") + (
+            f" --domain {args.domain}" if args.domain else "")
         size = (f"--delta-resolution {args.delta_resolution!r}" if args.delta_resolution is not None
                 else f"--samples {args.samples}")
         print(f"reproduce with: dpverify audit {args.mechanism}{pairs_opt} "
               f"{size} --seed {seed}"
               + (f" --epsilon {claim.epsilon} --delta {claim.delta}" if claim is not None else "")
               + (f" --confidence {args.confidence!r}" if args.confidence != 0.95 else "")
-              + (f" --time-budget {args.time_budget!r}" if args.time_budget is not None else ""))
+              + (f" --time-budget {args.time_budget!r}" if args.time_budget is not None else "")
+              + (f" --mode {args.mode}" if args.mode else "") + (" --sequential" if args.sequential else ""))
     return 0

@@ -204,7 +204,7 @@ def format_report(mechanism: Any, result: AuditResult, pairs: list | None, *, so
 
 
 def _python_line(mechanism: Any, pairs_or_strategy: Any, claim: Any, samples: int, confidence: float,
-                 max_pairs: int | None, seed: int) -> str:
+                 max_pairs: int | None, seed: int, mode: Any = None) -> str:
     pairs_text = " ".join(repr(pairs_or_strategy).split())
     if len(pairs_text) > 200:
         pairs_text = "<the pairs above>"
@@ -214,13 +214,15 @@ def _python_line(mechanism: Any, pairs_or_strategy: Any, claim: Any, samples: in
     args += [f"samples={samples}", f"confidence={confidence!r}"]
     if max_pairs is not None:
         args.append(f"max_pairs={max_pairs}")
+    if mode is not None:
+        args.append(f"mode={mode!r}")
     args.append(f"rng={seed}")
     return "dpverify.testing.assert_private(" + ", ".join(args) + ")"
 
 
 def check_private(mechanism: Any, pairs_or_strategy: Any, claim: PrivacyClaim | None, *, samples: int,
                   confidence: float, seed: int, max_pairs: int, reproduce: str | None = None,
-                  drawn: list | None = None) -> AuditResult:
+                  drawn: list | None = None, mode: Any = None) -> AuditResult:
     """The work of :func:`assert_private` with an explicit integer ``seed``; ``reproduce`` is the
     line printed on failure (default: the Python call); the pairs drawn from a strategy are
     appended to ``drawn`` when it is a list."""
@@ -236,7 +238,8 @@ def check_private(mechanism: Any, pairs_or_strategy: Any, claim: PrivacyClaim | 
     else:
         pairs = pairs_or_strategy
         source = "as given"
-    result = audit(mechanism, pairs, claim=claim, samples=samples, confidence=confidence, rng=seed)
+    result = audit(mechanism, pairs, claim=claim, samples=samples, confidence=confidence, rng=seed,
+                   **({} if mode is None else {"mode": mode}))
     if result.verdict is Verdict.INCONSISTENT:  # the density lies about the sampler: no privacy verdict
         line = reproduce or _python_line(mechanism, pairs_or_strategy, claim, samples, confidence,
                                          max_pairs if strategy else None, seed)
@@ -251,14 +254,14 @@ def check_private(mechanism: Any, pairs_or_strategy: Any, claim: PrivacyClaim | 
             audited = None
             source = f"selected by {type(pairs_or_strategy).__name__}"
         line = reproduce or _python_line(mechanism, pairs_or_strategy, claim, samples, confidence,
-                                         max_pairs if strategy else None, seed)
+                                         max_pairs if strategy else None, seed, mode)
         raise AssertionError(format_report(mechanism, result, audited, source=source, seed=seed, reproduce=line))
     return result
 
 
 def assert_private(mechanism: Any, pairs_or_strategy: Any, claim: PrivacyClaim | None = None, *,
                    samples: int | None = None, confidence: float = DEFAULT_CONFIDENCE, rng: Any = None,
-                   max_pairs: int | None = None) -> AuditResult:
+                   max_pairs: int | None = None, mode: Any = None) -> AuditResult:
     """Fail (``AssertionError``) when an audit finds that ``mechanism`` violates ``claim``.
 
     ``pairs_or_strategy`` is what :func:`dpverify.audit` takes (one pair ``(D, D_prime)``, a list
@@ -276,6 +279,9 @@ def assert_private(mechanism: Any, pairs_or_strategy: Any, claim: PrivacyClaim |
     pair, the direction, the lower bounds against the claim, the seed and a line that reproduces
     the failure.
 
+    ``mode="grey-box"`` replays every pair with its draws frozen first (:mod:`dpverify.auditing.greybox`): an
+    exact finding fails the check at once (no sampling, no false alarm); without one the audit runs as usual.
+
     Inside pytest, prefer the ``dp_auditor`` fixture of the dpverify plugin: it uses the run's
     seed and profile and splits the run's false-alarm budget over its privacy tests.
     """
@@ -284,5 +290,5 @@ def assert_private(mechanism: Any, pairs_or_strategy: Any, claim: PrivacyClaim |
     profile = PROFILES[DEFAULT_PROFILE]
     return check_private(mechanism, pairs_or_strategy, claim,
                          samples=profile.samples if samples is None else samples, confidence=confidence,
-                         seed=seed, max_pairs=profile.max_pairs if max_pairs is None else max_pairs)
+                         seed=seed, max_pairs=profile.max_pairs if max_pairs is None else max_pairs, mode=mode)
 

@@ -68,7 +68,7 @@ def test_audit_text_output_says_how_to_reproduce(capsys):
     (["audit", f"{__name__}:LAPLACE", "--pairs", f"{__name__}:PAIR", "--confidence", "2"], "argument --confidence: '2' must be strictly between 0 and 1"),
     (["check", "--only", "no-such-mechanism"], "not a registered mechanism"),
     (["audit", "no-such-mechanism"], "neither MODULE:ATTR nor a registered mechanism"),
-    (["audit", f"{__name__}:LAPLACE"], "--pairs is required"),
+    (["audit", f"{__name__}:LAPLACE"], "states no input domain to search"),
 ], ids=["module", "attr", "spec", "samples", "nan-eps", "confidence", "only", "name", "no-pairs"])
 def test_usage_errors_exit_2_with_one_line(capsys, argv, needle):
     try:

@@ -6,8 +6,8 @@ until it is): a *script* is run as ``python example.py`` in a fresh interpreter 
 continues, when it continues one); a *template* has placeholder names the reader fills in (checked:
 they are used and not defined in the block); an *expected error* shows a library's crash on purpose.
 
-Default suite (cheap representatives, a few seconds each): the accounting example, and a script
-with a counter-driven sampler that ignores ``rng``, audited black-box at the default samples (the
+Default suite (cheap representatives, a few seconds each): the accounting example, the audit without
+pairs (a forgotten clamp found by the unaided search), and a script with a counter-driven sampler that ignores ``rng``, audited black-box at the default samples (the
 path that died with BrokenProcessPool when workers were spawned and re-ran the script). Marked slow:
 the README tour (also run in-process by test_readme_examples.py), the white-box profile example, the
 calibration example (runs a paper's proof file on first use), and every example needing an optional
@@ -46,6 +46,7 @@ EXAMPLES: dict[tuple[str, int], tuple[str, dict]] = {
     ("docs/auditing.md", 0): (SCRIPT, {"slow": True}),
     ("docs/auditing.md", 1): (TEMPLATE, {"placeholders": (), "why": "the signature of a mechanism method"}),
     ("docs/auditing.md", 2): (TEMPLATE, {"placeholders": (), "why": "the signature of a mechanism method"}),
+    ("docs/auditing.md", 3): (SCRIPT, {}),
     ("docs/calibration.md", 0): (SCRIPT, {"slow": True}),
     ("docs/libraries.md", 0): (SCRIPT, {"needs": ("opendp",), "slow": True}),
     ("docs/libraries.md", 1): (EXPECTED_ERROR, {"needs": ("pipeline_dp",), "error": "ValueError", "slow": True}),

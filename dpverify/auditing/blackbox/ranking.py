@@ -121,12 +121,18 @@ def calibrated_tails(x1: np.ndarray, x2: np.ndarray, v: np.ndarray, upper: bool)
     fin = pooled[np.isfinite(pooled)]
     if fin.size < 2 or x1.size != x2.size:
         return None
-    z = np.clip(pooled, fin.min(), fin.max())
-    sd = float(fin.std())
+    # the distinct (clipped) values, then their standardised scores: one score per distinct value, so the
+    # counts below line up with raw_v even where two values standardise to the same float
+    raw_v, inv = np.unique(np.clip(pooled, fin.min(), fin.max()), return_inverse=True)
+    with np.errstate(over="ignore", invalid="ignore"):
+        sd, mean = float(fin.std()), float(fin.mean())
+    scale = 1.0
+    if not (np.isfinite(sd) and np.isfinite(mean)):  # outputs near the largest float: standardise a scaled copy
+        scale = float(np.max(np.abs(fin)))
+        sd, mean = float((fin / scale).std()), float((fin / scale).mean())
     if not sd > 0:
         return None
-    z = (z - float(fin.mean())) / sd
-    vals, inv = np.unique(z, return_inverse=True)
+    vals = (raw_v / scale - mean) / sd
     w1 = np.bincount(inv[: x1.size], minlength=vals.size).astype(float)
     w0 = np.bincount(inv[x1.size:], minlength=vals.size).astype(float)
     w = w1 + w0
@@ -144,7 +150,6 @@ def calibrated_tails(x1: np.ndarray, x2: np.ndarray, v: np.ndarray, upper: bool)
         return None
     q = special.expit(theta[0] + theta[1] * vals)
     e1, e0 = w * q, w * (1 - q)  # expected D and D' counts at each distinct value
-    raw_v = np.unique(np.clip(pooled, fin.min(), fin.max()))  # the distinct values, same order as vals
     c1, c0 = np.cumsum(e1), np.cumsum(e0)
     vv = np.clip(v, fin.min(), fin.max())
     if upper:

@@ -1,0 +1,18 @@
+"""Grey-box audits by record and replay (issue 31): exact findings from one pair of executions per pair.
+
+``dpverify.audit(mechanism, pairs, mode="grey-box")`` replays every pair
+(:func:`~dpverify.auditing.greybox.replay.replay_pair`: record the draws on D with
+:class:`~dpverify.auditing.greybox.recorder.Recorder`, replay them on D', twice). An exact finding -- the drawn
+noise implies more privacy loss on the pair than the claim allows, or a deterministic difference -- is the
+verdict ``violated`` (method ``grey-box``), with the finding, the implied privacy and the trace in the notes and
+``result.greybox``. Without a finding the statistical audit (white-box or black-box) runs as usual and its
+verdict stands; the grey-box checks are attached (what was modelled, what was not and why, divergences and
+data-dependent parameters). A grey-box finding is never weakened by that fallback: the fallback runs only when
+there is none.
+"""
+from __future__ import annotations
+
+from .recorder import Call, Diverged, Recorder
+from .replay import PairCheck, replay_pair
+
+__all__ = ["Recorder", "Call", "Diverged", "PairCheck", "replay_pair"]
