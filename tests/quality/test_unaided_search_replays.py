@@ -1,7 +1,7 @@
 """Issue 29, first acceptance item: with NO pair given, the audit finds four reported bug classes by itself, and
 passes their fixed twins (``tests/support/bug_replays.py`` cites each report and computes the true privacy).
 
-Default suite (about 9 s CPU in all, pytest's start included): each faulty replica once and each fixed twin
+Default suite (about 5.5 s CPU in all, pytest's start included): each faulty replica once and each fixed twin
 once, seed 0, at the samples of :data:`SAMPLES`. Those are sample counts at which the search found and certified
 the violation on every seed tried: seeds 0-9 (the slow test below, and benchmarks/results/unaided_search.json).
 While choosing them, half the count missed some of seeds 0-4 for the resize map (2 of 5 missed at 500) and the
