@@ -29,7 +29,7 @@ import numpy as np
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument
 from ..validation import integer
-from .draws import root_seed
+from .draws import root_seed, scalar_outputs
 from .intake import plan_audit
 from .pairs import normalise_pairs
 from .point import with_checks
@@ -43,15 +43,8 @@ PILOT = 100
 BATCH = 16
 
 
-def _scalar(x: Any, where: str) -> np.ndarray:
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        a = None
-    if a is None or not (a.ndim == 1 or (a.ndim == 2 and a.shape[1] == 1)):
-        raise InvalidArgument(f"{where}: the anytime test needs scalar outputs (got shape {np.shape(x)}); audit "
-                              "without sequential=True.")
-    return a.reshape(-1)
+def _scalar(outputs: Any, where: str) -> np.ndarray:
+    return scalar_outputs(outputs, where, "the anytime test", "audit without sequential=True.")
 
 
 def _choose(x: np.ndarray, y: np.ndarray, growth: float, delta: float) -> tuple:

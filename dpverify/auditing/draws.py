@@ -20,7 +20,7 @@ from ..validation import as_rng, integer
 from ..errors import InvalidArgument, MechanismError
 from ..messages import describe
 
-__all__ = ["BATCH_ELEMENTS", "DIRECTIONS", "Origin", "NO_ORIGIN", "root_seed", "BatchPlan", "batch_plan", "check_outputs", "call_sampler", "honours_rng",
+__all__ = ["BATCH_ELEMENTS", "DIRECTIONS", "Origin", "NO_ORIGIN", "root_seed", "scalar_outputs", "BatchPlan", "batch_plan", "check_outputs", "call_sampler", "honours_rng",
            "same_outputs", "validate_samples", "DEFAULT_MAX_SAMPLES", "SamplesPlan", "plan_samples",
            "available_memory"]
 
@@ -215,3 +215,16 @@ def available_memory() -> int | None:
         return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
     except (ValueError, OSError, AttributeError):
         return None
+
+
+def scalar_outputs(outputs: Any, where: str, test: str, fix: str) -> np.ndarray:
+    """``outputs`` as a flat float array when they are one number per draw; else InvalidArgument naming ``where``
+    (the dataset), the ``test`` that needs scalar outputs, and the ``fix``."""
+    try:
+        x = np.asarray(outputs, dtype=float)
+    except (TypeError, ValueError):
+        x = None
+    if x is None or not (x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1)):
+        raise InvalidArgument(f"{where}: {test} needs scalar outputs (got {type(outputs).__name__} of shape "
+                              f"{np.shape(outputs)}); {fix}")
+    return x.reshape(-1)

@@ -40,7 +40,7 @@ from ..claims import NeighbourRelation
 from ..errors import DPVerifyError, InvalidArgument
 from .space import NeighbourSpace, Unit
 
-__all__ = ["normalise_pairs", "check_pair", "check_pairs", "records", "UNCHECKED", "StatedPairs"]
+__all__ = ["normalise_pairs", "check_pair", "check_pairs", "records", "UNCHECKED", "StatedPairs", "stated_space"]
 
 #: The label of a pair whose neighbourhood could not be checked.
 UNCHECKED = "unchecked"
@@ -237,7 +237,8 @@ def _structure(d: Any, dp: Any, relation: NeighbourRelation, where: str, records
     return "records: one record replaced (multiset)"
 
 
-def _stated_space(mechanism: Any):
+def stated_space(mechanism: Any) -> NeighbourSpace | None:
+    """The mechanism's own ``neighbour_space()`` when it states one (None otherwise, or when it raises)."""
     own = getattr(mechanism, "neighbour_space", None)
     if not callable(own):
         return None
@@ -274,7 +275,7 @@ def check_pair(d: Any, dp: Any, mechanism: Any, relation: NeighbourRelation, whe
             "neighbouring datasets that differ in one record."
         )
     given = space is not None
-    space = space if given else _stated_space(mechanism)
+    space = space if given else stated_space(mechanism)
     check = getattr(mechanism, "check_neighbours", None)
     # A mechanism that states its neighbourhood knows what its records are (query answers for a
     # WHOLE space, columns for some matrices): its rule replaces the rows-along-axis-0 reading.

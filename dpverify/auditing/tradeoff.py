@@ -48,7 +48,7 @@ from ..claims import ClaimForm, PrivacyClaim, Verdict
 from ..errors import InvalidArgument
 from ..mechanism import is_white_box
 from .bounds import clopper_pearson_lower, clopper_pearson_upper
-from .draws import root_seed
+from .draws import root_seed, scalar_outputs
 from .intake import plan_audit
 from .pairs import normalise_pairs
 from .point import with_checks
@@ -97,15 +97,7 @@ def tradeoff_of(claim: PrivacyClaim) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def _scalar(outputs: Any, where: str) -> np.ndarray:
-    try:
-        x = np.asarray(outputs, dtype=float)
-    except (TypeError, ValueError):
-        x = None
-    if x is None or not (x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1)):
-        raise InvalidArgument(f"{where}: the trade-off test of a curve claim needs scalar outputs (got "
-                              f"{type(outputs).__name__} of shape {np.shape(outputs)}); audit the claim's points with "
-                              "dpverify.audit_curve(mechanism, pairs, claim=claim) instead.")
-    return x.reshape(-1)
+    return scalar_outputs(outputs, where, "the trade-off test of a curve claim", "audit the claim's points with dpverify.audit_curve(mechanism, pairs, claim=claim) instead.")
 
 
 def _choose(x0: np.ndarray, x1: np.ndarray, f) -> tuple:

@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..domain import InputDomain
-from ..space import NeighbourSpace, Norm, Unit
+from ..pairs import stated_space
+from ..space import Norm, Unit
 
 __all__ = ["domain_like", "shaped"]
 
@@ -32,17 +33,6 @@ def shaped(shape: tuple, integer: bool, values: Any) -> Any:
     return a
 
 
-def _stated(mechanism: Any) -> NeighbourSpace | None:
-    own = getattr(mechanism, "neighbour_space", None)
-    if not callable(own):
-        return None
-    try:
-        space = own()
-    except Exception:
-        return None
-    return space if isinstance(space, NeighbourSpace) else None
-
-
 def domain_like(mechanism: Any, example: Any) -> InputDomain | None:
     """The query-answer domain of ``mechanism`` on datasets shaped like ``example`` (module docstring), or None."""
     try:
@@ -52,7 +42,7 @@ def domain_like(mechanism: Any, example: Any) -> InputDomain | None:
     if data.dtype.kind not in "iuf" or data.size == 0:
         return None
     integer = data.dtype.kind in "iu"
-    space = _stated(mechanism)
+    space = stated_space(mechanism)
     if space is not None and space.unit is Unit.WHOLE and not space.also:
         sensitivity, norm = space.bound, space.norm
     elif space is None and data.ndim == 0 and isinstance(getattr(mechanism, "sensitivity", None), (int, float)) \
