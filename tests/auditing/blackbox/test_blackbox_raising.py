@@ -79,12 +79,15 @@ def test_a_sampler_raising_on_every_draw_is_a_mechanism_error(mech):
 
 
 def test_a_library_adapter_whose_every_draw_fails_is_a_mechanism_error(monkeypatch):
-    """diffprivlib 0.4.1's mechanisms reject ``random_state``: the adapter's every draw is a TypeError."""
+    """A library mechanism whose every release raises (here a TypeError on every call): the audit says so.
+
+    (This used to be diffprivlib 0.4.1, whose mechanisms reject ``random_state``; the adapter now passes
+    ``random_state`` only where the signature takes it, so that release is audited: tests/adapters.)"""
     dl = fakes.install_diffprivlib(monkeypatch)
 
     class OldLaplace(dl.mechanisms.Laplace):
-        def __init__(self, *, epsilon, delta=0.0, sensitivity):  # no random_state, as in 0.4.1
-            super().__init__(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+        def randomise(self, value):  # every release fails, as a library call with a rejected keyword does
+            raise TypeError("randomise() got an unexpected keyword argument 'random_state'")
 
     A = fakes.fresh_adapter(monkeypatch, "diffprivlib")
     m = A.mechanism(OldLaplace(epsilon=1.0, sensitivity=1.0))
@@ -168,8 +171,8 @@ def make(monkeypatch):
     dl = fakes.install_diffprivlib(monkeypatch)
 
     class OldLaplace(dl.mechanisms.Laplace):
-        def __init__(self, *, epsilon, delta=0.0, sensitivity):  # rejects random_state, as 0.4.1 does
-            super().__init__(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+        def randomise(self, value):  # every release fails
+            raise TypeError("randomise() got an unexpected keyword argument 'random_state'")
 
     A = fakes.fresh_adapter(monkeypatch, "diffprivlib")
     return A.mechanism(OldLaplace(epsilon=1.0, sensitivity=1.0))
