@@ -44,7 +44,7 @@ from .base import LibraryMechanism, ScalarDistanceCheck, as_outputs, relation_of
 
 _dpl = require("diffprivlib", "diffprivlib", "diffprivlib")
 
-__all__ = ["mechanism", "tool", "DiffprivlibMechanism", "DiffprivlibTool", "seeded", "NO_SEED", "GROUP_NOTE"]
+__all__ = ["mechanism", "tool", "DiffprivlibMechanism", "DiffprivlibTool", "DiffprivlibCall", "seeded", "NO_SEED", "GROUP_NOTE"]
 
 #: What an adapter of a diffprivlib object without ``random_state`` says (in ``limitations``).
 NO_SEED = ("{name} takes no random_state (diffprivlib < 0.5): its draws come from numpy's global generator, not "
@@ -85,13 +85,19 @@ def _as_vector(x: Any) -> list:
 
 
 
-class DiffprivlibMechanism(LibraryMechanism):
+class DiffprivlibCall(LibraryMechanism):
+    """The base of every diffprivlib adapter: nothing is built once; each draw calls the library afresh, seeded from
+    ``rng`` where the release takes ``random_state`` (``honours_rng``)."""
+
     library = "diffprivlib"
     distribution = "diffprivlib"
     honours_rng = True
 
     def _build(self):
         return None  # rebuilt per call with a seed from rng (cheap: a constructor call)
+
+
+class DiffprivlibMechanism(DiffprivlibCall):
 
     def _sample(self, obj, data, size, rng):
         cls, kwargs, data_param, convert = self._recipe
@@ -178,14 +184,7 @@ def _mechanism_domain(mech: Any, kw: dict, data_param: str | None, limitations: 
     return dom, (_as_int if integer else _as_float)
 
 
-class DiffprivlibTool(LibraryMechanism):
-    library = "diffprivlib"
-    distribution = "diffprivlib"
-    honours_rng = True
-
-    def _build(self):
-        return None
-
+class DiffprivlibTool(DiffprivlibCall):
     def _sample(self, obj, data, size, rng):
         func, kwargs = self._recipe
         state = seeded(self.honours_rng, rng)

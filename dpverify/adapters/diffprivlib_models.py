@@ -26,8 +26,8 @@ from .. import validation as v
 from ..auditing.domain import LARGEST_FLOAT, InputDomain
 from ..claims import NeighbourRelation, PrivacyClaim
 from ..errors import InvalidArgument
-from .base import LibraryMechanism, as_outputs, relation_of, require, signature_accepts
-from .diffprivlib import GROUP_NOTE, NO_SEED, seeded, tool_values
+from .base import as_outputs, relation_of, require, signature_accepts
+from .diffprivlib import GROUP_NOTE, NO_SEED, DiffprivlibCall, seeded, tool_values
 
 _dpl = require("diffprivlib", "diffprivlib", "diffprivlib")
 
@@ -88,14 +88,7 @@ def parameters(fitted: Any, params: dict) -> np.ndarray:
     return np.concatenate([np.asarray(p, dtype=float).ravel() for p in parts])
 
 
-class DiffprivlibModel(LibraryMechanism):
-    library = "diffprivlib"
-    distribution = "diffprivlib"
-    honours_rng = True
-
-    def _build(self):
-        return None
-
+class DiffprivlibModel(DiffprivlibCall):
     def _sample(self, obj, data, size, rng):
         cls, params, kind = self._recipe
         X, y = _xy(kind, data)
@@ -148,14 +141,7 @@ def model(estimator: Any, *, relation: NeighbourRelation | None = None, keys: An
     return out
 
 
-class DiffprivlibSequence(LibraryMechanism):
-    library = "diffprivlib"
-    distribution = "diffprivlib"
-    honours_rng = True
-
-    def _build(self):
-        return None
-
+class DiffprivlibSequence(DiffprivlibCall):
     def _sample(self, obj, data, size, rng):
         calls, slack, accepts = self._recipe
         data = np.asarray(data, dtype=float) if not isinstance(data, np.ndarray) else data

@@ -15,11 +15,13 @@ record that makes the mechanism raise on one dataset and not on the other is a d
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...errors import DPVerifyError
+from ...errors import DPVerifyError, MechanismError
+from ...messages import describe
 
 __all__ = ["SideDraws", "draw_side", "violation_score", "screen_candidates", "Screened"]
 
@@ -54,7 +56,8 @@ class SideDraws:
 
 
 def _element(x) -> float:
-    """One output element as a number: itself, NaN for None, else a category code of its text."""
+    """One output element as a number: itself, NaN for None, else a category code of its text (CRC-32, the same in
+    every process, so a seed reproduces the search)."""
     if x is None:
         return math.nan
     if isinstance(x, (bool, np.bool_)):
@@ -62,7 +65,7 @@ def _element(x) -> float:
     try:
         return float(x)
     except (TypeError, ValueError):
-        return float(hash(repr(x)) % 1_000_003)
+        return float(zlib.crc32(repr(x).encode()))  # a stable code: Python's str hash changes per process
 
 
 def _flat(o) -> np.ndarray:
@@ -123,7 +126,7 @@ def draw_side(mechanism, data, n: int, rng: np.random.Generator) -> tuple:
         out = mechanism.sample(data, n, rng)
         if isinstance(out, np.ndarray) and out.dtype.kind in "biuf" and out.ndim >= 1 and out.shape[0] == n:
             return _features(out), {}, n
-        return _features(_as_items(out, n)), {}, n
+        return _features(_as_items(mechanism, out, n)), {}, n
     except DPVerifyError:
         raise
     except Exception:  # an exception is an outcome of this dataset: count it draw by draw
@@ -131,7 +134,7 @@ def draw_side(mechanism, data, n: int, rng: np.random.Generator) -> tuple:
     rows, raised = [], {}
     for _ in range(SINGLE_DRAWS):
         try:
-            rows.extend(_as_items(mechanism.sample(data, 1, rng), 1))
+            rows.extend(_as_items(mechanism, mechanism.sample(data, 1, rng), 1))
         except DPVerifyError:
             raise
         except Exception as exc:
@@ -139,12 +142,15 @@ def draw_side(mechanism, data, n: int, rng: np.random.Generator) -> tuple:
     return (_features(rows) if rows else None), raised, SINGLE_DRAWS
 
 
-def _as_items(out, n: int) -> list:
+def _as_items(mechanism, out, n: int) -> list:
+    """The ``n`` outputs of one ``sample`` call as a list; MechanismError (the tester's rule, with its words) when
+    the call returned another number of outputs -- the screen never makes up draws."""
     if isinstance(out, np.ndarray) and out.ndim >= 1 and out.shape[0] == n:
         return list(out)
     items = list(out) if hasattr(out, "__len__") and not isinstance(out, (str, bytes)) else [out]
-    if len(items) != n:  # the sampler's own shape rule is the tester's business; here: one output per draw
-        items = (items * n)[:n] if items else [math.nan] * n
+    if len(items) != n:
+        raise MechanismError(f"{describe(mechanism)}.sample(size={n}) returned {len(items)} outputs; it must return "
+                             f"{n} outputs stacked on axis 0; unaided search, screen draws.")
     return items
 
 

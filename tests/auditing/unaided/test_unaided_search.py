@@ -265,3 +265,25 @@ def test_ordinary_records_stay_moderate_in_a_huge_range():
     assert InputDomain.records(low=-big, high=big).ordinary(3) == [0.25, 0.5, 0.75]
     assert InputDomain.records(low=-5.0, high=-4.0).ordinary(1) == [-4.5]
     assert InputDomain.records(low=3.0, high=3.0).ordinary(2) == [3.0, 3.0]
+
+
+def test_a_sampler_returning_the_wrong_number_of_outputs_is_a_mechanism_error_not_made_up_draws():
+    from dpverify.errors import MechanismError
+
+    class OneOutput(BoundedSum):
+        def sample(self, data, size, rng):
+            return super().sample(data, size, rng)[:1]
+    with pytest.raises(MechanismError, match="returned 1 outputs"):
+        dpverify.audit(OneOutput(), samples=1000, rng=0)
+
+
+def test_opaque_outputs_get_the_same_screen_codes_in_every_process():
+    import subprocess
+    import sys
+    code = ("import numpy as np; from dpverify.auditing.unaided.screen import draw_side\n"
+            "class Words:\n"
+            "    def sample(self, data, size, rng): return [('a', None), ('b', 2.0)][:size]\n"
+            "print(draw_side(Words(), [0.0], 2, np.random.default_rng(0))[0].tolist())")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)}
+    assert len(outs) == 1
