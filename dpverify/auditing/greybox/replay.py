@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 
 from ...claims import GDPCurve, PrivacyClaim
+from ...errors import DPVerifyError
 from .recorder import Diverged, Recorder
 
-__all__ = ["PairCheck", "replay_pair", "exact_findings", "implied_violation", "EPS_GRID"]
+__all__ = ["PairCheck", "replay_pair", "exact_findings", "raises_apart", "implied_violation", "EPS_GRID"]
 
 #: The eps at which a Gaussian shift's GDP curve is compared with the claim's delta(eps).
 EPS_GRID = tuple(np.round(np.concatenate([np.linspace(0, 2, 41), np.linspace(2.5, 20, 36)]), 6))
@@ -212,15 +213,36 @@ def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, se
                      epsilon=eps, finding=finding)
 
 
-def exact_findings(mechanism: Any, pairs: list, claims: list) -> list:
-    """(index, PairCheck) of every pair whose replay shows an exact violation of its claim (a pair on which the
-    mechanism raises is skipped: the statistical screen judges raises), for the unaided search's screen."""
-    out = []
+def exact_findings(mechanism: Any, pairs: list, claims: list) -> tuple:
+    """``(findings, raised)`` for the unaided search's screen: ``findings`` are (index, PairCheck) of every pair whose
+    replay shows an exact violation of its claim; ``raised`` the indices of the pairs whose replay raised (they
+    are not judged here: the caller checks whether the raise tells the two datasets apart)."""
+    out, raised = [], []
     for i, (pair, claim) in enumerate(zip(pairs, claims)):
         try:
             check = replay_pair(mechanism, pair, i, claim)
         except Exception:
+            raised.append(i)
             continue
         if check.finding:
             out.append((i, check))
-    return out
+    return out, raised
+
+
+def raises_apart(mechanism: Any, pair: tuple, seeds=(1, 2)) -> str | None:
+    """The exception's type name when ``sample(data, 1, rng)`` raised on one dataset of ``pair`` under every seed and
+    on the other under none (each dataset run on its own generator of each seed): an exception that tells the
+    datasets apart on every run; else None. A screen, not a verdict: the search certifies the pair on fresh draws."""
+    seen, names = [], set()
+    for data in pair:
+        count = 0
+        for s in seeds:
+            try:
+                mechanism.sample(data, 1, np.random.default_rng(s))
+            except DPVerifyError:
+                raise
+            except Exception as exc:
+                count += 1
+                names.add(type(exc).__name__)
+        seen.append(count)
+    return "/".join(sorted(names)) if sorted(seen) == [0, len(seeds)] else None

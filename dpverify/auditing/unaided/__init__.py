@@ -22,6 +22,7 @@ reproduces the search and the certification.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import product
@@ -36,7 +37,7 @@ from ..domain import InputDomain
 from ..draws import root_seed
 from ..result import SearchRecord
 from .candidates import Candidate, candidate_pairs
-from ..greybox.replay import exact_findings
+from ..greybox.replay import exact_findings, raises_apart
 from .screen import Screened, screen_candidates
 
 __all__ = ["SearchedPairs", "domain_of", "find_pair", "search_for_pair", "find_configured_pair", "configurations", "SCREEN_SHARE",
@@ -153,11 +154,12 @@ def _search(units: list, claims: list, rng: Any, samples: int, configs: list | N
         raise InvalidArgument(f"domain={units[0][1].describe()} gives no candidate pair the mechanism accepts "
                               f"({refused} refused by its check_neighbours). Widen the domain or give pairs.")
     selection, certification = root_seed(rng).spawn(2)
-    exact = _grey_box_screen(units, cands)
+    exact, replayed = _grey_box_screen(units, cands)
     if exact is not None:  # a replay showed an exact violation: that pair, no statistical screen
         found = exact
     else:
         found = screen_candidates(units, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
+        found = replace(found, draws=found.draws + replayed)
     winner = cands[found.order[0]]
     mechanism, domain = units[winner.unit]
     check = (f"unaided search: {domain.relation.value if domain.kind == 'records' else 'query answers'} at "
@@ -166,11 +168,14 @@ def _search(units: list, claims: list, rng: Any, samples: int, configs: list | N
                          _record(units, cands, refused, found, winner, configs), (check,), winner.claim, mechanism)
 
 
-def _grey_box_screen(units: list, cands: list) -> Screened | None:
+def _grey_box_screen(units: list, cands: list) -> tuple:
     """The grey-box screen: every candidate replayed with its draws frozen (dpverify.auditing.greybox); when some
     show an exact violation, a :class:`Screened` ranking them by the eps their drawn noise implies (largest first),
-    with no draws spent on the statistical screen; None when none does."""
-    hits = []
+    with no statistical screen; a candidate whose replay raised and on which ``sample`` raises on one dataset under
+    every seed and on the other under none (:func:`~dpverify.auditing.greybox.replay.raises_apart`) ranks first
+    (eps infinite on the runs seen). ``(Screened or None when no candidate shows either, outputs drawn)``: each
+    replay draws 4 outputs (two seeds, both datasets), each raise check 4 more."""
+    hits, drawn, by_type = [], 0, {}
     for k, (mechanism, domain) in enumerate(units):
         idx = [i for i, c in enumerate(cands) if c.unit == k]
         pairs, claims = [], []
@@ -181,16 +186,24 @@ def _grey_box_screen(units: list, cands: list) -> Screened | None:
                 pairs.append(None)
             claims.append(cands[i].claim)
         kept = [(i, p, c) for i, p, c in zip(idx, pairs, claims) if p is not None]
-        for j, check in exact_findings(mechanism, [p for _, p, _ in kept], [c for _, _, c in kept]):
+        found, raised = exact_findings(mechanism, [p for _, p, _ in kept], [c for _, _, c in kept])
+        drawn += 4 * len(kept) + 4 * len(raised)
+        for j, check in found:
             hits.append((kept[j][0], check.epsilon if check.epsilon is not None else 0.0))
+        for j in raised:
+            name = raises_apart(mechanism, kept[j][1])
+            if name:
+                hits.append((kept[j][0], math.inf))
+                by_type.setdefault(name, set()).add(kept[j][0])
     if not hits:
-        return None
+        return None, drawn
     hits.sort(key=lambda h: (-h[1], h[0]))
     order = tuple(i for i, _ in hits) + tuple(i for i in range(len(cands)) if i not in {h[0] for h in hits})
     scores = [float("-inf")] * len(cands)
     for i, e in hits:
         scores[i] = float(e)
-    return Screened(order, tuple(scores), 0, 0, (), "grey-box")
+    raised = tuple((t, len(v)) for t, v in sorted(by_type.items()))
+    return Screened(order, tuple(scores), drawn, 0, raised, "grey-box"), drawn
 
 
 def find_pair(mechanism: Any, domain: InputDomain, claim: PrivacyClaim, rng: Any, samples: int) -> SearchedPairs:

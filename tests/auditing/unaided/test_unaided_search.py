@@ -255,7 +255,8 @@ def test_the_search_itself_runs_under_the_time_budget():
 
 def test_an_exact_grey_box_finding_chooses_the_pair_without_a_statistical_screen():
     r = _audit(GroupCount(square=True), 0)
-    assert r.search["screen"] == "grey-box" and r.search["screen_draws"] == 0
+    # no statistical screen: only the replays' outputs (two seeds, both datasets, one output each) are drawn
+    assert r.search["screen"] == "grey-box" and r.search["screen_draws"] == 4 * r.search["candidates"]
     assert r.verdict.value == "violated" and r.search["distance"] > 1
     assert _audit(GroupCount(), 0).search["screen"] == "statistical"  # nothing exact to find: the statistical screen
 
@@ -287,3 +288,27 @@ def test_opaque_outputs_get_the_same_screen_codes_in_every_process():
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
             for _ in range(2)}
     assert len(outs) == 1
+
+
+class _RaisesOnTheDrawOnly(BinnedCount):
+    """Correct (the fixed BinnedCount) but raises when its first uniform draw is below 1/2, on any data: a raise
+    that depends on the randomness only, never on the dataset."""
+
+    def sample(self, data, size, rng):
+        if rng.random() < 0.5:
+            raise ValueError("unlucky draw")
+        return super().sample(data, size, rng)
+
+
+def test_a_raise_on_one_dataset_only_is_screened_by_replay_and_a_raise_of_the_draw_is_not():
+    from dpverify.auditing.greybox.replay import raises_apart
+    # the strict routine raises on the record below the smallest edge, on every seed, and never without it
+    assert raises_apart(BinnedCount(strict=True), ([1.0], [1.0, -1.0])) == "ValueError"
+    assert raises_apart(BinnedCount(strict=True), ([-1.0], [1.0, -1.0])) is None  # both raise: not apart
+    assert raises_apart(BinnedCount(), ([1.0], [1.0, -1.0])) is None
+    # the adversary: the same seed on both datasets, so a raise of the draw alone is never "apart", on any seeds
+    mech = _RaisesOnTheDrawOnly()
+    assert all(raises_apart(mech, ([1.0], [1.0, -1.0]), seeds=(s, s + 1)) is None for s in range(40))
+    r = _audit(BinnedCount(strict=True), 3, samples=300)
+    assert r.search["screen"] == "grey-box" and r.search["raised"] == {"ValueError": r.search["raised"]["ValueError"]}
+    assert r.verdict.value == "violated"
