@@ -3,7 +3,7 @@
 One module per library, each imported on its own (importing ``dpverify`` or this package loads
 none of the libraries)::
 
-    from dpverify.adapters import opendp, diffprivlib, diffprivlib_models, pydp, pipeline_dp, tmlt
+    from dpverify.adapters import opendp, diffprivlib, diffprivlib_models, pydp, pipeline_dp, tmlt, smartnoise
 
 Importing a module whose library is not installed raises ``ImportError`` with the install command.
 Every adapter states the library's own input domain (``input_domain()``: record type and range, NaN,
@@ -27,4 +27,5 @@ ADAPTERS = {
     "pydp": "python-dp",
     "pipeline_dp": "pipeline-dp",
     "tmlt": "tmlt.core",
+    "smartnoise": "smartnoise-sql",
 }

@@ -15,7 +15,7 @@ from dpverify.adapters.base import as_outputs
 import _adapter_fakes as fakes
 
 ADAPTERS = [("opendp", "opendp"), ("diffprivlib", "diffprivlib"), ("pydp", "pydp"),
-            ("pipeline_dp", "pipeline_dp"), ("tmlt", "tmlt")]
+            ("pipeline_dp", "pipeline_dp"), ("tmlt", "tmlt"), ("smartnoise", "snsql")]
 
 
 @pytest.mark.parametrize("adapter,module", ADAPTERS)
@@ -33,7 +33,7 @@ def test_import_dpverify_loads_no_library():
     import subprocess
 
     code = ("import sys, dpverify, dpverify.adapters; "
-            "print(sorted(m for m in ('opendp', 'diffprivlib', 'pydp', 'pipeline_dp', 'tmlt') if m in sys.modules))")
+            "print(sorted(m for m in ('opendp', 'diffprivlib', 'pydp', 'pipeline_dp', 'tmlt', 'snsql') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -263,3 +263,30 @@ def install_tmlt(monkeypatch):
     measurements = _module(monkeypatch, "tmlt.core.measurements", base=base)
     core = _module(monkeypatch, "tmlt.core", measures=measures, measurements=measurements)
     return _module(monkeypatch, "tmlt", core=core)
+
+
+# -- SmartNoise SQL -------------------------------------------------------------------------------
+
+def fake_approx_bounds(vals, epsilon):
+    """A stand-in for snsql's approx_bounds: raises on a record below -1 (the 1.0.1 bug class), else (0, 1) when
+    len(vals) + Laplace(1/epsilon) > 3, else (None, None)."""
+    vals = np.asarray(vals, dtype=float)
+    if np.any(vals[np.isfinite(vals)] < -1):
+        raise ValueError("below the smallest bin edge")
+    return (0.0, 1.0) if len(vals) + np.random.default_rng().laplace(0.0, 1.0 / epsilon) > 3 else (None, None)
+
+
+class FakeSNLaplace:
+    def __init__(self, epsilon, *ignore, delta=0.0, lower=None, upper=None, max_contrib=1, **kw):
+        self.scale = max_contrib * max(abs(lower), abs(upper)) / epsilon
+
+    def release(self, vals):
+        return [float(v) + np.random.default_rng().laplace(0.0, self.scale) for v in vals]
+
+
+def install_snsql(monkeypatch):
+    ab = _module(monkeypatch, "snsql.sql._mechanisms.approx_bounds", approx_bounds=fake_approx_bounds)
+    mech = _module(monkeypatch, "snsql.sql._mechanisms", Laplace=FakeSNLaplace, Gaussian=FakeSNLaplace,
+                   approx_bounds=ab)
+    sql = _module(monkeypatch, "snsql.sql", _mechanisms=mech)
+    return _module(monkeypatch, "snsql", sql=sql, Privacy=dict, from_df=None)
