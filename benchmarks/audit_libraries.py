@@ -243,8 +243,23 @@ def tmlt_cases(n):
     ]
 
 
+def smartnoise_cases(n):
+    from dpverify.adapters import smartnoise as A
+
+    m = max(n // 10, 500)
+    return [
+        Case("smartnoise", "approx_bounds(eps=1)", lambda: A.approx_bounds(1.0), ([0.5] * 10, [0.5] * 10 + [-1e30]), AR,
+             m),
+        Case("smartnoise", "Laplace(eps=1, bounds (0,1))", lambda: A.mechanism("laplace", 1.0, lower=0.0, upper=1.0),
+             (0.0, 1.0), RO, n),
+        Case("smartnoise", "Gaussian(eps=1, delta=1e-5, bounds (0,1))",
+             lambda: A.mechanism("gaussian", 1.0, 1e-5, lower=0.0, upper=1.0), (0.0, 1.0), RO, n),
+    ]
+
+
 CASES = {"opendp": opendp_cases, "diffprivlib": diffprivlib_cases, "pydp": pydp_cases,
-         "pipeline_dp": pipeline_dp_cases, "tmlt": tmlt_cases}
+         "pipeline_dp": pipeline_dp_cases, "tmlt": tmlt_cases,
+         "smartnoise": smartnoise_cases}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -511,7 +526,7 @@ def write_markdown(rows, status, findings, total, scale, argv) -> str:
         "## Reproducibility",
         "",
         "Only diffprivlib takes a seed (`random_state`), which the adapter draws from the audit's `rng`; "
-        "OpenDP, PyDP, pipeline-dp and Tumult draw their own randomness, so their rows change from run to "
+        "OpenDP, PyDP, pipeline-dp, Tumult and SmartNoise draw their own randomness, so their rows change from run to "
         "run (the verdicts' guarantees do not depend on it).",
         "",
     ]
@@ -650,7 +665,7 @@ def unaided_main(args) -> int:
 
 INTRO = """# Auditing the DP libraries people deploy
 
-`dpverify.adapters` turns the objects of OpenDP, diffprivlib, PyDP, pipeline-dp and Tumult Core into
+`dpverify.adapters` turns the objects of OpenDP, diffprivlib, PyDP, pipeline-dp, Tumult Core and SmartNoise SQL into
 dpverify mechanisms that carry the library's own claim **and its own input domain**, so that auditing
 one takes three lines and no pair: `dpverify.audit(mechanism)` searches the domain the adapter states
 (docs/auditing.md, "Audits without pairs").
@@ -676,7 +691,9 @@ tests/adapters/test_libraries_domains.py`); the audit line is the last line of e
 | | | a `BudgetAccountant` sequence | `dpverify.audit(adapters.diffprivlib_models.sequence([(tools.sum, {...}), (tools.count_nonzero, {...})]))` |
 | PyDP | `pip install "dpverify[pydp]"` | a mechanism / an algorithm | `dpverify.audit(adapters.pydp.mechanism(LaplaceMechanism, epsilon=1.0, sensitivity=1.0))`; `dpverify.audit(adapters.pydp.algorithm(BoundedSum, epsilon=1.0, lower_bound=0, upper_bound=1, dtype="float"))` |
 | pipeline-dp | `pip install "dpverify[pipeline_dp]"` (PLD: `pip install dp-accounting`) | an aggregation, naive or PLD accountant | `dpverify.audit(adapters.pipeline_dp.aggregate([Metrics.COUNT, Metrics.SUM], epsilon=1.0, public_partitions=["a"], **params))`; `accountant="pld"` |
-| Tumult Core | `pip install "dpverify[tmlt]"` in its own environment (numpy < 2, pandas < 2) | a measurement | `dpverify.audit(adapters.tmlt.measurement(AddGeometricNoise(alpha=1), d_in=1))` |
+| Tumult Core | `pip install "dpverify[tmlt]"` in its own environment (numpy < 2, pandas < 2) | a measurement | `dpverify.audit(adapters.tmlt.measurement(AddGeometricNoise(alpha=1), d_in=1))` (`tmlt_geometric.py`, `tmlt_quantile.py`) |
+| SmartNoise SQL | `pip install "dpverify[smartnoise]"` in its own environment (it pins its own OpenDP) | `approx_bounds` / the Laplace and Gaussian mechanisms | `dpverify.audit(adapters.smartnoise.approx_bounds(1.0))` (`smartnoise_approx_bounds.py`); `dpverify.audit(adapters.smartnoise.mechanism("laplace", 1.0, lower=0.0, upper=1.0))` (`smartnoise_laplace.py`) |
+| | | the private reader on a SQL query | `adapters.smartnoise.query("SELECT COUNT(x) AS n FROM T.D")`: adapted, but about 4 draws per second (SmartNoise recalibrates its mechanisms on every query): an audit without pairs at 100 samples took 575 s CPU, so audit it given a pair; no saved example |
 
 **What each adapter states.** `input_domain()` returns a `dpverify.InputDomain` with the library's own
 domain and nothing wider: OpenDP's atom type (`atom_domain(T=float, nan=False)`: -inf..inf without NaN;
@@ -753,6 +770,8 @@ def main(argv=None) -> int:
                    help="another interpreter (e.g. .venv-tmlt/bin/python) whose installed libraries are run too")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "docs", "libraries.md"))
     p.add_argument("--json", action="store_true", help="print the rows as JSON instead of writing markdown")
+    p.add_argument("--no-examples", action="store_true",
+                   help="skip running the saved no-pair examples (tests/adapters/examples) for their section")
     p.add_argument("--unaided", action="store_true",
                    help="audit each correct library object with no pair (its input_domain()) over --seeds seeds; writes "
                         "benchmarks/results/libraries_unaided.json (the share violated is the false-alarm rate)")
@@ -786,7 +805,16 @@ def main(argv=None) -> int:
         print(json.dumps({"rows": rows, "status": status, "findings": findings},
                          default=lambda x: None if isinstance(x, float) and math.isnan(x) else str(x)))
         return 0
+    if not args.no_examples:
+        from library_examples import examples_markdown, run_examples
+
+        started = time.perf_counter()
+        section = "\n".join(examples_markdown(run_examples([sys.executable] + list(args.also))))
+        total += time.perf_counter() - started
     text = write_markdown(rows, status, findings, total, args.scale, sys.argv[1:] if argv is None else argv)
+    if not args.no_examples:
+        head, sep, tail = text.partition("\n## Findings (library defects and surprises)")
+        text = head + "\n" + section + sep + tail
     with open(args.out, "w") as fh:
         fh.write(INTRO + text.split("\n", 1)[1] + "\n")
     print(f"wrote {args.out} ({len(rows)} audits, {total:.0f} s)", file=sys.stderr)

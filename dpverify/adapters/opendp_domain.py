@@ -274,9 +274,21 @@ def read_domain(tree: Any, metric: str, d_in: Any, claim_at: Callable | None, no
 
 
 def _curve(claim_at: Callable | None, scale: Any, relation: NeighbourRelation = AR) -> tuple[tuple, Callable | None]:
+    """The group distances at which the library's map states a claim, and the claim there. A distance where the
+    map refuses (OpenDP raises, e.g. a threshold below the sensitivity at d_in = 6) states no claim: it is left
+    out, never audited against a made-up one. Distance 1 is always kept (a map that refuses it fails the audit)."""
     if claim_at is None:
         return (1,), None
-    return GROUP_DISTANCES, partial(_scaled_call, claim_at, scale, relation)
+    at = partial(_scaled_call, claim_at, scale, relation)
+    kept = []
+    for d in GROUP_DISTANCES:
+        try:
+            if d > 1:
+                at(d)
+        except Exception:  # the library's map refuses this distance: no claim is stated there
+            continue
+        kept.append(d)
+    return tuple(kept), at
 
 
 def _scaled_call(claim_at: Callable, scale: Any, relation: NeighbourRelation, d: int) -> Any:

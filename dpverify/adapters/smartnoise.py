@@ -75,7 +75,8 @@ class SmartNoiseMechanism(LibraryMechanism):
         if kind == "mechanism":
             x = one_number(data)
             return np.asarray([float(obj.release([x])[0]) for _ in range(size)], dtype=float)
-        return as_outputs([_rows(_reader(args, data).execute(args["sql"])) for _ in range(size)])
+        reader = _reader(args, data)
+        return as_outputs([_rows(reader.execute(args["sql"])) for _ in range(size)])
 
 
 def _reader(args: dict, data: Any) -> Any:

@@ -319,5 +319,9 @@ class AuditResult:
             return grey
         report = dict(self.search.report)
         config = f", configuration {report['configuration']}" if "configuration" in report else ""
-        return grey + (f"; pair found by the unaided search among {report['candidates']} candidates: {report['found']}"
-                       f" (distance {report['distance']}{config})")
+        at = f"distance {report['distance']}"
+        found = str(report["found"])
+        if found.endswith(f"({at})"):  # an answer pattern's label already names its distance
+            found = found[: -len(at) - 2].rstrip()
+        return grey + (f"; pair found by the unaided search among {report['candidates']} candidates: {found}"
+                       f" ({at}{config})")
