@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -82,6 +83,17 @@ _U = 2.0 ** -53
 _FUNC_ULPS = 64
 
 
+def _euler_weights(J: int) -> np.ndarray:
+    """w_k = (-1)^k sum_{j=k}^{J} 2^-(j+1) C(j, k): sum_j 2^-(j+1) (j-th forward difference at 0)
+    written as weights on a_0 .. a_J (exact rationals, rounded once)."""
+    return np.array([float((-1) ** k * sum(Fraction(math.comb(j, k), 2 ** (j + 1)) for j in range(k, J + 1)))
+                     for k in range(J + 1)])
+
+
+_EULER_WEIGHTS = _euler_weights(EULER_TERMS)
+_LOG_FACT = gammaln(np.arange(1, 2050, dtype=float))  # log k! for k = 0 .. 2048
+
+
 def _term_error(*parts) -> np.ndarray:
     """Bound on the absolute error of a log-term computed as the sum of ``parts``: ``64 u``
     times the sum of their magnitudes (each part's own error and the additions)."""
@@ -111,7 +123,12 @@ def _log_a_integer(q: float, s: float, alphas: np.ndarray) -> tuple[np.ndarray, 
     live = k <= a
     x = (k * k - k) / (2 * s * s)
     with np.errstate(invalid="ignore", divide="ignore"):
-        parts = (np.where(live, _log_abs_binom(a, k), 0.0), (a - k) * math.log1p(-q), k * math.log(q),
+        if amax < _LOG_FACT.size:  # log C(a, k) from one table of log k! (scipy's gammaln at integers)
+            ai, ki = a.astype(int), k.astype(int)
+            logc = _LOG_FACT[ai] - _LOG_FACT[ki] - _LOG_FACT[np.maximum(ai - ki, 0)]
+        else:
+            logc = _log_abs_binom(a, k)
+        parts = (np.where(live, logc, 0.0), (a - k) * math.log1p(-q), k * math.log(q),
                  _log_expm1(x))
     lt = np.where(live, sum(parts), -np.inf)
     m = np.max(lt, axis=1)
@@ -154,17 +171,15 @@ def _side_bracket(a: np.ndarray, rel: np.ndarray, npos: np.ndarray) -> tuple[np.
     head = cols <= npos[:, None]
     pos = np.sum(np.where(head, a, 0.0), axis=1)
     pos_err = np.sum(np.where(head, a * rel, 0.0), axis=1) + (npos + 2) * _U * pos
-    idx = npos[:, None] + 1 + np.arange(EULER_TERMS + 2)[None, :]
+    idx = npos[:, None] + 1 + np.arange(EULER_TERMS + 1)[None, :]
     d = np.take_along_axis(a, idx, axis=1)
     t_rel = np.max(np.take_along_axis(rel, idx, axis=1), axis=1)
-    a0 = d[:, 0].copy()
-    euler = np.zeros(a.shape[0])
-    for jj in range(EULER_TERMS + 1):
-        euler += d[:, 0] * 2.0 ** -(jj + 1)
-        d = d[:, :-1] - d[:, 1:]
-    # |computed b_j - b_j| <= (t_rel + j u) 2^j a0; weighted by 2^-(j+1) and summed over j <= J
+    a0 = d[:, 0]
+    # sum_{j<=J} 2^-(j+1) b_j = sum_k w_k a_{i0+k}: |w_k| <= 1, so an input error t_rel per term
+    # costs <= (J+1) t_rel a0 and the float dot product and weights <= 2 (J+2)^2 u a0
+    euler = d @ _EULER_WEIGHTS
     jj = EULER_TERMS
-    e_err = ((jj + 1) * t_rel + jj * (jj + 1) * _U) * a0 / 2 + (jj + 2) * _U * a0
+    e_err = (jj + 1) * t_rel * a0 + 2 * (jj + 2) ** 2 * _U * a0
     t_lo = np.maximum(0.0, euler - e_err)
     t_hi = np.minimum(a0 * (1 + t_rel), euler + e_err + 2.0 ** -(jj + 1) * a0 * (1 + t_rel))
     return pos - pos_err - t_hi, pos + pos_err - t_lo
