@@ -72,8 +72,10 @@ def main(argv=None) -> int:
         with open(args.before) as fh:
             before = {tuple(r["cell"]): r for r in json.load(fh)["rows"]}
     rows = []
-    print(f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; python {platform.python_version()}")
-    print("| q | sigma | steps | delta | dpverify RDP | dp-accounting RDP | ratio - 1 | dpverify before | t ours (s) | t theirs (s) |")
+    print(f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
+          f"python {platform.python_version()}")
+    print("| q | sigma | steps | delta | dpverify RDP | dp-accounting RDP | ratio - 1 | dpverify before | "
+          "t ours (s) | t theirs (s) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     worst = -math.inf
     above = 0
