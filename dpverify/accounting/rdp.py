@@ -22,8 +22,8 @@ Mironov's ``tau + log(1/delta)/(alpha-1)``)::
     eps   = tau + log(1 - 1/alpha) - (log delta + log alpha) / (alpha - 1)
 
 minimised over the orders grid :data:`DEFAULT_ORDERS` (dp-accounting's default orders 1.1, 1.2,
-..., 10.9, 11, ..., 63, 128, 256, 512, 1024, and this module's earlier ones 1.25, 1.75, ...,
-1024: a superset of both), together with the KL bound that dp-accounting also uses:
+..., 10.9, 11, ..., 63, 128, 256, 512, 1024, this module's earlier ones 1.25, 1.75, ..., 1024, and
+1.01 ... 1.07: a superset of both), together with the KL bound that dp-accounting also uses:
 ``delta(0) = TV <= sqrt(1 - exp(-KL))`` (Bretagnolle--Huber) and ``KL <= RDP(alpha)`` for
 alpha > 1, so ``delta(eps) <= sqrt(-expm1(-RDP(alpha)))`` at every eps >= 0.
 Asoodeh et al. (2021) give the optimal conversion; it gains little over CKS and is not used.
@@ -60,10 +60,12 @@ from .events import (
 __all__ = ["DEFAULT_ORDERS", "EULER_TERMS", "RDPComposition", "rdp_curve", "sgm_log_a", "sgm_rdp"]
 
 _EARLIER_ORDERS = (1.25, 1.75, 2.25, 2.75, 3.5, 4.5, 5.5, 64.0, 80.0, 96.0, 160.0, 192.0, 384.0, 768.0)
+_NEAR_ONE = (1.01, 1.02, 1.03, 1.05, 1.07)  # for very long compositions (10^12 steps: the optimum is near 1)
 #: The orders alpha at which RDP is tracked: dp-accounting 0.6.0's default orders (1.1 ... 10.9 in
-#: steps of 0.1, 11 ... 63, 128, 256, 512, 1024) and the earlier ones of this module not among them.
+#: steps of 0.1, 11 ... 63, 128, 256, 512, 1024), the earlier ones of this module not among them,
+#: and five orders between 1.01 and 1.07.
 DEFAULT_ORDERS = tuple(sorted({round(1 + x / 10, 10) for x in range(1, 100)} | {float(a) for a in range(11, 64)}
-                              | {128.0, 256.0, 512.0, 1024.0} | set(_EARLIER_ORDERS)))
+                              | {128.0, 256.0, 512.0, 1024.0} | set(_EARLIER_ORDERS) | set(_NEAR_ONE)))
 
 
 def _atoms_rdp(losses, masses, alphas):
