@@ -25,7 +25,7 @@ support the ledger (RDP, KOV, advanced, basic; skipped when unsupported) and the
 is returned; ``epsilon_answer`` / ``delta_answer`` return an :class:`Answer` that names the
 method that gave it and lists every method's value. This is how the accountant stays finite when
 the PLD's round-off budget cannot be met (10-fold Laplace at delta = 1e-14: the PLD gives inf,
-KOV 9.99999999999977) and how it answers 10^12 DP-SGD steps (PLD 6.3e11, RDP 1.7e8), and
+KOV 9.99999999999977) and how it answers 10^12 DP-SGD steps (PLD 6.3e11, RDP 8.5e7), and
 says so. ``fallback=False`` keeps the chosen method alone.
 
 **State.** ``state()`` is a JSON-ready dict (the method with its options and the grouped ledger)

@@ -223,8 +223,8 @@ def test_epsilon_search_does_not_overshoot():
 
 
 def test_accountant_answers_with_the_tightest_method_and_says_which():
-    """10^12 DP-SGD steps: PLD's bound is 6.3e11, RDP's 1.7e8; the accountant returns the RDP value
-    and names it. With fallback=False the PLD value stands alone."""
+    """10^12 DP-SGD steps: PLD's bound is 6.3e11, RDP's 8.5e7 (1.7e8 before fractional orders); the
+    accountant returns the RDP value and names it. With fallback=False the PLD value stands alone."""
     from dpverify.accounting import dpsgd
 
     ev = dpsgd(0.01, 1.0, 10**12)
