@@ -16,6 +16,11 @@ Options (group ``dpverify``; each also an ini option, the command line wins):
   confidence ``1 - A / (N k)``.
 * ``--dpverify-budget-split N``: split the budget over N tests instead of the number collected
   (the reproduce line uses it, so that a test re-run alone runs at the confidence it failed at).
+* ``--dpverify-mode {statistical,grey-box,auto}`` (ini ``dpverify_mode``): the audit mode of every
+  ``dp_auditor.assert_private`` that does not give its own ``mode=``; default ``statistical`` (the audit
+  without ``mode``). ``grey-box`` (and ``auto``) replays every pair with its draws frozen first: a halved scale
+  or a missing clip fails in milliseconds, with no statistical false alarm (an exact finding); without a
+  finding the statistical audit runs as usual.
 
 A *privacy test* is a test marked ``dp`` or using the ``dp_auditor`` fixture (which marks it).
 Only stdlib and pytest are imported here; the audit machinery is imported when a check runs.
@@ -43,6 +48,9 @@ from .profiles import (
 __all__ = ["Auditor", "RunSettings", "dp_auditor"]
 
 _FIXTURE = "dp_auditor"
+#: The audit modes: "statistical" (dpverify.audit without ``mode``) and dpverify.audit's ``mode=`` values (kept here
+#: so the plugin imports no audit code at start-up).
+MODES = ("statistical", "grey-box", "auto")
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,7 @@ class RunSettings:
     seed_was_random: bool
     alpha_run: float
     budget_split: int | None
+    mode: str = "statistical"
 
     @property
     def settings(self) -> ProfileSettings:
@@ -88,7 +97,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--dpverify-budget-split", dest="dpverify_budget_split", default=None, metavar="N",
                     help="split the budget over N tests instead of the number collected (used to "
                          "re-run one failed test at the confidence it failed at).")
+    group.addoption("--dpverify-mode", dest="dpverify_mode", default=None, choices=list(MODES),
+                    help="audit mode of the privacy tests that give none (default statistical, or ini dpverify_mode); "
+                         "grey-box: replay each pair with its draws frozen first (exact findings in milliseconds).")
     parser.addini("dpverify_seed", "seed of the privacy tests, or 'random'", default=str(DEFAULT_SEED))
+    parser.addini("dpverify_mode", "statistical, grey-box or auto", default="statistical")
     parser.addini("dpverify_profile", "dev, ci or thorough", default=DEFAULT_PROFILE.value)
     parser.addini("dpverify_alpha", "false-alarm budget of the whole run", default=repr(DEFAULT_ALPHA_RUN))
 
@@ -131,7 +144,10 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         if split < 1:
             raise pytest.UsageError(f"--dpverify-budget-split={config.getoption('dpverify_budget_split')!r} "
                                     "must be an integer >= 1.")
-    return RunSettings(profile, seed, was_random, alpha, split)
+    mode = _setting(config, "dpverify_mode").strip()
+    if mode not in MODES:
+        raise pytest.UsageError(f"dpverify_mode={mode!r} must be one of {', '.join(MODES)}.")
+    return RunSettings(profile, seed, was_random, alpha, split, mode)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -148,8 +164,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _describe(s: RunSettings) -> str:
     seed = f"{s.seed} (random)" if s.seed_was_random else str(s.seed)
+    mode = "" if s.mode == "statistical" else f", mode={s.mode}"
     return (f"profile={s.profile.value} ({s.settings.samples} samples per direction, {s.settings.max_pairs} "
-            f"pairs per strategy), seed={seed}, false-alarm budget {s.alpha_run:g} per run")
+            f"pairs per strategy), seed={seed}, false-alarm budget {s.alpha_run:g} per run{mode}")
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -293,15 +310,16 @@ class Auditor:
 
     def reproduce_line(self, nodeid: str) -> str:
         s = self.settings
+        mode = "" if s.mode == "statistical" else f" --dpverify-mode {s.mode}"
         return (f"pytest {shlex.quote(nodeid)} --dpverify-seed {s.seed} --dpverify-profile {s.profile.value} "
-                f"--dpverify-alpha {s.alpha_run!r} --dpverify-budget-split {max(1, self.tests)}")
+                f"--dpverify-alpha {s.alpha_run!r} --dpverify-budget-split {max(1, self.tests)}{mode}")
 
     def assert_private(self, mechanism: Any, pairs_or_strategy: Any, claim: Any = None, *,
-                       samples: int | None = None, max_pairs: int | None = None) -> Any:
-        """:func:`dpverify.testing.assert_private` with the run's seed, profile and confidence.
+                       samples: int | None = None, max_pairs: int | None = None, mode: Any = None) -> Any:
+        """:func:`dpverify.testing.assert_private` with the run's seed, profile, confidence and mode.
 
         ``samples`` / ``max_pairs`` override the profile for this check (e.g. a slow mechanism:
-        ``samples=dp_auditor.samples // 10``).
+        ``samples=dp_auditor.samples // 10``); ``mode`` overrides the run's ``--dpverify-mode``.
         """
         __tracebackhide__ = True
         from .assertion import check_private  # deferred: keeps the plugin light at pytest start-up (loads the audit stack)
@@ -328,6 +346,7 @@ class Auditor:
                 max_pairs=self.max_pairs if max_pairs is None else max_pairs,
                 reproduce=line,
                 drawn=drawn,
+                mode=(None if self.settings.mode == "statistical" else self.settings.mode) if mode is None else mode,
             )
         except AssertionError:
             item.stash[REPRODUCE_KEY] = line

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import hypothesis  # noqa: F401  (imported before any in-process inner run: see below)
+import numpy.fft  # noqa: F401  (its C module cannot be loaded twice: an inner run must not import it first)
 import pytest
 
 import dpverify.strategies  # noqa: F401
@@ -231,3 +232,15 @@ def test_check_seed_depends_on_run_seed_test_and_index_only():
              check_seed(1, "a.py::t", 1)}
     assert len(seeds) == 4 and all(0 <= s < 2**63 for s in seeds)
     assert check_seed(1, "a.py::t", 0) == check_seed(1, "a.py::t", 0)
+
+
+def test_grey_box_mode_fails_the_halved_scale_exactly_and_names_itself_in_the_reproduce_line(pytester):
+    """--dpverify-mode grey-box: the halved scale is an exact finding of one replay (no sampling, no statistical
+    false alarm); the correct Laplace passes; the reproduce line carries the mode; a bad mode is a usage error."""
+    pytester.makepyfile(test_suite=SUITE)
+    result = _run(pytester, "--dpverify-mode", "grey-box", "--dpverify-profile", "dev")
+    result.assert_outcomes(passed=1, failed=1)
+    text = result.stdout.str()
+    assert "mode=grey-box" in text and "--dpverify-mode grey-box" in text and "grey-box" in text
+    bad = _run(pytester, "--dpverify-mode", "greybox")
+    assert bad.ret != 0 and "greybox" in bad.stderr.str()
