@@ -25,7 +25,9 @@ def test_opendp_laplace_in_three_lines_and_zcdp_gaussian():
 
     dp.enable_features("contrib")
     meas = dp.m.make_laplace(dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float), scale=1.0)
-    result = dpverify.audit(adapter.measurement(meas, d_in=1.0), (0.0, 1.0), samples=20_000, rng=1)
+    # OpenDP draws its own randomness, so this run differs every time: at confidence 0.95 the tight claim was
+    # `violated` in 2 of 37 runs (the nominal 5 %); at 0.999 a false failure has probability <= 0.001
+    result = dpverify.audit(adapter.measurement(meas, d_in=1.0), (0.0, 1.0), samples=20_000, rng=1, confidence=0.999)
     assert result.verdict != "violated" and result.claim == PrivacyClaim(1.0)
     gauss = dp.m.make_gaussian(dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float), scale=1.0)
     g = adapter.measurement(gauss, 1.0)
