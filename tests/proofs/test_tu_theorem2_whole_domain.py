@@ -1,0 +1,68 @@
+"""tu-projections Theorem 2 (derived sigma) on its whole domain (round 12).
+
+The conclusion no longer rests on Lemma 3's box certificate (k <= 20): Theorem 2's derived sigma dominates Theorem 1's
+derived sigma for every 0 < eps <= 1, 0 < delta <= 1/2, k >= 1 (sympy), and Theorem 1's derived reading is proved for
+every k. These tests attack the comparison: Theorem 2's sigma halved is below Theorem 1's at a point (computed here
+independently with mpmath from the derivations), and the check must then not be proved. Deterministic (sympy, fixed
+points): no false-failure rate to state.
+"""
+from __future__ import annotations
+
+import importlib
+
+import mpmath
+import pytest
+
+from dpverify.symbolic import ProofVerdict, get_derivation
+
+T = importlib.import_module("dpverify_proofs.tu_projections")
+
+
+def _sigma(did, factor, eps, delta, k):
+    der = get_derivation(did)
+    syms = {x.name: x for x in der.expression.free_symbols}
+    val = der.expression.subs({syms["B"]: 1, syms["sigma_p"]: 1, syms["epsilon"]: eps, syms["delta"]: delta,
+                               syms["k"]: k})
+    with mpmath.workdps(40):
+        return factor * mpmath.mpf(str(val.evalf(40)))
+
+
+def test_comparison_is_proved_and_holds_on_a_grid():
+    res = T.t2_derived_dominates_t1()
+    assert res.verdict is ProofVerdict.PROVED, res.evidence
+    # independent numeric check over corners of the domain, including k far beyond Lemma 3's box (k <= 20)
+    for eps in ("1e-6", "0.5", "0.999"):
+        for delta in ("1e-40", "1e-5", "0.4999"):
+            for k in (1, 7, 10**4):
+                assert _sigma("tu-projections/theorem-2", 1, eps, delta, k) >= _sigma("tu-projections/theorem-1", 1, eps,
+                                                                                    delta, k)
+
+
+def test_halved_sigma_is_not_proved_and_is_false_at_a_point():
+    res = T.t2_derived_dominates_t1(sigma2_factor="1/2")
+    assert res.verdict is not ProofVerdict.PROVED
+    # the halved comparison is false near eps -> 0, delta -> 1/2, k = 1: the check had to fail
+    assert _sigma("tu-projections/theorem-2", mpmath.mpf(1) / 2, "1e-6", "0.4999", 1) < \
+        _sigma("tu-projections/theorem-1", 1, "1e-6", "0.4999", 1)
+
+
+def test_claim_is_whole_domain_and_names_its_route():
+    reports = {r.id: r for r in T.theorem_2()}
+    rep = reports["tu-projections/theorem-2/derived"]
+    assert rep.conclusion.verdict is ProofVerdict.PROVED
+    assert rep.strength == "proved", rep.strength
+    assert "Theorem 1" in rep.conclusion.evidence
+    # the printed reading is not covered by the comparison (its sigma is below Theorem 1's near delta = 1/2): it keeps
+    # its box
+    assert reports["tu-projections/theorem-2"].strength in ("certified on B", "tested", "unknown")
+
+
+@pytest.mark.parametrize("eps,delta,k", [("1e-6", "0.4999", 1)])
+def test_printed_reading_is_not_dominated(eps, delta, k):
+    """Why the printed reading keeps its box: its sigma is below Theorem 1's derived sigma there."""
+    der = get_derivation("tu-projections/theorem-2")
+    expr = der.printed["as-printed"]
+    syms = {x.name: x for x in expr.free_symbols}
+    printed = mpmath.mpf(str(expr.subs({syms["B"]: 1, syms["sigma_p"]: 1, syms["epsilon"]: eps, syms["delta"]: delta,
+                                        syms["k"]: k}).evalf(30)))
+    assert printed < _sigma("tu-projections/theorem-1", 1, eps, delta, k)
