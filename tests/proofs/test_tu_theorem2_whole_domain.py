@@ -14,6 +14,7 @@ import mpmath
 import pytest
 
 from dpverify.symbolic import ProofVerdict, get_derivation
+from dpverify.symbolic.numeric import projected_delta_lower
 
 T = importlib.import_module("dpverify_proofs.tu_projections")
 
@@ -66,3 +67,34 @@ def test_printed_reading_is_not_dominated(eps, delta, k):
     printed = mpmath.mpf(str(expr.subs({syms["B"]: 1, syms["sigma_p"]: 1, syms["epsilon"]: eps, syms["delta"]: delta,
                                         syms["k"]: k}).evalf(30)))
     assert printed < _sigma("tu-projections/theorem-1", 1, eps, delta, k)
+
+
+# ---------------------------------------------------------------- Theorem 1, sqrt-closed reading, whole domain
+flint = pytest.importorskip("flint")
+
+
+def test_sqrt_closed_gaussian_step_is_certified_on_the_whole_domain():
+    res = T.sqrt_closed_whole_domain()
+    assert res.verdict is ProofVerdict.CERTIFIED and res.domain == "whole", res.evidence
+    concl = T.theorem_1_sqrt_closed_whole_domain()
+    assert concl.verdict is ProofVerdict.CERTIFIED and concl.domain == "whole" and not concl.premises
+
+
+def test_sqrt_closed_sigma_too_small_is_not_certified_and_is_false():
+    """sigma / 10 (c_var = 2/100): the argument fails (named), and the mechanism is not (eps, delta)-DP at a point
+    (a rigorous lower bound on the exact profile, mpmath)."""
+    res = T.sqrt_closed_whole_domain(c_var="1/50")
+    assert res.verdict is not ProofVerdict.CERTIFIED
+    assert "c_var >= 2" in res.evidence
+    expr = get_derivation("tu-projections/theorem-1").printed["sqrt-closed"]
+    syms = {x.name: x for x in expr.free_symbols}
+    sigma = mpmath.mpf(str(expr.subs({syms["B"]: 1, syms["sigma_p"]: 1, syms["epsilon"]: 1, syms["delta"]: "0.3",
+                                       syms["k"]: 1}).evalf(30)))
+    assert projected_delta_lower(1.0, 1, sigma / 10, cells=200) > mpmath.mpf("0.3")
+
+
+def test_sqrt_closed_claim_is_whole_domain():
+    reports = {r.id: r for r in T.theorem_1()}
+    rep = reports["tu-projections/theorem-1/sqrt-closed"]
+    assert rep.strength == "certified", rep.strength_label
+    assert any(n.startswith("cross-check: the Arb certificate") for n in rep.notes)
