@@ -53,9 +53,10 @@ def test_claim_is_whole_domain_and_names_its_route():
     assert rep.conclusion.verdict is ProofVerdict.PROVED
     assert rep.strength == "proved", rep.strength
     assert "Theorem 1" in rep.conclusion.evidence
-    # the printed reading is not covered by the comparison (its sigma is below Theorem 1's near delta = 1/2): it keeps
-    # its box
-    assert reports["tu-projections/theorem-2"].strength in ("certified on B", "tested", "unknown")
+    # the printed reading is below Theorem 1's derived sigma near delta = 1/2, but above its sqrt-closed sigma
+    printed = reports["tu-projections/theorem-2"]
+    assert printed.strength == "certified", printed.strength_label
+    assert "sqrt-closed" in printed.conclusion.evidence
 
 
 @pytest.mark.parametrize("eps,delta,k", [("1e-6", "0.4999", 1)])
@@ -98,3 +99,19 @@ def test_sqrt_closed_claim_is_whole_domain():
     rep = reports["tu-projections/theorem-1/sqrt-closed"]
     assert rep.strength == "certified", rep.strength_label
     assert any(n.startswith("cross-check: the Arb certificate") for n in rep.notes)
+
+
+def test_printed_theorem_2_comparison_and_its_adversary():
+    assert T.t2_printed_dominates_sqrt_closed().verdict is ProofVerdict.PROVED
+    res = T.t2_printed_dominates_sqrt_closed(sigma2_factor="1/2")
+    assert res.verdict is not ProofVerdict.PROVED and "eps = 0" in res.evidence
+    # the halved comparison is false: at eps -> 1, delta -> 1/2, k = 1 the ratio is about 1.23, so halved it is < 1
+    der2, der1 = get_derivation("tu-projections/theorem-2"), get_derivation("tu-projections/theorem-1")
+
+    def value(expr, eps, delta, k):
+        syms = {x.name: x for x in expr.free_symbols}
+        return mpmath.mpf(str(expr.subs({syms["B"]: 1, syms["sigma_p"]: 1, syms["epsilon"]: eps, syms["delta"]: delta,
+                                         syms["k"]: k}).evalf(30)))
+    s2 = value(der2.printed["as-printed"], "0.999", "0.4999", 1)
+    s1 = value(der1.printed["sqrt-closed"], "0.999", "0.4999", 1)
+    assert s2 >= s1 > s2 / 2
