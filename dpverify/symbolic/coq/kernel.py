@@ -166,7 +166,8 @@ def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None,
         missing = missing_libraries((coq_dir() / e.file).read_text(), coqc)
         if missing:
             return _keep(report, f"Coq theorem {e.where} not checked: it needs Coq modules not installed here "
-                                 f"({', '.join(missing)}; Debian: libcoq-mathcomp-algebra for mathcomp's)")
+                                 f"({', '.join(missing)}; Debian ships mathcomp's as libcoq-mathcomp-algebra, "
+                                 f"-analysis, ...)")
         return _keep(report, f"Coq theorem {e.where} did NOT compile: {first_error(result.message)}")
     if e.coverage is Coverage.STEP:
         note = (f"kernel-checked step: Coq theorem {e.where} accepted by coqc {result.coqc_version} in "
