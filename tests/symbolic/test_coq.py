@@ -226,8 +226,15 @@ def _report(cid, conclusion):
 
 
 @needs_coq
+def _laplace_entry():
+    """Laplace.v's entry of lecture21-dp/lemma-1 (the claim also has LaplaceMeasure.v's where mathcomp-analysis is
+    installed); the hook tests below pin the manifest to it."""
+    return [e for e in coq.MANIFEST if e.claim_id == "lecture21-dp/lemma-1" and e.file == "Laplace.v"]
+
+
 def test_hook_reports_kernel_checked(compiled):
-    r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1", proved("sympy says so"))])[0]
+    with coq.using_manifest(_laplace_entry()):
+        r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1", proved("sympy says so"))])[0]
     assert r.conclusion.verdict is ProofVerdict.KERNEL_CHECKED
     assert "laplace_loss_scalar" in r.evidence and "proofs/coq/Laplace.v" in r.evidence
     assert any("before the Coq check: proved" in d for d in r.conclusion.details)
@@ -263,7 +270,7 @@ def test_hook_with_a_false_theorem_file_is_not_kernel_checked(compiled, monkeypa
     """The adversary of the hook: proofs/coq/Laplace.v replaced by a mutant (scale halved) must not give
     kernel-checked (it does not compile; the claim keeps its own verdict and says so)."""
     (tmp_path / "Laplace.v").write_text(mutate("Laplace.v", "laplace_loss_scalar", "(M / eps)", "(M / (2 * eps))"))
-    with coq.using_tree(tmp_path):  # a fresh build directory: the good Laplace.vo is not reused
+    with coq.using_tree(tmp_path), coq.using_manifest(_laplace_entry()):  # a fresh build directory: no Laplace.vo
         r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1", proved("sympy says so"))])[0]
     assert r.conclusion.verdict is ProofVerdict.PROVED
     assert "did NOT compile" in r.evidence
