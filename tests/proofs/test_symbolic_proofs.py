@@ -271,8 +271,10 @@ def test_key_findings(reports):
     assert v("tu-projections/theorem-1/derived", "steps") is ProofVerdict.PROVED
     assert v("tu-projections/theorem-1/derived") is ProofVerdict.PROVED
     assert v("tu-projections/lemma-1") is ProofVerdict.PROVED
-    assert v("tu-projections/lemma-3") is ProofVerdict.CERTIFIED
-    assert reports["tu-projections/lemma-3"].conclusion.domain != "whole"  # k <= 20: certified on B
+    # every k since round 12 (Chernoff, binomial theorem, Hoeffding's lemma), given the optimal composition theorem
+    assert v("tu-projections/lemma-3") is ProofVerdict.PROVED
+    assert reports["tu-projections/lemma-3"].conclusion.domain == "whole"
+    assert reports["tu-projections/lemma-3"].strength == "proved given"
     assert reports["lecture21-dp/lemma-6/eps-le-1"].conclusion.domain == "whole"  # extended (round 9)
     assert v("tu-projections/lemma-4") is ProofVerdict.PROVED  # every delta in (0, 1) (round 9)
     # the Coq file proves only the arithmetic (a step): the claim keeps its sympy verdict

@@ -227,11 +227,13 @@ def test_kernel_checked_verdict_names_the_witness(monkeypatch):
     laplace = [e for e in CLAIMS if e.file == "Laplace.v"]
     checked = real(laplace)  # the real check of Laplace.v's three witnesses (cached for the hook below)
     assert len(checked) == 3 and all(v.ok for v in checked.values()), checked
-    r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]
+    pinned = coq.using_manifest([e for e in laplace if e.claim_id == "lecture21-dp/lemma-1"])
+    with pinned:  # Laplace.v's entry only (the claim also has LaplaceMeasure.v's, with its own witness)
+        r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]
     assert r.conclusion.verdict is ProofVerdict.KERNEL_CHECKED
     assert "hypotheses shown satisfiable by Witnesses.laplace_loss_scalar_hyps_satisfiable" in r.conclusion.evidence
     monkeypatch.setattr(coq.witnesses, "witness_for", lambda theorem: None)  # what check_witnesses looks up
-    r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]
+    r = coq.apply_kernel_checks([_report("lecture21-dp/lemma-1")])[0]  # every entry of the claim: no witness, none
     assert r.conclusion.verdict is ProofVerdict.PROVED
     assert "hypotheses are NOT shown satisfiable (no witness" in r.conclusion.evidence
 

@@ -27,17 +27,20 @@ from __future__ import annotations
 
 from .build import (DEFAULT_TIMEOUT, INSTALL_HINT, LOGICAL, CoqResult, CoqStatus, build_dir, cache_root, clear_caches,
                     coq_dir, coqc_path, coqc_version, compile_file, compile_files, compile_source, compiled_results,
-                    dependencies, scratch_tree, tree_hash, using_tree)
+                    dependencies, missing_libraries, scratch_tree, tree_hash, using_tree)
 from .kernel import apply_kernel_checks, kernel_premise, kernel_premises, kernel_step
 from .manifest import CoqEntry, Coverage, entries_for, gather_manifest, manifest_entries, using_manifest
 from .premises import DET_LAWS, INTEGRATION, LAPLACE_BRIDGE, RAYLEIGH, SPECTRAL
-from .queries import ALLOWED_AXIOMS, assumptions, disallowed_axioms, first_error, normalise_type, theorem_types
+from .queries import (ALLOWED_AXIOMS, BOOLP_AXIOMS, EPSILON_AXIOM, assumptions, axioms_phrase, disallowed_axioms, first_error,
+                      normalise_type, theorem_types)
 from .witnesses import (SHAPE_FILE, WITNESS_GLOB, WITNESS_SUFFIX, WitnessCheck, WitnessStatus, check_witnesses,
                         run_witness_checks, witness_check_source, witness_files, witness_for)
 
-__all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWED_AXIOMS", "INSTALL_HINT",
+__all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWED_AXIOMS", "BOOLP_AXIOMS", "EPSILON_AXIOM",
+           "axioms_phrase", "INSTALL_HINT",
            "LOGICAL", "DEFAULT_TIMEOUT", "coq_dir", "coqc_path", "coqc_version", "compile_file", "compile_files",
-           "compile_source", "compiled_results", "dependencies", "build_dir", "tree_hash", "using_tree", "scratch_tree",
+           "compile_source", "compiled_results", "dependencies", "missing_libraries", "build_dir", "tree_hash",
+           "using_tree", "scratch_tree",
            "clear_caches", "assumptions", "disallowed_axioms", "first_error", "manifest_entries", "gather_manifest",
            "using_manifest", "entries_for", "apply_kernel_checks", "kernel_premise", "kernel_premises", "kernel_step",
            "WITNESS_SUFFIX", "WITNESS_GLOB", "SHAPE_FILE", "WitnessStatus", "WitnessCheck", "witness_files",

@@ -40,7 +40,7 @@ from typing import Iterable, Iterator
 from ...errors import InvalidArgument
 
 __all__ = ["LOGICAL", "INSTALL_HINT", "DEFAULT_TIMEOUT", "CoqStatus", "CoqResult", "coq_dir", "coqc_path",
-           "coqc_version", "cache_root", "build_dir", "tree_hash", "dependencies", "compile_file", "compile_files",
+           "missing_libraries", "coqc_version", "cache_root", "build_dir", "tree_hash", "dependencies", "compile_file", "compile_files",
            "compile_source", "compiled_results", "using_tree", "scratch_tree", "clear_caches", "process_cache",
            "persistent_query", "save_query"]
 
@@ -220,6 +220,51 @@ def dependencies(source: str) -> list[str]:
     """The ``DPVerify`` modules a ``.v`` source requires (``From DPVerify Require [Import|Export] A B ...``, the
     module list possibly spanning lines), in order; other libraries' Requires are not among them."""
     return [name for m in _REQUIRE.finditer(source) for name in m.group(1).split()]
+
+
+_LIBRARY_REQUIRE = re.compile(r"From\s+([A-Za-z][A-Za-z0-9_.]*)\s+Require\s+(?:Import\s+|Export\s+)?([A-Za-z0-9_\s]+?)\s*\.")
+_WHERE: dict[str, Path | None] = {}
+
+
+def _user_contrib(coqc: str) -> Path | None:
+    if coqc not in _WHERE:
+        try:
+            out = subprocess.run([coqc, "-where"], capture_output=True, text=True, timeout=30).stdout.strip()
+            _WHERE[coqc] = Path(out) / "user-contrib" if out else None
+        except (OSError, subprocess.TimeoutExpired):
+            _WHERE[coqc] = None
+    return _WHERE[coqc]
+
+
+def missing_libraries(source: str, coqc: str | None = None) -> list[str]:
+    """The modules of other Coq libraries (not Coq's standard library, not ``DPVerify``) that ``source`` requires and
+    that are not installed beside ``coqc`` (no ``<Module>.vo`` under ``coqc -where``/user-contrib/<Library>), as
+    ``Library.Module``: e.g. ``mathcomp.matrix`` where Debian's libcoq-mathcomp-algebra is absent. Empty when coqc is
+    absent (nothing to decide)."""
+    coqc = coqc or coqc_path()
+    root = _user_contrib(coqc) if coqc else None
+    if root is None:
+        return []
+    out: list[str] = []
+    seen: set[str] = set()
+    todo = [source]
+    while todo:  # the source and, through its DPVerify Requires, every file of the tree it loads
+        src = todo.pop()
+        for dep in dependencies(src):
+            f = coq_dir() / f"{dep}.v"
+            if dep not in seen and f.is_file():
+                seen.add(dep)
+                todo.append(f.read_text())
+        for m in _LIBRARY_REQUIRE.finditer(src):
+            lib = m.group(1)
+            if lib in ("Coq", LOGICAL):
+                continue
+            base = root.joinpath(*lib.split("."))
+            for mod in m.group(2).split():
+                name = f"{lib}.{mod}"
+                if name not in out and (not base.is_dir() or not any(base.rglob(f"{mod}.vo"))):
+                    out.append(name)
+    return out
 
 
 def _run_coqc(coqc: str, build: Path, vfile: Path, timeout: float) -> tuple[bool, str, float]:

@@ -23,9 +23,10 @@ from typing import Sequence
 from ...errors import InvalidArgument
 from ..proof import merge_domains, weakest
 from ..verdicts import CheckResult, ClaimReport, ProofVerdict
-from .build import DEFAULT_TIMEOUT, INSTALL_HINT, CoqResult, coqc_path, compile_file, compile_files
+from .build import (DEFAULT_TIMEOUT, INSTALL_HINT, CoqResult, coq_dir, coqc_path, compile_file, compile_files,
+                    missing_libraries)
 from .manifest import CoqEntry, Coverage, entries_for
-from .queries import assumptions, disallowed_axioms, first_error, theorem_types
+from .queries import assumptions, axioms_phrase, disallowed_axioms, first_error, theorem_types
 from .witnesses import WitnessCheck, check_witnesses
 
 __all__ = ["apply_kernel_checks", "kernel_premise", "kernel_premises", "kernel_step"]
@@ -148,7 +149,7 @@ def kernel_step(file: str, theorem: str, statement: str, fallback: CheckResult, 
         return fall(f"Coq theorem {where} compiled but rests on axioms outside the classical reals: {', '.join(bad)}")
     return CheckResult(ProofVerdict.KERNEL_CHECKED,
                        f"Coq theorem {where} accepted by coqc {res.coqc_version} in {res.seconds:.1f} s (Print "
-                       f"Assumptions: classical reals only): {statement}")
+                       f"Assumptions: {axioms_phrase(axioms.get((file, theorem), ()))}): {statement}")
 
 
 def _keep(report: ClaimReport, why: str) -> ClaimReport:
@@ -162,6 +163,11 @@ def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None,
     if coqc is None:
         return _keep(report, f"Coq not available: {INSTALL_HINT}; Coq theorem {e.where} not checked")
     if not result.ok:
+        missing = missing_libraries((coq_dir() / e.file).read_text(), coqc)
+        if missing:
+            return _keep(report, f"Coq theorem {e.where} not checked: it needs Coq modules not installed here "
+                                 f"({', '.join(missing)}; Debian ships mathcomp's as libcoq-mathcomp-algebra, "
+                                 f"-analysis, ...)")
         return _keep(report, f"Coq theorem {e.where} did NOT compile: {first_error(result.message)}")
     if e.coverage is Coverage.STEP:
         note = (f"kernel-checked step: Coq theorem {e.where} accepted by coqc {result.coqc_version} in "
@@ -193,7 +199,8 @@ def _apply_one(report: ClaimReport, e: CoqEntry, coqc, result: CoqResult | None,
                              f"anything)")
     cached = " (a cached build of this exact tree)" if result.message == "cached build of this tree" else ""
     accepted = (f"Coq theorem {e.where} accepted by coqc {result.coqc_version} in {result.seconds:.1f} s{cached} (Print "
-                f"Assumptions: classical reals only; hypotheses shown satisfiable by {witness.witness}); its type, as "
+                f"Assumptions: {axioms_phrase(axioms.get((e.file, e.theorem), ()))}; hypotheses shown satisfiable by "
+                f"{witness.witness}); its type, as "
                 f"coqc prints it, is the claim's formal statement: {got} -- in words: {e.statement}")
     if concl.verdict is ProofVerdict.REFUTED:
         why = (f"CONTRADICTION: the machine refutes this claim while {accepted}; the statement of the Coq theorem "

@@ -20,18 +20,44 @@ from ...errors import InvalidArgument
 from .build import (DEFAULT_TIMEOUT, INSTALL_HINT, LOGICAL, CoqResult, CoqStatus, coq_dir, coqc_path, compile_source,
                     persistent_query, process_cache, save_query, tree_hash)
 
-__all__ = ["ALLOWED_AXIOMS", "normalise_type", "disallowed_axioms", "assumptions", "theorem_types", "first_error"]
+__all__ = ["ALLOWED_AXIOMS", "EPSILON_AXIOM", "BOOLP_AXIOMS", "axioms_phrase", "normalise_type", "disallowed_axioms", "assumptions", "theorem_types", "first_error"]
 
 #: Axioms a kernel-checked theorem may rest on: the standard library's classical real numbers
 #: (Coq.Reals: excluded middle, the two decidability axioms of ClassicalDedekindReals, functional
-#: extensionality), and the kernel's specifications of its primitive 63-bit integers and binary64
-#: floats, which the Interval library's reflexive tactic computes with.
+#: extensionality), the kernel's specifications of its primitive 63-bit integers and binary64
+#: floats, which the Interval library's reflexive tactic computes with, and Hilbert's epsilon
+#: (:data:`EPSILON_AXIOM`, Coq.Logic.Epsilon: a choice function on an inhabited type), which mathcomp's
+#: structures on Coq's R need (a mathcomp ring is a choice type), and mathcomp's classical axioms
+#: (:data:`BOOLP_AXIOMS`: propositional and functional extensionality, constructive indefinite description), which
+#: mathcomp-analysis rests on: standard classical axioms, consistent with the classical reals; a verdict resting on
+#: them says so (:func:`axioms_phrase`).
+EPSILON_AXIOM = "Epsilon.epsilon_statement"
 ALLOWED_AXIOMS = (
     re.compile(r"^ClassicalDedekindReals\.sig_(not_dec|forall_dec)$"),
     re.compile(r"^FunctionalExtensionality\.functional_extensionality_dep$"),
     re.compile(r"^Classical_Prop\.classic$"),
     re.compile(r"^(PrimInt63|PrimFloat|Uint63|FloatAxioms)\.[A-Za-z0-9_]+$"),
+    re.compile(r"^Epsilon\.epsilon_statement$"),
+    re.compile(r"^boolp\.(propositional_extensionality|functional_extensionality_dep|"
+               r"constructive_indefinite_description)$"),
 )
+#: mathcomp's classical axioms (mathcomp.classical.boolp), which mathcomp-analysis rests on
+BOOLP_AXIOMS = ("boolp.propositional_extensionality", "boolp.functional_extensionality_dep",
+                "boolp.constructive_indefinite_description")
+
+
+def axioms_phrase(names: Iterable[str]) -> str:
+    """What ``Print Assumptions`` showed, in words for a verdict: ``classical reals only``, or ``classical reals and
+    Hilbert's epsilon (...)`` when :data:`EPSILON_AXIOM` is among ``names``."""
+    names = set(names)
+    extra = []
+    if EPSILON_AXIOM in names:
+        extra.append("Hilbert's epsilon (Coq.Logic.Epsilon.epsilon_statement: mathcomp's ring structure on R needs a "
+                     "choice function)")
+    if names & set(BOOLP_AXIOMS):
+        extra.append("mathcomp's classical axioms (boolp: " + ", ".join(sorted(n.split(".", 1)[1] for n in
+                                                                                   names & set(BOOLP_AXIOMS))) + ")")
+    return "classical reals and " + " and ".join(extra) if extra else "classical reals only"
 
 
 def normalise_type(text: str) -> str:
