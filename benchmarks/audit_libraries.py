@@ -685,6 +685,7 @@ tests/adapters/test_libraries_domains.py`); the audit line is the last line of e
 | OpenDP | `pip install "dpverify[opendp]"` (polars measurements: the extra pins OpenDP's polars) | a measurement | `dpverify.audit(adapters.opendp.measurement(meas, d_in=1))` (`opendp_laplace.py`, `opendp_clamp_sum.py`) |
 | | | one `opendp.serialize` cannot encode (`then_laplace_threshold`) | `dpverify.audit(adapters.opendp.measurement(factory=count_by_threshold, d_in=1))` (`opendp_threshold.py`) |
 | | | polars `make_private_lazyframe` | `dpverify.audit(adapters.opendp.measurement(meas, d_in=1))` (`opendp_polars.py`) |
+| | | an interactive compositor (`make_adaptive_composition`) with the queries to submit | `dpverify.audit(adapters.opendp.compositor(comp, queries, d_in=1))` (`opendp_compositor.py`); queries `serialize` cannot encode: `compositor(factory=make, d_in=1)`, `make()` returning `(comp, queries)`; a pass covers that sequence of queries only |
 | diffprivlib | `pip install "dpverify[diffprivlib]"` (scikit-learn < 1.7) | a mechanism | `dpverify.audit(adapters.diffprivlib.mechanism(diffprivlib.mechanisms.Laplace(epsilon=1.0, sensitivity=1.0)))` |
 | | | a tool | `dpverify.audit(adapters.diffprivlib.tool(diffprivlib.tools.median, epsilon=1.0, bounds=(0.0, 1.0)))` |
 | | | a model | `dpverify.audit(adapters.diffprivlib_models.model(diffprivlib.models.GaussianNB(epsilon=1.0, bounds=(0.0, 1.0))))` |

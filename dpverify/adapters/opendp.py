@@ -41,7 +41,7 @@ from .opendp_domain import METRICS_CHECKED, DomainReading, clamp_values, domain_
 
 dp = require("opendp.prelude", "opendp", "opendp")
 
-__all__ = ["measurement", "OpenDPMechanism", "ClaimAt", "build", "LIVE_WHY"]
+__all__ = ["measurement", "compositor", "OpenDPMechanism", "OpenDPCompositor", "ClaimAt", "build", "LIVE_WHY"]
 
 #: Noise constructors whose vector-domain twin draws the same noise i.i.d. per coordinate.
 _BATCHABLE = {"make_laplace", "make_gaussian", "make_geometric"}
@@ -370,3 +370,102 @@ def measurement(meas: Any = None, d_in: Any = 1, *, factory: Callable | None = N
     return OpenDPMechanism(name=f"{name}(d_in={d_in!r})", recipe=(recipe, twin, reading.convert), claim=claim,
                            absent=absent, check=_MetricCheck(metric, d_in) if checked else None,
                            domain=reading.domain, limitations=tuple(limitations))
+
+
+# -- interactive compositors -------------------------------------------------------------------------------------
+
+class _First:
+    """``factory()[0]``: the compositor of a factory that returns ``(compositor, queries)`` (picklable when the
+    factory is)."""
+
+    def __init__(self, factory: Callable):
+        self.factory = factory
+
+    def __call__(self) -> Any:
+        return self.factory()[0]
+
+
+def _queries_of(queries: Any, factory: Callable | None) -> tuple:
+    """The queries' recipe: ("factory", factory) or ("json", serialized queries)."""
+    if factory is not None:
+        return ("factory", factory)
+    out = []
+    for i, q in enumerate(queries):
+        if not isinstance(q, dp.Measurement):
+            raise InvalidArgument(f"queries[{i}]={q!r} must be an opendp Measurement (a query of the compositor).")
+        try:
+            out.append(dp.serialize(q))
+        except Exception as exc:
+            raise InvalidArgument(f"queries[{i}] cannot be serialised ({type(exc).__name__}); give factory= (a "
+                                  "module-level function returning (compositor, [queries]))") from None
+    if not out:
+        raise InvalidArgument("queries=[] asks the compositor nothing; give the measurements to submit, in order.")
+    return ("json", tuple(out))
+
+
+class OpenDPCompositor(OpenDPMechanism):
+    """An OpenDP interactive compositor (e.g. ``make_sequential_composition``) run on each dataset with a fixed
+    list of queries submitted in order; one output is the tuple of their answers."""
+
+    def _build(self):
+        (recipe, convert, queries) = self._recipe
+        features = recipe[2]
+        if queries[0] == "factory":
+            qs = list(queries[1]()[1])
+        else:
+            qs = [_rebuild(q, features) for q in queries[1]]
+        return build(recipe), qs, convert
+
+    def _sample(self, obj, data, size, rng):
+        comp, queries, convert = obj
+        if convert is not None and not _is_carrier(data):
+            data = convert(data)
+        out = []
+        for _ in range(size):
+            qbl = comp(data)
+            answers = [plain(qbl(q)) for q in queries]
+            try:
+                out.append(np.asarray(answers, dtype=float))
+            except (TypeError, ValueError):
+                out.append(tuple(answers))
+        return as_outputs(out)
+
+
+def compositor(meas: Any = None, queries: Any = (), d_in: Any = 1, *, factory: Callable | None = None,
+               relation: NeighbourRelation | None = None) -> OpenDPCompositor:
+    """An OpenDP interactive compositor as a dpverify mechanism: each draw runs ``meas(data)`` and submits
+    ``queries`` (measurements) to the queryable in order; the output is their answers; the claim is the
+    compositor's own map at ``d_in`` (what it promises for every sequence of queries it admits). ``factory``: a
+    picklable function returning ``(compositor, [queries])``, for queries ``opendp.serialize`` cannot encode."""
+    if meas is None and factory is None:
+        raise InvalidArgument("compositor() needs meas (an opendp compositor Measurement) and queries, or factory= "
+                              "(a function returning (compositor, [queries])).")
+    if meas is not None and not isinstance(meas, dp.Measurement):
+        raise InvalidArgument(f"meas={meas!r} must be an opendp Measurement (e.g. dp.c.make_sequential_composition(...)).")
+    if factory is not None:
+        _recipe_of(None, _First(factory))  # checks the factory pickles and builds a Measurement
+        built, qs = factory()
+        meas, recipe, serialized = built, ("factory", _First(factory), _features()), ""
+        if not qs:
+            raise InvalidArgument("factory() returned no queries; it must return (compositor, [queries]).")
+    else:
+        meas, recipe, serialized, why = _recipe_of(meas, None)
+        if why:
+            raise InvalidArgument(f"meas cannot be serialised ({why}); give factory= (a module-level function "
+                                  "returning (compositor, [queries])).")
+    query_recipe = _queries_of(queries, factory)
+    metric = str(meas.input_metric)
+    claim = _claim(meas, recipe, d_in, relation_of(relation, _default_relation(metric, d_in)))
+    limitations = ["the compositor is audited on one fixed sequence of queries (the ones given): its claim is for "
+                   "every sequence it admits, so a pass covers this sequence only"]
+    if not serialized:
+        try:  # the domain is read from the serialised form; a compositor that does not serialise has none stated
+            serialized = dp.serialize(meas)
+        except Exception:
+            serialized = ""
+    reading = _reading(meas, recipe, serialized, metric, d_in, None, limitations)
+    n = len(query_recipe[1]) if query_recipe[0] == "json" else len(factory()[1])
+    return OpenDPCompositor(name=f"compositor({n} queries, d_in={d_in!r})", recipe=(recipe, reading.convert,
+                            query_recipe), claim=claim, check=_MetricCheck(metric, d_in)
+                            if metric.startswith(METRICS_CHECKED) else None, domain=reading.domain,
+                            limitations=tuple(limitations))

@@ -146,6 +146,18 @@ def test_opendp_claim_from_the_measure_and_rebuild(monkeypatch):
         A.measurement(42, 1.0)
 
 
+def test_opendp_compositor_refuses_what_it_cannot_run(monkeypatch):
+    dp = fakes.install_opendp(monkeypatch)
+    A = fakes.fresh_adapter(monkeypatch, "opendp")
+    lap = dp.prelude.Measurement({"kind": "laplace", "scale": 2.0})
+    with pytest.raises(InvalidArgument, match="needs meas"):
+        A.compositor()
+    with pytest.raises(InvalidArgument, match="must be an opendp Measurement"):
+        A.compositor(42, [lap])
+    with pytest.raises(InvalidArgument, match=r"queries\[0\]=42 must be an opendp Measurement"):
+        A.compositor(lap, [42])
+
+
 def test_opendp_zcdp_claim_audited_on_its_curve(monkeypatch):
     # A Gaussian with scale 1 at d_in = 1 is 0.5-zCDP; claimed as such it is not violated (the audit
     # tests 5 points; false alarm <= 0.05 overall).
