@@ -111,6 +111,7 @@ def examples_markdown(rows: list) -> list:
         found = f"{r['found']} ({r['candidates']})" if r["candidates"] else "-"
         lines.append(f"| `{r['script']}` | {r['library']} | {r['version']} | {r['what']} | {r['claim']} | "
                      f"**{r['verdict']}** | {r['epsilon_lower']:.3g} | {found.replace('|', '/')} | {r['seconds']:.0f} |")
+    lines.append("")  # a paragraph right after a table would be read as one more row
     for r in rows:
         if r["verdict"] == "violated":
             lines += [f"**{r['library']} {r['version']}, `{r['script']}`** (`python {r['script']}`): `{r['line']}`", "",
