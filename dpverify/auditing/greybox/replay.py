@@ -28,6 +28,7 @@ import numpy as np
 
 from ...claims import GDPCurve, PrivacyClaim
 from ...errors import DPVerifyError
+from . import compose, discrete
 from .recorder import Diverged, Recorder
 
 __all__ = ["PairCheck", "replay_pair", "exact_findings", "raises_apart", "implied_violation", "EPS_GRID"]
@@ -54,13 +55,16 @@ class PairCheck:
     unmodelled: tuple = ()
     not_modelled: str | None = None
     trace: tuple = field(default=(), repr=False)
+    #: The privacy of each noise call (modelled pairs only): {call, family, scale, shift_norm, eps or mu}.
+    per_call: tuple = field(default=(), repr=False)
 
     def to_dict(self) -> dict:
         return {"pair_index": self.pair_index, "calls": self.calls, "divergence": self.divergence,
                 "parameters": [list(p) for p in self.parameters], "family": self.family, "scale": self.scale,
                 "shift": None if self.shift is None else list(self.shift), "implied": self.implied,
                 "epsilon": self.epsilon, "finding": self.finding, "unmodelled": list(self.unmodelled),
-                "not_modelled": self.not_modelled, "trace": list(self.trace)}
+                "not_modelled": self.not_modelled, "trace": list(self.trace),
+                "per_call": [dict(row) for row in self.per_call]}
 
 
 def _numbers(out: Any) -> np.ndarray | None:
@@ -197,25 +201,90 @@ def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, se
             return PairCheck(**base, implied="no draw through rng, and equal outputs on D and D' on both runs")
         return PairCheck(**base, not_modelled="no draw through rng, and the outputs on D and D' differ: replay cannot tell "
                                               "a deterministic mechanism from one with its own generator")
-    if params:
+    if params and not all(method in compose.FAMILIES and name == "scale" for _, method, name, _, _ in params):
         return PairCheck(**base, parameters=params, not_modelled="a parameter of the draws depends on the data")
+    if params:  # only Laplace or Gaussian scales changed: the general model judges it (compose.py)
+        return _general(mechanism, d, dp, seeds, runs, claim, base, params, None)
     parts = [(_noise(r[0].calls, r[2]), _noise(r[1].calls, r[3])) for r in runs]
     why = next((w for pr in parts for (_, _, _, w) in pr if w), None)
     if why:
-        return PairCheck(**base, not_modelled=why)
+        if discrete.is_geometric_pairs(rec.calls):
+            return _discrete(mechanism, d, dp, seeds, runs, claim, base, why)
+        if why.startswith("draws other than") and not all(c.family in compose.FAMILIES for c in rec.calls):
+            return PairCheck(**base, not_modelled=why)
+        return _general(mechanism, d, dp, seeds, runs, claim, base, (), why)
     (n0, family, scale, _), (n1, *_) = parts[0]
     (n0b, *_), (n1b, *_) = parts[1]
     (_, _, out0, out1, _), (_, _, out0b, out1b, _) = runs
     k0, k1 = _factor(out0, out0b, n0, n0b), _factor(out1, out1b, n1, n1b)
     if k0 is None or k1 is None or not np.isclose(k0, k1, rtol=1e-7):
-        return PairCheck(**base, family=family, scale=scale,
-                         not_modelled="the output is not a fixed part plus a multiple of the drawn noise")
+        legacy = "the output is not a fixed part plus a multiple of the drawn noise"
+        general = _general(mechanism, d, dp, seeds, runs, claim, base, (), legacy)
+        if general.implied is None:
+            return PairCheck(**base, family=family, scale=scale, not_modelled=legacy)
+        return general
     c0, c1 = out0 - k0 * n0, out1 - k0 * n1
     scale = abs(k0) * scale  # the released noise: k x the drawn one
     shift = c1 - c0
     implied, eps, finding = implied_violation(family, scale, shift, claim)
     return PairCheck(**base, family=family, scale=scale, shift=tuple(float(x) for x in shift), implied=implied,
-                     epsilon=eps, finding=finding)
+                     epsilon=eps, finding=finding, per_call=_legacy_per_call(rec.calls, family, scale, shift))
+
+
+def _legacy_per_call(calls, family: str, scale: float, shift: np.ndarray) -> tuple:
+    """Per call of the one-family, one-scale model: its elements' shift norm and eps (Laplace) or mu (Gaussian)."""
+    rows, start = [], 0
+    for c in calls:
+        n = int(np.size(c.output))
+        part = shift[start:start + n]
+        start += n
+        if family == "laplace":
+            norm = float(np.sum(np.abs(part)))
+            rows.append({"call": c.index, "family": family, "scale": scale, "shift_norm": norm, "eps": norm / scale})
+        else:
+            norm = float(np.linalg.norm(part))
+            rows.append({"call": c.index, "family": family, "scale": scale, "shift_norm": norm, "mu": norm / scale})
+    return tuple(rows)
+
+
+def _more_runs(mechanism, d, dp, seeds, runs, count: int) -> list:
+    """``runs`` and further runs on new seeds (after the largest of ``seeds``), up to ``count`` runs in all."""
+    out = list(runs)
+    nxt = max(seeds) + 1
+    while len(out) < count:
+        out.append(_run(mechanism, d, dp, nxt))
+        nxt += 1
+    return out
+
+
+def _general(mechanism, d, dp, seeds, runs, claim, base, params, legacy_why) -> PairCheck:
+    """Several calls, scales and families, or a data-dependent scale (compose.py), on a third seed."""
+    runs = _more_runs(mechanism, d, dp, seeds, runs, 3)
+    third = runs[2]
+    if third[4]:
+        return PairCheck(**base, parameters=params, not_modelled=f"on a third seed, {third[4]}")
+    if third[2] is None or third[3] is None:
+        return PairCheck(**base, parameters=params, not_modelled="outputs that are not numbers")
+    model, why = compose.fit(runs)
+    if model is None:
+        return PairCheck(**base, parameters=params, not_modelled=legacy_why or why)
+    implied, eps, finding = compose.judge(model, claim, EPS_GRID)
+    families = sorted(set(model.family))
+    scales = np.unique(model.scale)
+    return PairCheck(**base, parameters=params, family=families[0] if len(families) == 1 else "mixed",
+                     scale=float(scales[0]) if scales.size == 1 else None,
+                     shift=tuple(float(x) for x in model.shift), implied=implied, epsilon=eps, finding=finding,
+                     per_call=compose.per_call(model))
+
+
+def _discrete(mechanism, d, dp, seeds, runs, claim, base, legacy_why) -> PairCheck:
+    """Pairs of geometric draws (discrete.py), on as many seeds as the model needs."""
+    model, why = discrete.fit_discrete(lambda seed: _run(mechanism, d, dp, max(seeds) + seed), runs)
+    if model is None:
+        return PairCheck(**base, not_modelled=why)
+    implied, eps, finding, rows = discrete.judge_discrete(model, claim, EPS_GRID)
+    return PairCheck(**base, family="discrete-laplace", shift=tuple(float(x) for x in model[0]), implied=implied,
+                     epsilon=eps, finding=finding, per_call=rows)
 
 
 def exact_findings(mechanism: Any, pairs: list, claims: list) -> tuple:
