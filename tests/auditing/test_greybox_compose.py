@@ -239,3 +239,37 @@ def test_the_implied_eps_of_the_shipped_discrete_laplace_is_its_exact_eps():
         c = replay_pair(m, (d, dp), i, m.claim)
         exact = abs(int(dp) - int(d)) * m.epsilon / m.sensitivity
         assert c.finding is None and c.epsilon == pytest.approx(exact, rel=1e-9), i
+
+
+# -- float error: a large output against a small noise ---------------------------------------------------------------
+
+
+class Offset:
+    """``base + f + Laplace(scale)``: correct at eps = 1 / scale for answers at distance 1."""
+
+    def __init__(self, base, scale):
+        self.base, self.scale = base, scale
+
+    def sample(self, data, size, rng):
+        return self.base + float(data) + rng.laplace(0.0, self.scale, size)
+
+
+@pytest.mark.parametrize("base", [1e8, 1e12])
+def test_a_large_offset_is_no_false_alarm_and_a_halved_scale_is_still_found(base):
+    """At base 1e8 the fitted eps of the correct mechanism reads 1.000000003 on some pairs (it was a finding before
+    the float-error bounds); the wrong scale 0.9 (eps 1.11) is still found."""
+    claim = PrivacyClaim(1.0)
+    for d in range(20):
+        pair = (float(d), float(d) + 1)
+        assert replay_pair(Offset(base, 1.0), pair, 0, claim).finding is None, d
+        assert replay_pair(Offset(base, 0.9), pair, 0, claim).finding, d
+
+
+def test_a_large_offset_in_the_general_model_is_not_modelled_rather_than_guessed():
+    m = TwoQueries(("laplace", "normal"), (1.0, 1.0), None)
+
+    class Shifted:
+        def sample(self, data, size, rng):
+            return 1e10 + m.sample(data, size, rng)
+    c = replay_pair(Shifted(), PAIR, 0, PrivacyClaim.gdp(0.1))
+    assert c.finding is None and "too large against its noise" in c.not_modelled

@@ -39,7 +39,7 @@ import numpy as np
 
 from ...claims import GDPCurve, PrivacyClaim
 
-__all__ = ["Elements", "fit", "judge", "hockey_stick_lower", "per_call", "REL_FIT", "REL_SHIFT", "REL_SCALE",
+__all__ = ["Elements", "fit", "fit_error", "judge", "hockey_stick_lower", "per_call", "REL_FIT", "REL_SHIFT", "REL_SCALE",
            "SCALE_SAME", "SCALE_CHANGED"]
 
 #: The third seed's residual allowed in ``out_j = c_j + k_j n_j``, relative to the element's magnitude.
@@ -48,6 +48,9 @@ REL_FIT = 1e-9
 REL_SHIFT = 1e-8
 #: The relative error allowed on each released scale |k_j| b_j.
 REL_SCALE = 1e-8
+#: The largest relative float error of a fitted k the model accepts (else not modelled: output too large for its noise).
+REL_K = 1e-9
+_U = 2.0 ** -53
 #: Released scales closer than this (relative) are one scale (today's tolerance on k); further than
 #: ``SCALE_CHANGED`` they differ; in between the pair is not modelled.
 SCALE_SAME, SCALE_CHANGED = 1e-7, 1e-6
@@ -105,9 +108,21 @@ def _draws(calls) -> tuple | None:
     return tuple(fams), cat(idx), cat(noise), cat(locs), cat(scales)
 
 
+def fit_error(o0, o1, n0, n1, loc, k) -> tuple:
+    """(err_k, err_c): generous bounds (16 units of round-off per term) on the float error, element by element, of
+    ``k = (o0 - o1) / (n0 - n1)`` and ``c = o0 - k n0``, where the noise ``n = x - loc`` is itself known to a few units
+    of ``|n| + |loc|``. A large output against a small noise (f = 1e8, Laplace(1)) makes k and c uncertain to about
+    1e-7: without these bounds a correct mechanism's eps = 1 read as 1.000000003 (a false alarm)."""
+    gap = np.abs(n0 - n1)
+    ak = np.abs(k)
+    err_k = 16 * _U * (np.abs(o0) + np.abs(o1) + ak * (np.abs(n0) + np.abs(n1) + 2 * np.abs(loc))) / gap
+    err_c = 16 * _U * (np.abs(o0) + ak * (np.abs(n0) + np.abs(loc))) + np.abs(n0) * err_k
+    return err_k, err_c
+
+
 def _fit_one(draws: list, outs: list) -> tuple:
     """(c, k, magnitude, why) of ``out = c + k noise`` elementwise for one dataset on three seeds."""
-    (_, _, n0, _, _), (_, _, n1, _, _), (_, _, n2, _, _) = draws
+    (_, _, n0, loc, _), (_, _, n1, _, _), (_, _, n2, _, _) = draws
     o0, o1, o2 = outs
     gap = n0 - n1
     if np.any(gap == 0):
@@ -119,6 +134,9 @@ def _fit_one(draws: list, outs: list) -> tuple:
         resid = np.abs(o2 - (c + k * n2))
     if not (np.all(np.isfinite(k)) and np.all(np.isfinite(c)) and np.all(np.isfinite(mag))) or np.any(k == 0):
         return None, None, None, "the output is not a fixed part plus a multiple of the drawn noise"
+    err_k, _ = fit_error(o0, o1, n0, n1, loc, k)
+    if np.any(err_k > REL_K * np.abs(k)):
+        return None, None, None, "an output too large against its noise to fit k to 1e-9"
     if np.any(resid > REL_FIT * mag + 1e-300):
         return None, None, None, ("the output is not a fixed part plus a multiple of the drawn noise element by "
                                   "element (checked on a third seed)")
@@ -325,7 +343,7 @@ def hockey_stick_lower(family: str, loc: float, scale: float, loc_prime: float, 
             q = mpmath.fsum(_mass(family, b, t, u, v) for u, v in sets)
             eq = mpmath.exp(mpmath.mpf(eps)) * q
             val = p - eq - mpmath.mpf(10) ** -40 - mpmath.mpf(10) ** -30 * (p + eq)
-            best = max(best, float(val))
+            best = max(best, float(val) * (1 - 1e-15))  # float() may round up by half a unit
     margin = (1 + math.exp(eps)) * (shift_error / (2 * min(scale, scale_prime)) + REL_SCALE)
     return max(0.0, best - margin)
 

@@ -133,21 +133,28 @@ def _factor(out_a, out_b, noise_a, noise_b) -> float | None:
     return float(np.mean(k))
 
 
-def implied_violation(family: str, scale: float, shift: np.ndarray, claim: PrivacyClaim) -> tuple:
-    """(text of the implied privacy, its eps or None, finding or None) for an exact shift of one family's noise."""
+def implied_violation(family: str, scale: float, shift: np.ndarray, claim: PrivacyClaim, *,
+                      shift_error: Any = 0.0, scale_error: float = 0.0) -> tuple:
+    """(text of the implied privacy, its eps or None, finding or None) for an exact shift of one family's noise.
+
+    ``shift_error`` (per element) and ``scale_error`` (relative) bound the float error of the fitted shift and scale:
+    the text shows the fitted values, the decision uses the shift lowered and the scale raised by them."""
     if not np.all(np.isfinite(shift)):
         return "an infinite shift", math.inf, "the shift is infinite: D and D' are told apart with certainty"
+    low = np.maximum(np.abs(shift) - np.asarray(shift_error, dtype=float), 0.0)
+    scale_high = scale * (1 + scale_error)
     if family == "laplace":
         eps = float(np.sum(np.abs(shift))) / scale
+        eps_low = float(np.sum(low)) / scale_high
         text = f"Laplace shift ||Delta||_1 = {eps * scale:.6g} at scale {scale:.6g}: eps = {eps:.6g}"
         if claim.delta == 0 and not claim.is_curve:
-            if eps > claim.epsilon * (1 + _TOL) + 1e-12:
+            if eps_low > claim.epsilon * (1 + _TOL) + 1e-12:
                 return text, eps, f"the drawn Laplace noise gives eps = {eps:.6g} on this pair, above the claim {claim!r}"
             return text, eps, None
         if shift.size != 1:
             return text + " (an (eps, delta) or curve claim is judged for scalar outputs only)", eps, None
         for e in (EPS_GRID if claim.is_curve else (claim.epsilon,)):
-            bound, got = claim.delta_at(float(e)), _laplace_delta(eps, float(e))
+            bound, got = claim.delta_at(float(e)), _laplace_delta(eps_low, float(e))
             if bound < 1.0 and got > bound * (1 + _TOL) + 1e-15:
                 return text, eps, (f"the drawn Laplace noise gives delta({e:g}) = {got:.4g} on this pair, above the "
                                    f"claim's {bound:.4g}")
@@ -155,7 +162,7 @@ def implied_violation(family: str, scale: float, shift: np.ndarray, claim: Priva
     if family == "normal":
         mu = float(np.linalg.norm(shift)) / scale
         text = f"Gaussian shift ||Delta||_2 = {mu * scale:.6g} at sigma {scale:.6g}: mu = {mu:.6g} (GDP)"
-        curve = GDPCurve(mu)
+        curve = GDPCurve(float(np.linalg.norm(low)) / scale_high)
         for e in EPS_GRID:
             bound = claim.delta_at(float(e))
             if bound < 1.0 and curve.delta_at(float(e)) * (1 - 1e-6) > bound * (1 + _TOL):
@@ -226,9 +233,27 @@ def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, se
     c0, c1 = out0 - k0 * n0, out1 - k0 * n1
     scale = abs(k0) * scale  # the released noise: k x the drawn one
     shift = c1 - c0
-    implied, eps, finding = implied_violation(family, scale, shift, claim)
+    shift_error, scale_error = _legacy_errors(runs, k0, n0, n0b, n1, n1b)
+    implied, eps, finding = implied_violation(family, scale, shift, claim, shift_error=shift_error,
+                                              scale_error=scale_error)
     return PairCheck(**base, family=family, scale=scale, shift=tuple(float(x) for x in shift), implied=implied,
                      epsilon=eps, finding=finding, per_call=_legacy_per_call(rec.calls, family, scale, shift))
+
+
+def _legacy_errors(runs, k, n0, n0b, n1, n1b) -> tuple:
+    """(per-element shift error, relative scale error) of the one-k fit, from :func:`compose.fit_error` on D and D'
+    (k's spread over the elements, allowed up to 1e-7 relative by the fit, counts in the scale error)."""
+    (rec, rep, out0, out1, _), (_, _, out0b, out1b, _) = runs[:2]
+    errs, rel = [], 0.0
+    for calls, o, ob, n, nb in ((rec.calls, out0, out0b, n0, n0b), (rep.calls, out1, out1b, n1, n1b)):
+        locs = np.concatenate([np.broadcast_to(np.asarray(c.loc_scale()[0], dtype=float),
+                                               np.shape(c.output)).ravel() for c in calls])
+        kk = (o - ob) / (n - nb)
+        err_k, err_c = compose.fit_error(o, ob, n, nb, locs, kk)
+        spread = np.abs(kk - k)  # the one k (a mean) is off each element's own by this
+        errs.append(err_c + np.abs(n) * spread)
+        rel = max(rel, float(np.max((err_k + spread) / abs(k))))
+    return errs[0] + errs[1], rel
 
 
 def _legacy_per_call(calls, family: str, scale: float, shift: np.ndarray) -> tuple:
@@ -266,8 +291,9 @@ def _general(mechanism, d, dp, seeds, runs, claim, base, params, legacy_why) -> 
     if third[2] is None or third[3] is None:
         return PairCheck(**base, parameters=params, not_modelled="outputs that are not numbers")
     model, why = compose.fit(runs)
-    if model is None:
-        return PairCheck(**base, parameters=params, not_modelled=legacy_why or why)
+    if model is None:  # the one-family model's reason when it got as far as the fit, else the general model's
+        keep = legacy_why and not legacy_why.startswith("draws")
+        return PairCheck(**base, parameters=params, not_modelled=legacy_why if keep else why)
     implied, eps, finding = compose.judge(model, claim, EPS_GRID)
     families = sorted(set(model.family))
     scales = np.unique(model.scale)
