@@ -198,6 +198,18 @@ def test_the_geometric_difference_gives_the_exact_discrete_laplace_eps():
     assert c.finding and c.epsilon == math.inf and "disjoint lattices" in c.finding
 
 
+def test_a_fractional_answer_with_a_whole_shift_and_an_eps_delta_claim_are_judged_exactly():
+    class Fractional(Geometric):
+        def sample(self, data, size, rng):
+            return 0.1 + super().sample(data, size, rng)
+    assert replay_pair(Fractional(1.0, None), ([0], [1]), 0, PrivacyClaim(1.0)).finding is None
+    from dpverify.accounting.events import DiscreteLaplace
+    upper = float(PLDComposition().deltas(DiscreteLaplace(1.0, 2), [1.0])[0])  # shift 2 at eps 1 per unit
+    assert replay_pair(Geometric(1.0, None), ([0], [2]), 0, PrivacyClaim(1.0, upper)).finding is None
+    c = replay_pair(Geometric(1.0, None), ([0], [2]), 0, PrivacyClaim(1.0, upper / 10))
+    assert c.finding and "PLD accountant" in c.finding and c.epsilon == pytest.approx(2.0)
+
+
 def test_a_doubled_geometric_difference_is_not_modelled():
     c = replay_pair(Geometric(1.0, None, bug="double"), ([0], [1]), 0, PrivacyClaim(0.1))
     assert c.finding is None and c.not_modelled

@@ -10,7 +10,8 @@ and on every seed ``out_j = c_j + k_j Z_j`` with ``k_j = +1 or -1`` and ``c_j`` 
 each). The seeds are run until every element's Z took at least ``DISTINCT`` different values (at most
 ``MAX_SEEDS`` seeds; otherwise not modelled). Then the shift ``Delta = c(D') - c(D)`` is exact and:
 
-* a ``Delta_j`` that is not a whole number (off by more than 1e-6; outputs below 2^30 so the floats resolve it)
+* a ``Delta_j`` that is not a whole number (off by more than 1e-6; whole outputs below 2^40, fractional ones below
+  2^20, so the floats resolve it)
   puts the two output laws on disjoint lattices: D and D' are told apart with certainty (eps = inf);
 * else ``eps = sum_j |Delta_j| (-log(1 - p_j))`` exactly (pure); an (eps, delta) or curve claim is compared with
   the PLD accountant's certified lower bound for the discrete Laplace shifts. A ``Delta_j`` within 1e-6 of a
@@ -32,7 +33,8 @@ __all__ = ["is_geometric_pairs", "fit_discrete", "judge_discrete", "DISTINCT", "
 DISTINCT = 3
 MAX_SEEDS = 12
 _TOL = 1e-9
-_LIMIT = 2.0 ** 30
+_LIMIT = 2.0 ** 40
+_FRACTIONAL_LIMIT = 2.0 ** 20
 
 
 def is_geometric_pairs(calls) -> bool:
@@ -100,14 +102,20 @@ def _try(runs: list) -> tuple:
             elif not (np.array_equal(ref[0], p) and np.array_equal(ref[1], idx)):
                 return None, "a geometric p that changes between seeds"
             if not (np.all(np.isfinite(out)) and np.all(np.abs(out) < _LIMIT)):
-                return None, "outputs that are not finite or beyond 2^30"
+                return None, "outputs that are not finite or beyond 2^40"
             zs.append(z)
             outs.append(out)
         Z, O = np.stack(zs), np.stack(outs)
+        # whole-number outputs below 2^40 subtract exactly; others must be below 2^20, where 1e-13 (1 + |out|) bounds
+        # the float error of out - Z far below the 1e-6 that tells a whole shift from a fractional one
+        integral = bool(np.all(O == np.round(O)))
+        if not integral and not np.all(np.abs(O) < _FRACTIONAL_LIMIT):
+            return None, "fractional outputs beyond 2^20"
+        tol = 0.0 if integral else 1e-13 * (1 + np.abs(O))
         sign = np.zeros(Z.shape[1])
         for k in (1.0, -1.0):
             const = O - k * Z
-            ok = np.all(np.abs(const - const[0]) <= 1e-9 * (1 + np.abs(O)), axis=0)
+            ok = np.all(np.abs(const - const[0]) <= tol, axis=0)
             sign = np.where(ok & (sign == 0), k, sign)
         fitted.append((Z, O, sign, ref))
     distinct = np.array([len(np.unique(col)) for col in fitted[0][0].T])
