@@ -34,7 +34,7 @@ class TwoQueries:
     def sample(self, data, size, rng):
         f = _answers(data)
         draws = [getattr(rng, kind)(0.0, s, size) for kind, s in zip(self.kinds, self.scales)]
-        return np.concatenate([f[:1] + draws[0], f[1:] + self.factor * draws[1]])
+        return np.column_stack([f[0] + draws[0], f[1] + self.factor * draws[1]])
 
 
 PAIR = (np.array([0.0, 0.0]), np.array([1.0, 1.0]))
@@ -101,7 +101,7 @@ class Mixing:
     def sample(self, data, size, rng):
         f = _answers(data)
         x, y = rng.laplace(0.0, 1.0, size), rng.laplace(0.0, 3.0, size)
-        return np.concatenate([f[:1] + x, f[1:] + x + y])
+        return np.column_stack([f[0] + x, f[1] + x + y])
 
 
 def test_an_element_that_mixes_two_draws_is_not_modelled():
