@@ -20,6 +20,7 @@ data-dependent number of times).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -180,9 +181,66 @@ def _laplace_delta(eps_pair: float, eps: float) -> float:
 
 
 def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, seeds=(1, 2)) -> PairCheck:
-    """The grey-box check of one pair (module docstring), on two seeds."""
+    """The grey-box check of one pair (module docstring), on two seeds (three or more where the model needs them).
+
+    A finding is kept only if the mechanism behaves as a function of its ``rng``: every seed used, run
+    :data:`RERUNS` more times on D and D', gives the draws and outputs of its first run bit for bit
+    (:func:`_reproducible`). A mechanism that also draws from a generator of its own (a scale picked by its own
+    coin) is then told apart unless its own draws repeat on every rerun (a fair coin: 2^-8 per seed)."""
     d, dp = pair
-    runs = [_run(mechanism, d, dp, s) for s in seeds]
+    memo: dict = {}
+
+    def run(seed):
+        if seed not in memo:
+            memo[seed] = _run(mechanism, d, dp, seed)
+        return memo[seed]
+
+    check = _check(mechanism, pair, index, claim, tuple(seeds), run)
+    if check.finding and not _reproducible(mechanism, pair, memo):
+        return dataclasses.replace(check, finding=None, not_modelled=(
+            "randomness drawn outside rng: a seed run again gave different draws or outputs, so the replay does not "
+            "freeze all of the mechanism's randomness (the finding it would give is not certain)"))
+    return check
+
+
+#: How many times each seed of a finding is run again (:func:`_reproducible`).
+RERUNS = 4
+
+
+def _reproducible(mechanism: Any, pair: tuple, memo: dict) -> bool:
+    """Every seed in ``memo`` (seed -> first run), run :data:`RERUNS` more times on D and D', gives the same draws
+    and outputs as its first run (bit for bit)."""
+    d, dp = pair
+    for s, a in memo.items():
+        for _ in range(RERUNS):
+            try:
+                b = _run(mechanism, d, dp, s)
+            except Exception:  # it did not raise on the first run: raising now is not a function of rng
+                return False
+            if not _same_run(a, b):
+                return False
+    return True
+
+
+def _same_run(a, b) -> bool:
+    if a[4] != b[4]:
+        return False
+    for x, y in ((a[2], b[2]), (a[3], b[3])):
+        if (x is None) != (y is None) or (x is not None and not np.array_equal(x, y, equal_nan=True)):
+            return False
+    for side in (0, 1):
+        ca, cb = a[side].calls, b[side].calls
+        if len(ca) != len(cb) or any(u.method != v.method or not np.array_equal(np.asarray(u.output),
+                                                                                np.asarray(v.output))
+                                     for u, v in zip(ca, cb)):
+            return False
+    return True
+
+
+def _check(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, seeds, run) -> PairCheck:
+    """The check itself; ``run(seed)`` runs (once per seed) record and replay."""
+    d, dp = pair
+    runs = [run(s) for s in seeds]
     rec, rep, out, out_p, diverged = runs[0]
     trace = tuple(c.describe() for c in rec.calls)
     unmodelled = tuple(sorted({m for r in runs for m in r[0].unmodelled + r[1].unmodelled}))
@@ -211,22 +269,22 @@ def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, se
     if params and not all(method in compose.FAMILIES and name == "scale" for _, method, name, _, _ in params):
         return PairCheck(**base, parameters=params, not_modelled="a parameter of the draws depends on the data")
     if params:  # only Laplace or Gaussian scales changed: the general model judges it (compose.py)
-        return _general(mechanism, d, dp, seeds, runs, claim, base, params, None)
+        return _general(run, seeds, runs, claim, base, params, None)
     parts = [(_noise(r[0].calls, r[2]), _noise(r[1].calls, r[3])) for r in runs]
     why = next((w for pr in parts for (_, _, _, w) in pr if w), None)
     if why:
         if discrete.is_geometric_pairs(rec.calls):
-            return _discrete(mechanism, d, dp, seeds, runs, claim, base, why)
+            return _discrete(run, seeds, runs, claim, base, why)
         if why.startswith("draws other than") and not all(c.family in compose.FAMILIES for c in rec.calls):
             return PairCheck(**base, not_modelled=why)
-        return _general(mechanism, d, dp, seeds, runs, claim, base, (), why)
+        return _general(run, seeds, runs, claim, base, (), why)
     (n0, family, scale, _), (n1, *_) = parts[0]
     (n0b, *_), (n1b, *_) = parts[1]
     (_, _, out0, out1, _), (_, _, out0b, out1b, _) = runs
     k0, k1 = _factor(out0, out0b, n0, n0b), _factor(out1, out1b, n1, n1b)
     if k0 is None or k1 is None or not np.isclose(k0, k1, rtol=1e-7):
         legacy = "the output is not a fixed part plus a multiple of the drawn noise"
-        general = _general(mechanism, d, dp, seeds, runs, claim, base, (), legacy)
+        general = _general(run, seeds, runs, claim, base, (), legacy)
         if general.implied is None:
             return PairCheck(**base, family=family, scale=scale, not_modelled=legacy)
         return general
@@ -272,19 +330,19 @@ def _legacy_per_call(calls, family: str, scale: float, shift: np.ndarray) -> tup
     return tuple(rows)
 
 
-def _more_runs(mechanism, d, dp, seeds, runs, count: int) -> list:
+def _more_runs(run, seeds, runs, count: int) -> list:
     """``runs`` and further runs on new seeds (after the largest of ``seeds``), up to ``count`` runs in all."""
     out = list(runs)
     nxt = max(seeds) + 1
     while len(out) < count:
-        out.append(_run(mechanism, d, dp, nxt))
+        out.append(run(nxt))
         nxt += 1
     return out
 
 
-def _general(mechanism, d, dp, seeds, runs, claim, base, params, legacy_why) -> PairCheck:
+def _general(run, seeds, runs, claim, base, params, legacy_why) -> PairCheck:
     """Several calls, scales and families, or a data-dependent scale (compose.py), on a third seed."""
-    runs = _more_runs(mechanism, d, dp, seeds, runs, 3)
+    runs = _more_runs(run, seeds, runs, 3)
     third = runs[2]
     if third[4]:
         return PairCheck(**base, parameters=params, not_modelled=f"on a third seed, {third[4]}")
@@ -303,9 +361,10 @@ def _general(mechanism, d, dp, seeds, runs, claim, base, params, legacy_why) -> 
                      per_call=compose.per_call(model))
 
 
-def _discrete(mechanism, d, dp, seeds, runs, claim, base, legacy_why) -> PairCheck:
+def _discrete(run, seeds, runs, claim, base, legacy_why) -> PairCheck:
     """Pairs of geometric draws (discrete.py), on as many seeds as the model needs."""
-    model, why = discrete.fit_discrete(lambda seed: _run(mechanism, d, dp, max(seeds) + seed), runs)
+    # fit_discrete numbers its runs 1, 2, ...: the runs after ``seeds`` take the seeds after the largest of them
+    model, why = discrete.fit_discrete(lambda i: run(max(seeds) + i - len(seeds)), runs)
     if model is None:
         return PairCheck(**base, not_modelled=why)
     implied, eps, finding, rows = discrete.judge_discrete(model, claim, EPS_GRID)
