@@ -163,10 +163,11 @@ def implied_violation(family: str, scale: float, shift: np.ndarray, claim: Priva
     if family == "normal":
         mu = float(np.linalg.norm(shift)) / scale
         text = f"Gaussian shift ||Delta||_2 = {mu * scale:.6g} at sigma {scale:.6g}: mu = {mu:.6g} (GDP)"
-        curve = GDPCurve(float(np.linalg.norm(low)) / scale_high)
+        curve = GDPCurve(mu)
+        mu_low = float(np.linalg.norm(low)) / scale_high
         for e in EPS_GRID:
             bound = claim.delta_at(float(e))
-            if bound < 1.0 and curve.delta_at(float(e)) * (1 - 1e-6) > bound * (1 + _TOL):
+            if bound < 1.0 and compose.gdp_delta_lower(mu_low, float(e)) > bound * (1 + _TOL):
                 return text, None, (f"the drawn Gaussian noise gives mu = {mu:.6g}-GDP on this pair: delta({e:g}) = "
                                     f"{curve.delta_at(float(e)):.4g} > the claim's {bound:.4g}")
         return text, None, None
