@@ -317,3 +317,11 @@ def test_a_scale_picked_by_the_mechanisms_own_coin_is_never_a_finding():
     claim = PrivacyClaim(eps * (1 + 1e-3))
     findings = sum(bool(replay_pair(OwnCoin(i, claim), (0.0, 1.0), 0, claim).finding) for i in range(300))
     assert findings == 0
+
+
+def test_a_changed_sigma_with_no_shift_against_a_pure_claim_is_an_infinite_eps_and_the_trace_says_both_scales():
+    m = DataScale("normal", lambda n: 1.0 if n == 1 else 1.5, PrivacyClaim(5.0, relation=ADD))
+    c = replay_pair(m, ([0.0], [0.0, 0.0]), 0, m.claim)  # the sum does not move: only sigma does
+    assert c.shift == (0.0,) and c.finding and c.epsilon == math.inf
+    assert "Gaussian noise of scale 1 on D and 1.5 on D'" in c.finding
+    assert c.per_call[0]["scale"] == 1.0 and c.per_call[0]["scale_prime"] == 1.5 and c.per_call[0]["mu"] == math.inf

@@ -10,13 +10,15 @@ and ``sample(D', 1, rng)`` replaying its draws, twice (two seeds), and reports a
   draws' elements are as many as the output's, and the two seeds show ``output = c + k noise`` (noise = draw -
   loc; one number k for every element and both datasets), the shift Delta = c(D') - c(D) is exact, and so is
   the privacy of this pair: eps = ||Delta||_1 / (|k| b) (Laplace) or mu = ||Delta||_2 / (|k| sigma) (Gaussian,
-  mu-GDP). With no draw at all, outputs
-  that differ are told apart with certainty (eps = inf). Anything else is reported as not modelled, with why.
+  mu-GDP). Otherwise, with several calls, scales or families, or a Laplace/Gaussian scale that depends on the
+  data, the element-by-element model of :mod:`~dpverify.auditing.greybox.compose` (a third seed); with pairs of
+  geometric draws, the discrete Laplace model of :mod:`~dpverify.auditing.greybox.discrete`. With no draw at all,
+  outputs that differ are left to the statistical audit. Anything else is reported as not modelled, with why.
 
-``finding`` is set only for an exact violation of the claim by the implied privacy (eps above a pure claim; the
-GDP curve above the claim's delta(eps) somewhere on a grid; a deterministic difference). A divergence or a
-changed parameter is reported but is not by itself a violation (a sparse-vector mechanism legitimately draws a
-data-dependent number of times).
+``finding`` is set only for an exact violation of the claim by the implied privacy, judged on its lower side (eps
+above a pure claim; a lower bound of delta(eps) above the claim's; an infinite eps), and only when every seed used
+repeats its draws and outputs on reruns (:func:`replay_pair`). A divergence or a changed parameter is reported but
+is not by itself a violation (a sparse-vector mechanism legitimately draws a data-dependent number of times).
 """
 from __future__ import annotations
 
