@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import mpmath
 import numpy as np
 
 from ...claims import GDPCurve, PrivacyClaim
@@ -361,6 +360,8 @@ def hockey_stick_lower(family: str, loc: float, scale: float, loc_prime: float, 
     by ``1e-40 + 1e-30 (P(S) + e^eps Q(S))`` (mpmath's exp and erfc are good to a few units in the 60th digit), and by
     ``(1 + e^eps) (shift_error / (2 min scale) + REL_SCALE)``: how far a shift wrong by ``shift_error`` or a scale
     wrong by ``REL_SCALE`` could move the two laws in total variation."""
+    import mpmath  # lazily: ``import dpverify`` loads no mpmath
+
     best = 0.0
     with mpmath.mp.workdps(60):
         for a, s, b, t in ((loc, scale, loc_prime, scale_prime), (loc_prime, scale_prime, loc, scale)):
@@ -414,6 +415,8 @@ def _normal_set(a, s, b, t, eps) -> list:
 
 
 def _cdf(family: str, m: float, s: float, x: float):
+    import mpmath
+
     if x == -math.inf:
         return mpmath.mpf(0)
     if x == math.inf:
@@ -432,6 +435,8 @@ def _mass(family: str, m: float, s: float, u: float, v: float):
 
 
 def _upper(family: str, m: float, s: float, x: float):
+    import mpmath
+
     if x == math.inf:
         return mpmath.mpf(0)
     z = (mpmath.mpf(x) - mpmath.mpf(m)) / mpmath.mpf(s)
