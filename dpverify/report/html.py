@@ -257,7 +257,8 @@ def _greybox_trace(audit: dict) -> str:
                 scale = _num(r.get("scale"))
                 if "scale_prime" in r:
                     scale += f" on D, {_num(r.get('scale_prime'))} on D'"
-                what = (f"eps = {_num(r['eps'])}" if "eps" in r else f"mu = {_num(r['mu'])} (GDP)" if "mu" in r else "-")
+                what = (f"eps = {_num(r['eps'])}" if "eps" in r
+                        else f"mu = {_num(r['mu'])} (GDP)" if "mu" in r else "-")
                 rows.append([str(r.get("call")), str(r.get("family")), scale, _num(r.get("shift_norm")), what])
             parts.append("<p class='note'>privacy per noise call (shift norm: L1 for Laplace, L2 for Gaussian):</p>" +
                          _table(["call", "family", "scale", "shift norm", "privacy"], rows))

@@ -41,7 +41,8 @@ def test_the_json_document_carries_the_per_call_privacy():
     doc = json.loads(json.dumps(jsonable(_finding_doc()), allow_nan=False))  # as `dpverify audit --json` prints it
     g = doc["directions"][0]["greybox"]
     assert [row["call"] for row in g["per_call"]] == [0, 1]
-    assert [row["eps"] for row in g["per_call"]] == [1.0, 0.25] and [row["scale"] for row in g["per_call"]] == [1.0, 4.0]
+    assert [row["eps"] for row in g["per_call"]] == [1.0, 0.25]
+    assert [row["scale"] for row in g["per_call"]] == [1.0, 4.0]
     assert g["shift"] == [1.0, 1.0] and "eps = 1.25" in g["finding"]
 
 
@@ -49,7 +50,8 @@ def test_the_html_report_shows_the_grey_box_trace_of_a_finding():
     page = audit_report(_finding_doc(), command="dpverify audit two-scales --mode grey-box")
     assert "Grey-box trace" in page and "finding (exact, from one replay)" in page
     assert "eps = 1.25 on this pair" in page
-    assert "call 0: laplace(loc=0.0, scale=1.0, size=1)" in page and "call 1: laplace(loc=0.0, scale=4.0, size=1)" in page
+    assert "call 0: laplace(loc=0.0, scale=1.0, size=1)" in page
+    assert "call 1: laplace(loc=0.0, scale=4.0, size=1)" in page
     table = page[page.index("privacy per noise call"):]
     for cell in ("<td>0</td><td>laplace</td><td>1</td><td>1</td><td>eps = 1</td>",
                  "<td>1</td><td>laplace</td><td>4</td><td>1</td><td>eps = 0.25</td>"):

@@ -38,8 +38,8 @@ import numpy as np
 
 from ...claims import GDPCurve, PrivacyClaim
 
-__all__ = ["Elements", "fit", "fit_error", "judge", "gdp_delta_lower", "hockey_stick_lower", "per_call", "REL_FIT", "REL_SHIFT", "REL_SCALE",
-           "SCALE_SAME", "SCALE_CHANGED"]
+__all__ = ["Elements", "fit", "fit_error", "judge", "gdp_delta_lower", "hockey_stick_lower", "per_call", "REL_FIT",
+           "REL_SHIFT", "REL_SCALE", "REL_K", "SCALE_SAME", "SCALE_CHANGED"]
 
 #: The third seed's residual allowed in ``out_j = c_j + k_j n_j``, relative to the element's magnitude.
 REL_FIT = 1e-9
@@ -232,8 +232,8 @@ def judge(el: Elements, claim: PrivacyClaim, grid) -> tuple:
     if np.any(changed):
         j = int(np.flatnonzero(changed)[0])
         if pure:
-            return text, math.inf, (f"{_scale_change(el, j)}: two {_NAME[el.family[j]]} laws of different scales have an unbounded "
-                                    f"privacy loss (the log density ratio grows without bound in the tails), so no "
+            return text, math.inf, (f"{_scale_change(el, j)}: two {_NAME[el.family[j]]} laws of different scales "
+                                    f"have an unbounded privacy loss (the log density ratio grows without bound in the tails), so no "
                                     f"finite eps holds on this pair, above the claim {claim!r}")
     if not np.any(moved):
         return text, 0.0 if not np.any(~lap) else None, None
@@ -276,8 +276,8 @@ def judge(el: Elements, claim: PrivacyClaim, grid) -> tuple:
             got = hockey_stick_lower(el.family[j], 0.0, float(el.scale[j]), float(el.shift[j]),
                                      float(el.scale_prime[j]), e, float(el.error[j]))
             if _above(got, bound):
-                return text, eps_out, (f"{_scale_change(el, j)}: that element alone gives delta({e:g}) >= {got:.4g} on this pair "
-                                       f"(a certified lower bound), above the claim's {bound:.4g}")
+                return text, eps_out, (f"{_scale_change(el, j)}: that element alone gives delta({e:g}) >= {got:.4g} "
+                                       f"on this pair (a certified lower bound), above the claim's {bound:.4g}")
     return text, eps_out, None
 
 
@@ -383,7 +383,10 @@ def _laplace_set(a, s, b, t, eps) -> list:
     for lo, hi in pieces:
         if not lo < hi:
             continue
-        x = 0.5 * (lo + hi) if math.isfinite(lo) and math.isfinite(hi) else (hi - 1.0 if math.isfinite(hi) else lo + 1.0)
+        if math.isfinite(lo) and math.isfinite(hi):
+            x = 0.5 * (lo + hi)
+        else:
+            x = hi - 1.0 if math.isfinite(hi) else lo + 1.0
         slope = -np.sign(x - a) / s + np.sign(x - b) / t
         level = math.log(t / s) - abs(x - a) / s + abs(x - b) / t  # L(x) at x; L(y) = level + slope (y - x)
         if slope == 0:
