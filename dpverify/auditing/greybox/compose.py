@@ -233,8 +233,8 @@ def judge(el: Elements, claim: PrivacyClaim, grid) -> tuple:
         j = int(np.flatnonzero(changed)[0])
         if pure:
             return text, math.inf, (f"{_scale_change(el, j)}: two {_NAME[el.family[j]]} laws of different scales "
-                                    f"have an unbounded privacy loss (the log density ratio grows without bound in the tails), so no "
-                                    f"finite eps holds on this pair, above the claim {claim!r}")
+                                    "have an unbounded privacy loss (the log density ratio grows without bound in the "
+                                    f"tails), so no finite eps holds on this pair, above the claim {claim!r}")
     if not np.any(moved):
         return text, 0.0 if not np.any(~lap) else None, None
     if pure and mu_low > 0:
