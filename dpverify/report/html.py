@@ -223,8 +223,60 @@ def _svg_histogram(profile: dict, claim_epsilon: float, *, title: str) -> str | 
 # -- sections ----------------------------------------------------------------------------------
 
 
+def _greybox_trace(audit: dict) -> str:
+    """The "Grey-box trace" of an audit that carries grey-box data (``directions[i]["greybox"]``, a
+    ``PairCheck.to_dict()``): the finding, the recorded calls, the shift per element and the privacy per call. Without
+    that dict, a grey-box note of the audit is shown alone; without either, nothing."""
+    checks = [d["greybox"] for d in audit.get("directions", []) if isinstance(d, dict)
+              and isinstance(d.get("greybox"), dict)]
+    if not checks:
+        notes = [str(n) for n in audit.get("notes", []) if str(n).startswith("grey-box")]
+        return "".join(f"<h3>Grey-box trace</h3><p class='note'>{_e(n)}</p>" for n in notes[:1])
+    parts = []
+    for g in checks:
+        head = f"pair {_e(g.get('pair_index'))}: {_e(g.get('calls'))} recorded call(s)"
+        parts.append(f"<h3>Grey-box trace</h3><p>{head}</p>")
+        if g.get("finding"):
+            parts.append(f"<p class='violated'>finding (exact, from one replay): {_e(g['finding'])}</p>")
+        if g.get("implied"):
+            parts.append(f"<p>implied privacy: {_e(g['implied'])}</p>")
+        trace = g.get("trace") or []
+        if trace:
+            parts.append("<p class='note'>recorded calls:</p><ul>" +
+                         "".join(f"<li><code>{_e(t)}</code></li>" for t in trace[:50]) + "</ul>" +
+                         (f"<p class='note'>... {len(trace) - 50} more</p>" if len(trace) > 50 else ""))
+        shift = g.get("shift") or []
+        if shift:
+            rows = [[str(i), _num(x)] for i, x in enumerate(shift[:50])]
+            parts.append("<p class='note'>shift c(D') - c(D) per output element:</p>" +
+                         _table(["element", "shift"], rows))
+        per_call = [r for r in g.get("per_call") or [] if isinstance(r, dict)]
+        if per_call:
+            rows = []
+            for r in per_call:
+                scale = _num(r.get("scale"))
+                if "scale_prime" in r:
+                    scale += f" on D, {_num(r.get('scale_prime'))} on D'"
+                what = (f"eps = {_num(r['eps'])}" if "eps" in r
+                        else f"mu = {_num(r['mu'])} (GDP)" if "mu" in r else "-")
+                rows.append([str(r.get("call")), str(r.get("family")), scale, _num(r.get("shift_norm")), what])
+            parts.append("<p class='note'>privacy per noise call (shift norm: L1 for Laplace, L2 for Gaussian):</p>" +
+                         _table(["call", "family", "scale", "shift norm", "privacy"], rows))
+        for idx, method, pname, a, b in (g.get("parameters") or []):
+            parts.append(f"<p class='note'>call {_e(idx)} {_e(method)}: {_e(pname)} = {_e(a)} on D, {_e(b)} on D'</p>")
+        for key in ("divergence", "not_modelled"):
+            if g.get(key):
+                parts.append(f"<p class='note'>{_e(key.replace('_', ' '))}: {_e(g[key])}</p>")
+    return "".join(parts)
+
+
 def _audit_plots(name: str, audit: dict) -> str:
-    """The plots of one audit document (``AuditResult.to_dict()``), or a note saying why there are none."""
+    """The plots of one audit document (``AuditResult.to_dict()``), or a note saying why there are none; a grey-box
+    trace first when the audit carries one (:func:`_greybox_trace`)."""
+    return _greybox_trace(audit) + _audit_figures(name, audit)
+
+
+def _audit_figures(name: str, audit: dict) -> str:
     claim = audit.get("claim") or {}
     ce, cd = float(claim.get("epsilon", 0.0)), float(claim.get("delta", 0.0))
     dirs = [d for d in audit.get("directions", []) if isinstance(d, dict) and isinstance(d.get("profile"), dict)]
@@ -241,6 +293,8 @@ def _audit_plots(name: str, audit: dict) -> str:
                     "allows on the first dataset. Highlighted: the event that gave the audit's bound.</figcaption>"
                     "</figure><p class='note'>the best event of each direction and its estimated delta at the "
                     "claimed eps:</p>" + _table(["pair", "direction", "event", "delta estimate"], rows))
+        if method == "grey-box":  # an exact finding from one replay: its trace is above, nothing was sampled
+            return ""
         return "<p class='note'>no profile kept for this audit (white-box audits keep one with profile=True)</p>"
     head = next((d for d in dirs if d.get("pair_index") == audit.get("pair_index")
                  and d.get("direction") == audit.get("direction")), dirs[0])

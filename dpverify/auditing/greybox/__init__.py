@@ -9,6 +9,10 @@ verdict ``violated`` (method ``grey-box``), with the finding, the implied privac
 verdict stands; the grey-box checks are attached (what was modelled, what was not and why, divergences and
 data-dependent parameters). A grey-box finding is never weakened by that fallback: the fallback runs only when
 there is none.
+
+What is modelled: one Laplace or Gaussian family of one scale (``replay.py``); several calls, scales and families, and
+Laplace/Gaussian scales that depend on the data (``compose.py``); differences of two geometric draws, the discrete
+Laplace (``discrete.py``). docs/auditing.md, "Grey-box", states each model, its exact privacy and what it assumes.
 """
 from __future__ import annotations
 

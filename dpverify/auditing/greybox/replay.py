@@ -10,16 +10,19 @@ and ``sample(D', 1, rng)`` replaying its draws, twice (two seeds), and reports a
   draws' elements are as many as the output's, and the two seeds show ``output = c + k noise`` (noise = draw -
   loc; one number k for every element and both datasets), the shift Delta = c(D') - c(D) is exact, and so is
   the privacy of this pair: eps = ||Delta||_1 / (|k| b) (Laplace) or mu = ||Delta||_2 / (|k| sigma) (Gaussian,
-  mu-GDP). With no draw at all, outputs
-  that differ are told apart with certainty (eps = inf). Anything else is reported as not modelled, with why.
+  mu-GDP). Otherwise, with several calls, scales or families, or a Laplace/Gaussian scale that depends on the
+  data, the element-by-element model of :mod:`~dpverify.auditing.greybox.compose` (a third seed); with pairs of
+  geometric draws, the discrete Laplace model of :mod:`~dpverify.auditing.greybox.discrete`. With no draw at all,
+  outputs that differ are left to the statistical audit. Anything else is reported as not modelled, with why.
 
-``finding`` is set only for an exact violation of the claim by the implied privacy (eps above a pure claim; the
-GDP curve above the claim's delta(eps) somewhere on a grid; a deterministic difference). A divergence or a
-changed parameter is reported but is not by itself a violation (a sparse-vector mechanism legitimately draws a
-data-dependent number of times).
+``finding`` is set only for an exact violation of the claim by the implied privacy, judged on its lower side (eps
+above a pure claim; a lower bound of delta(eps) above the claim's; an infinite eps), and only when every seed used
+repeats its draws and outputs on reruns (:func:`replay_pair`). A divergence or a changed parameter is reported but
+is not by itself a violation (a sparse-vector mechanism legitimately draws a data-dependent number of times).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +31,7 @@ import numpy as np
 
 from ...claims import GDPCurve, PrivacyClaim
 from ...errors import DPVerifyError
+from . import compose, discrete
 from .recorder import Diverged, Recorder
 
 __all__ = ["PairCheck", "replay_pair", "exact_findings", "raises_apart", "implied_violation", "EPS_GRID"]
@@ -54,13 +58,16 @@ class PairCheck:
     unmodelled: tuple = ()
     not_modelled: str | None = None
     trace: tuple = field(default=(), repr=False)
+    #: The privacy of each noise call (modelled pairs only): {call, family, scale, shift_norm, eps or mu}.
+    per_call: tuple = field(default=(), repr=False)
 
     def to_dict(self) -> dict:
         return {"pair_index": self.pair_index, "calls": self.calls, "divergence": self.divergence,
                 "parameters": [list(p) for p in self.parameters], "family": self.family, "scale": self.scale,
                 "shift": None if self.shift is None else list(self.shift), "implied": self.implied,
                 "epsilon": self.epsilon, "finding": self.finding, "unmodelled": list(self.unmodelled),
-                "not_modelled": self.not_modelled, "trace": list(self.trace)}
+                "not_modelled": self.not_modelled, "trace": list(self.trace),
+                "per_call": [dict(row) for row in self.per_call]}
 
 
 def _numbers(out: Any) -> np.ndarray | None:
@@ -129,21 +136,28 @@ def _factor(out_a, out_b, noise_a, noise_b) -> float | None:
     return float(np.mean(k))
 
 
-def implied_violation(family: str, scale: float, shift: np.ndarray, claim: PrivacyClaim) -> tuple:
-    """(text of the implied privacy, its eps or None, finding or None) for an exact shift of one family's noise."""
+def implied_violation(family: str, scale: float, shift: np.ndarray, claim: PrivacyClaim, *,
+                      shift_error: Any = 0.0, scale_error: float = 0.0) -> tuple:
+    """(text of the implied privacy, its eps or None, finding or None) for an exact shift of one family's noise.
+
+    ``shift_error`` (per element) and ``scale_error`` (relative) bound the float error of the fitted shift and scale:
+    the text shows the fitted values, the decision uses the shift lowered and the scale raised by them."""
     if not np.all(np.isfinite(shift)):
         return "an infinite shift", math.inf, "the shift is infinite: D and D' are told apart with certainty"
+    low = np.maximum(np.abs(shift) - np.asarray(shift_error, dtype=float), 0.0)
+    scale_high = scale * (1 + scale_error)
     if family == "laplace":
         eps = float(np.sum(np.abs(shift))) / scale
+        eps_low = float(np.sum(low)) / scale_high
         text = f"Laplace shift ||Delta||_1 = {eps * scale:.6g} at scale {scale:.6g}: eps = {eps:.6g}"
         if claim.delta == 0 and not claim.is_curve:
-            if eps > claim.epsilon * (1 + _TOL) + 1e-12:
+            if eps_low > claim.epsilon * (1 + _TOL) + 1e-12:
                 return text, eps, f"the drawn Laplace noise gives eps = {eps:.6g} on this pair, above the claim {claim!r}"
             return text, eps, None
         if shift.size != 1:
             return text + " (an (eps, delta) or curve claim is judged for scalar outputs only)", eps, None
         for e in (EPS_GRID if claim.is_curve else (claim.epsilon,)):
-            bound, got = claim.delta_at(float(e)), _laplace_delta(eps, float(e))
+            bound, got = claim.delta_at(float(e)), _laplace_delta(eps_low, float(e))
             if bound < 1.0 and got > bound * (1 + _TOL) + 1e-15:
                 return text, eps, (f"the drawn Laplace noise gives delta({e:g}) = {got:.4g} on this pair, above the "
                                    f"claim's {bound:.4g}")
@@ -152,9 +166,10 @@ def implied_violation(family: str, scale: float, shift: np.ndarray, claim: Priva
         mu = float(np.linalg.norm(shift)) / scale
         text = f"Gaussian shift ||Delta||_2 = {mu * scale:.6g} at sigma {scale:.6g}: mu = {mu:.6g} (GDP)"
         curve = GDPCurve(mu)
+        mu_low = float(np.linalg.norm(low)) / scale_high
         for e in EPS_GRID:
             bound = claim.delta_at(float(e))
-            if bound < 1.0 and curve.delta_at(float(e)) * (1 - 1e-6) > bound * (1 + _TOL):
+            if bound < 1.0 and compose.gdp_delta_lower(mu_low, float(e)) > bound * (1 + _TOL):
                 return text, None, (f"the drawn Gaussian noise gives mu = {mu:.6g}-GDP on this pair: delta({e:g}) = "
                                     f"{curve.delta_at(float(e)):.4g} > the claim's {bound:.4g}")
         return text, None, None
@@ -169,9 +184,66 @@ def _laplace_delta(eps_pair: float, eps: float) -> float:
 
 
 def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, seeds=(1, 2)) -> PairCheck:
-    """The grey-box check of one pair (module docstring), on two seeds."""
+    """The grey-box check of one pair (module docstring), on two seeds (three or more where the model needs them).
+
+    A finding is kept only if the mechanism behaves as a function of its ``rng``: every seed used, run
+    :data:`RERUNS` more times on D and D', gives the draws and outputs of its first run bit for bit
+    (:func:`_reproducible`). A mechanism that also draws from a generator of its own (a scale picked by its own
+    coin) is then told apart unless its own draws repeat on every rerun (a fair coin: 2^-8 per seed)."""
     d, dp = pair
-    runs = [_run(mechanism, d, dp, s) for s in seeds]
+    memo: dict = {}
+
+    def run(seed):
+        if seed not in memo:
+            memo[seed] = _run(mechanism, d, dp, seed)
+        return memo[seed]
+
+    check = _check(mechanism, pair, index, claim, tuple(seeds), run)
+    if check.finding and not _reproducible(mechanism, pair, memo):
+        return dataclasses.replace(check, finding=None, not_modelled=(
+            "randomness drawn outside rng: a seed run again gave different draws or outputs, so the replay does not "
+            "freeze all of the mechanism's randomness (the finding it would give is not certain)"))
+    return check
+
+
+#: How many times each seed of a finding is run again (:func:`_reproducible`).
+RERUNS = 4
+
+
+def _reproducible(mechanism: Any, pair: tuple, memo: dict) -> bool:
+    """Every seed in ``memo`` (seed -> first run), run :data:`RERUNS` more times on D and D', gives the same draws
+    and outputs as its first run (bit for bit)."""
+    d, dp = pair
+    for s, a in memo.items():
+        for _ in range(RERUNS):
+            try:
+                b = _run(mechanism, d, dp, s)
+            except Exception:  # it did not raise on the first run: raising now is not a function of rng
+                return False
+            if not _same_run(a, b):
+                return False
+    return True
+
+
+def _same_run(a, b) -> bool:
+    if a[4] != b[4]:
+        return False
+    for x, y in ((a[2], b[2]), (a[3], b[3])):
+        if (x is None) != (y is None) or (x is not None and not np.array_equal(x, y, equal_nan=True)):
+            return False
+    for side in (0, 1):
+        ca, cb = a[side].calls, b[side].calls
+        if len(ca) != len(cb) or any(u.method != v.method or not np.array_equal(np.asarray(u.output),
+                                                                                np.asarray(v.output))
+                                     for u, v in zip(ca, cb)):
+            return False
+    return True
+
+
+def _check(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, seeds, run) -> PairCheck:
+    """The check itself; ``run(seed)`` runs (once per seed) record and replay."""
+    d, dp = pair
+    runs = [run(s) for s in seeds]
     rec, rep, out, out_p, diverged = runs[0]
     trace = tuple(c.describe() for c in rec.calls)
     unmodelled = tuple(sorted({m for r in runs for m in r[0].unmodelled + r[1].unmodelled}))
@@ -197,25 +269,110 @@ def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, se
             return PairCheck(**base, implied="no draw through rng, and equal outputs on D and D' on both runs")
         return PairCheck(**base, not_modelled="no draw through rng, and the outputs on D and D' differ: replay cannot tell "
                                               "a deterministic mechanism from one with its own generator")
-    if params:
+    if params and not all(method in compose.FAMILIES and name == "scale" for _, method, name, _, _ in params):
         return PairCheck(**base, parameters=params, not_modelled="a parameter of the draws depends on the data")
+    if params:  # only Laplace or Gaussian scales changed: the general model judges it (compose.py)
+        return _general(run, seeds, runs, claim, base, params, None)
     parts = [(_noise(r[0].calls, r[2]), _noise(r[1].calls, r[3])) for r in runs]
     why = next((w for pr in parts for (_, _, _, w) in pr if w), None)
     if why:
-        return PairCheck(**base, not_modelled=why)
+        if discrete.is_geometric_pairs(rec.calls):
+            return _discrete(run, seeds, runs, claim, base, why)
+        if why.startswith("draws other than") and not all(c.family in compose.FAMILIES for c in rec.calls):
+            return PairCheck(**base, not_modelled=why)
+        return _general(run, seeds, runs, claim, base, (), why)
     (n0, family, scale, _), (n1, *_) = parts[0]
     (n0b, *_), (n1b, *_) = parts[1]
     (_, _, out0, out1, _), (_, _, out0b, out1b, _) = runs
     k0, k1 = _factor(out0, out0b, n0, n0b), _factor(out1, out1b, n1, n1b)
     if k0 is None or k1 is None or not np.isclose(k0, k1, rtol=1e-7):
-        return PairCheck(**base, family=family, scale=scale,
-                         not_modelled="the output is not a fixed part plus a multiple of the drawn noise")
+        legacy = "the output is not a fixed part plus a multiple of the drawn noise"
+        general = _general(run, seeds, runs, claim, base, (), legacy)
+        if general.implied is None:
+            return PairCheck(**base, family=family, scale=scale, not_modelled=legacy)
+        return general
     c0, c1 = out0 - k0 * n0, out1 - k0 * n1
     scale = abs(k0) * scale  # the released noise: k x the drawn one
     shift = c1 - c0
-    implied, eps, finding = implied_violation(family, scale, shift, claim)
+    shift_error, scale_error = _legacy_errors(runs, k0, n0, n0b, n1, n1b)
+    implied, eps, finding = implied_violation(family, scale, shift, claim, shift_error=shift_error,
+                                              scale_error=scale_error)
     return PairCheck(**base, family=family, scale=scale, shift=tuple(float(x) for x in shift), implied=implied,
-                     epsilon=eps, finding=finding)
+                     epsilon=eps, finding=finding, per_call=_legacy_per_call(rec.calls, family, scale, shift))
+
+
+def _legacy_errors(runs, k, n0, n0b, n1, n1b) -> tuple:
+    """(per-element shift error, relative scale error) of the one-k fit, from :func:`compose.fit_error` on D and D'
+    (k's spread over the elements, allowed up to 1e-7 relative by the fit, counts in the scale error)."""
+    (rec, rep, out0, out1, _), (_, _, out0b, out1b, _) = runs[:2]
+    errs, rel = [], 0.0
+    for calls, o, ob, n, nb in ((rec.calls, out0, out0b, n0, n0b), (rep.calls, out1, out1b, n1, n1b)):
+        locs = np.concatenate([np.broadcast_to(np.asarray(c.loc_scale()[0], dtype=float),
+                                               np.shape(c.output)).ravel() for c in calls])
+        kk = (o - ob) / (n - nb)
+        err_k, err_c = compose.fit_error(o, ob, n, nb, locs, kk)
+        spread = np.abs(kk - k)  # the one k (a mean) is off each element's own by this
+        errs.append(err_c + np.abs(n) * spread)
+        rel = max(rel, float(np.max((err_k + spread) / abs(k))))
+    return errs[0] + errs[1], rel
+
+
+def _legacy_per_call(calls, family: str, scale: float, shift: np.ndarray) -> tuple:
+    """Per call of the one-family, one-scale model: its elements' shift norm and eps (Laplace) or mu (Gaussian)."""
+    rows, start = [], 0
+    for c in calls:
+        n = int(np.size(c.output))
+        part = shift[start:start + n]
+        start += n
+        if family == "laplace":
+            norm = float(np.sum(np.abs(part)))
+            rows.append({"call": c.index, "family": family, "scale": scale, "shift_norm": norm, "eps": norm / scale})
+        else:
+            norm = float(np.linalg.norm(part))
+            rows.append({"call": c.index, "family": family, "scale": scale, "shift_norm": norm, "mu": norm / scale})
+    return tuple(rows)
+
+
+def _more_runs(run, seeds, runs, count: int) -> list:
+    """``runs`` and further runs on new seeds (after the largest of ``seeds``), up to ``count`` runs in all."""
+    out = list(runs)
+    nxt = max(seeds) + 1
+    while len(out) < count:
+        out.append(run(nxt))
+        nxt += 1
+    return out
+
+
+def _general(run, seeds, runs, claim, base, params, legacy_why) -> PairCheck:
+    """Several calls, scales and families, or a data-dependent scale (compose.py), on a third seed."""
+    runs = _more_runs(run, seeds, runs, 3)
+    third = runs[2]
+    if third[4]:
+        return PairCheck(**base, parameters=params, not_modelled=f"on a third seed, {third[4]}")
+    if third[2] is None or third[3] is None:
+        return PairCheck(**base, parameters=params, not_modelled="outputs that are not numbers")
+    model, why = compose.fit(runs)
+    if model is None:  # the one-family model's reason when it got as far as the fit, else the general model's
+        keep = legacy_why and not legacy_why.startswith("draws")
+        return PairCheck(**base, parameters=params, not_modelled=legacy_why if keep else why)
+    implied, eps, finding = compose.judge(model, claim, EPS_GRID)
+    families = sorted(set(model.family))
+    scales = np.unique(model.scale)
+    return PairCheck(**base, parameters=params, family=families[0] if len(families) == 1 else "mixed",
+                     scale=float(scales[0]) if scales.size == 1 else None,
+                     shift=tuple(float(x) for x in model.shift), implied=implied, epsilon=eps, finding=finding,
+                     per_call=compose.per_call(model))
+
+
+def _discrete(run, seeds, runs, claim, base, legacy_why) -> PairCheck:
+    """Pairs of geometric draws (discrete.py), on as many seeds as the model needs."""
+    # fit_discrete numbers its runs 1, 2, ...: the runs after ``seeds`` take the seeds after the largest of them
+    model, why = discrete.fit_discrete(lambda i: run(max(seeds) + i - len(seeds)), runs)
+    if model is None:
+        return PairCheck(**base, not_modelled=why)
+    implied, eps, finding, rows = discrete.judge_discrete(model, claim, EPS_GRID)
+    return PairCheck(**base, family="discrete-laplace", shift=tuple(float(x) for x in model[0]), implied=implied,
+                     epsilon=eps, finding=finding, per_call=rows)
 
 
 def exact_findings(mechanism: Any, pairs: list, claims: list) -> tuple:
