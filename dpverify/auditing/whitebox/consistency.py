@@ -38,6 +38,15 @@ needs mass on {L > eps}, and {L > eps} is the event of the hockey-stick divergen
   from a sampler that really puts that mass there (the identity needs draws in A on both sides).
   Such an audit is ``inconclusive``, and its note says why and what to do (more samples).
 
+**How many fresh draws.** ``max(samples, CONFIRM_SAMPLES)`` per dataset, except in an
+importance-sampled direction whose weighted estimate p of P_x(L > eps) (from the certifying draws)
+says fewer than ``MIN_EVENT_DRAWS`` of them would fall in the event: there the check draws
+``CONFIRM_EXPECTED_EVENTS / p`` (at most ``max_samples`` and ``CONFIRM_MAX_FACTOR`` times the default,
+:func:`confirmation_sizes`), so that the sampler is expected in the event about twenty times. The
+count is fixed before the check's draws, which are independent of it; a density that overstates
+P_x(A) only shrinks the count (fewer events seen: no verdict), one that understates it is held by
+the caps.
+
 A violation is kept only when both hold in some violating direction and the identity holds in
 every one. This only ever turns a ``violated`` into ``inconclusive`` or ``inconsistent``, so it
 cannot raise the audit's false-alarm rate; it costs power on real violations whose event has mass
@@ -64,8 +73,9 @@ from ..executor import run_batches
 from ..streaming import DirectionStats
 from .losses import loss_batch_parts, probe_elements
 
-__all__ = ["CONSISTENCY_ALPHA", "MASS_TOLERANCE", "MIN_EVENT_DRAWS", "CONFIRM_SAMPLES", "thresholds_for",
-           "pair_consistency", "describe_failure", "violation_threshold", "event_batch", "confirm_violations"]
+__all__ = ["CONSISTENCY_ALPHA", "MASS_TOLERANCE", "MIN_EVENT_DRAWS", "CONFIRM_SAMPLES", "CONFIRM_EXPECTED_EVENTS",
+           "CONFIRM_MAX_FACTOR", "thresholds_for", "pair_consistency", "describe_failure", "violation_threshold",
+           "event_batch", "confirmation_sizes", "confirm_violations"]
 
 #: Probability, per audit, that a consistent mechanism is reported inconsistent (at most).
 CONSISTENCY_ALPHA = 1e-6
@@ -77,6 +87,10 @@ _MAX_THRESHOLD = 50.0
 MIN_EVENT_DRAWS = 5
 #: Fewest fresh draws per dataset for the check of the violating event (more when the audit drew more).
 CONFIRM_SAMPLES = 200_000
+#: Events expected in the check's fresh draws when an importance-sampled direction sizes it.
+CONFIRM_EXPECTED_EVENTS = 20
+#: Most draws of a sized check, as a multiple of the default ``max(samples, CONFIRM_SAMPLES)``.
+CONFIRM_MAX_FACTOR = 100
 _FIXED = float(2 ** 30)
 
 
@@ -212,15 +226,37 @@ def _event_counts(mechanism, x, y, n, seed, executor, precision, threshold, dead
     return total
 
 
+def confirmation_sizes(directions, event_masses: dict, samples: int, max_samples: int) -> dict:
+    """Fresh draws per dataset of the violating-event check, for the violating ``directions`` whose
+    default count ``max(samples, CONFIRM_SAMPLES)`` would see fewer than ``MIN_EVENT_DRAWS`` events
+    by the weighted estimate ``event_masses[(k, j)]`` of P_x(L > eps) (None for plain directions): a dict
+    (k, j) -> ceil(CONFIRM_EXPECTED_EVENTS / p), capped at ``max_samples`` and at ``CONFIRM_MAX_FACTOR``
+    times the default (never below the default)."""
+    default = max(int(samples), CONFIRM_SAMPLES)
+    out = {}
+    for key in directions:
+        p = event_masses.get(tuple(key))
+        if p is None or not p * default < MIN_EVENT_DRAWS:
+            continue
+        want = math.ceil(CONFIRM_EXPECTED_EVENTS / p) if p > 0 else math.inf
+        n = min(want, int(max_samples), CONFIRM_MAX_FACTOR * default)
+        if n > default:
+            out[tuple(key)] = int(n)
+    return out
+
+
 def confirm_violations(mechanism, pairs, directions, claim, root, samples, executor, precision, pilot_losses,
-                       deadline=None) -> dict:
+                       deadline=None, sizes=None) -> dict:
     """The check of the violating event before a ``violated`` verdict (see the module docstring).
 
     ``directions``: (pair index, 0 for D -> D' or 1 for D' -> D) of every direction whose bounds
     exceed the claim; ``root``: the audit's SeedSequence (fresh children are spawned from it).
+    ``sizes``: draws per dataset for some directions ((k, j) -> n, :func:`confirmation_sizes`); the others
+    draw ``max(samples, CONFIRM_SAMPLES)``.
     Returns {"confirmed": bool, "failures": [...], "checks": [...], "threshold", "draws",
     "min_event_draws", "alpha_each", "note"}.
     """
+    sizes = sizes or {}
     t = violation_threshold(claim.epsilon, pilot_losses)
     n = max(int(samples), CONFIRM_SAMPLES)
     alpha_each = CONSISTENCY_ALPHA / (8 * max(1, len(directions)))
@@ -232,9 +268,10 @@ def confirm_violations(mechanism, pairs, directions, claim, root, samples, execu
         d, dp = pairs[k]
         x, y = (d, dp) if j == 0 else (dp, d)
         first, second = ("D", "D'") if j == 0 else ("D'", "D")
-        nx, above, w_fixed, _ = _event_counts(mechanism, x, y, n, seeds[2 * i], executor, precision, t, deadline,
+        n_dir = sizes.get((k, j), n)
+        nx, above, w_fixed, _ = _event_counts(mechanism, x, y, n_dir, seeds[2 * i], executor, precision, t, deadline,
                                               Origin(k, names[j]))
-        ny, _, _, below = _event_counts(mechanism, y, x, n, seeds[2 * i + 1], executor, precision, t, deadline,
+        ny, _, _, below = _event_counts(mechanism, y, x, n_dir, seeds[2 * i + 1], executor, precision, t, deadline,
                                         Origin(k, names[1 - j]))
         if nx == 0 or ny == 0:
             continue
@@ -263,5 +300,8 @@ def confirm_violations(mechanism, pairs, directions, claim, root, samples, execu
                 "log_density in a region the sampler is too rarely seen in to check it there, so no privacy verdict "
                 "is given (a correct density there would mean a real violation; audit with more samples, or check "
                 "log_density in that region)")
-    return {"confirmed": confirmed and not failures, "failures": failures, "checks": checks, "threshold": t,
-            "draws": n, "min_event_draws": MIN_EVENT_DRAWS, "alpha_each": alpha_each, "note": note}
+    out = {"confirmed": confirmed and not failures, "failures": failures, "checks": checks, "threshold": t,
+           "draws": n, "min_event_draws": MIN_EVENT_DRAWS, "alpha_each": alpha_each, "note": note}
+    if sizes:
+        out["sized_draws"] = [{"pair_index": k, "direction": names[j], "draws": m} for (k, j), m in sizes.items()]
+    return out
