@@ -47,7 +47,18 @@ count is fixed before the check's draws, which are independent of it; a density 
 P_x(A) only shrinks the count (fewer events seen: no verdict), one that understates it is held by
 the caps.
 
-A violation is kept only when both hold in some violating direction and the identity holds in
+**The mass of the event (importance-sampled directions).** An importance-sampled bound also rests
+on the density's *mass* of A, sum w 1_A / n, not only on its ratio p_x / p_y: a density too heavy in
+a tail the sampler rarely visits inflates it, and the identity (*) (a ratio check) cannot see that.
+For an honest mechanism that weighted mass estimates P_x(A) (at most P_x(A): a proposal only loses
+mass), which the fresh x draws count. So when the importance-sampled lower bound on the density's
+mass of A (truncated KL / empirical Bernstein, from the certifying draws) exceeds the Clopper-Pearson
+upper bound on P_x(A) from the fresh draws, each at ``MASS_CHECK_ALPHA / (2 x directions)``, the
+density puts more mass on the violating event than the sampler does, and the violation is not
+confirmed (``inconclusive``, with a note). An honest mechanism loses a violation this way with
+probability at most ``MASS_CHECK_ALPHA`` per audit.
+
+A violation is kept only when all three hold in some violating direction and the identity holds in
 every one. This only ever turns a ``violated`` into ``inconclusive`` or ``inconsistent``, so it
 cannot raise the audit's false-alarm rate; it costs power on real violations whose event has mass
 below about MIN_EVENT_DRAWS / samples (for those the note asks for more samples). It is a guard,
@@ -74,7 +85,7 @@ from ..streaming import DirectionStats
 from .losses import loss_batch_parts, probe_elements
 
 __all__ = ["CONSISTENCY_ALPHA", "MASS_TOLERANCE", "MIN_EVENT_DRAWS", "CONFIRM_SAMPLES", "CONFIRM_EXPECTED_EVENTS",
-           "CONFIRM_MAX_FACTOR", "thresholds_for", "pair_consistency", "describe_failure", "violation_threshold",
+           "CONFIRM_MAX_FACTOR", "MASS_CHECK_ALPHA", "thresholds_for", "pair_consistency", "describe_failure", "violation_threshold",
            "event_batch", "confirmation_sizes", "confirm_violations"]
 
 #: Probability, per audit, that a consistent mechanism is reported inconsistent (at most).
@@ -88,7 +99,9 @@ MIN_EVENT_DRAWS = 5
 #: Fewest fresh draws per dataset for the check of the violating event (more when the audit drew more).
 CONFIRM_SAMPLES = 200_000
 #: Events expected in the check's fresh draws when an importance-sampled direction sizes it.
-CONFIRM_EXPECTED_EVENTS = 20
+CONFIRM_EXPECTED_EVENTS = 50
+#: Per audit: probability that the mass check withholds a true violation of an honest mechanism.
+MASS_CHECK_ALPHA = 1e-3
 #: Most draws of a sized check, as a multiple of the default ``max(samples, CONFIRM_SAMPLES)``.
 CONFIRM_MAX_FACTOR = 100
 _FIXED = float(2 ** 30)
@@ -246,17 +259,19 @@ def confirmation_sizes(directions, event_masses: dict, samples: int, max_samples
 
 
 def confirm_violations(mechanism, pairs, directions, claim, root, samples, executor, precision, pilot_losses,
-                       deadline=None, sizes=None) -> dict:
+                       deadline=None, sizes=None, masses=None) -> dict:
     """The check of the violating event before a ``violated`` verdict (see the module docstring).
 
     ``directions``: (pair index, 0 for D -> D' or 1 for D' -> D) of every direction whose bounds
     exceed the claim; ``root``: the audit's SeedSequence (fresh children are spawned from it).
     ``sizes``: draws per dataset for some directions ((k, j) -> n, :func:`confirmation_sizes`); the others
-    draw ``max(samples, CONFIRM_SAMPLES)``.
+    draw ``max(samples, CONFIRM_SAMPLES)``. ``masses``: (k, j) -> {"threshold", "lower", "alpha"}, the
+    importance-sampled lower bound on the density's mass of the event, for the mass check.
     Returns {"confirmed": bool, "failures": [...], "checks": [...], "threshold", "draws",
     "min_event_draws", "alpha_each", "note"}.
     """
-    sizes = sizes or {}
+    sizes, masses = sizes or {}, masses or {}
+    mass_failed = []
     t = violation_threshold(claim.epsilon, pilot_losses)
     n = max(int(samples), CONFIRM_SAMPLES)
     alpha_each = CONSISTENCY_ALPHA / (8 * max(1, len(directions)))
@@ -286,13 +301,29 @@ def confirm_violations(mechanism, pairs, directions, claim, root, samples, execu
                "density_side": scaled * scale, "density_side_interval": [lo, hi],
                "sampler_side": below / ny, "sampler_side_interval": [p_lo, p_hi],
                "event_draws": above, "draws": nx}
+        mass = masses.get((k, j))
+        mass_ok = True
+        if mass is not None and mass["threshold"] == t:
+            m_hi = float(clopper_pearson_upper(above, nx, mass["alpha"]))
+            rec["mass_check"] = {"density_mass_lower": mass["lower"], "sampler_frequency": above / nx,
+                                 "sampler_upper": m_hi, "alpha_each": mass["alpha"]}
+            mass_ok = not mass["lower"] > m_hi
+            if not mass_ok:
+                mass_failed.append(rec)
         checks.append(rec)
         if lo > p_hi or hi < p_lo:
             failures.append(rec)
-        elif above >= MIN_EVENT_DRAWS:
+        elif above >= MIN_EVENT_DRAWS and mass_ok:
             confirmed = True
     note = None
-    if not failures and not confirmed:
+    if not failures and not confirmed and mass_failed:
+        c = mass_failed[0]["mass_check"]
+        note = (f"the white-box bounds exceed the claim, but the density puts more mass on the violating event "
+                f"{{L > {t:.6g}}} than the sampler does: importance-weighted lower bound {c['density_mass_lower']:.4g}, "
+                f"while {mass_failed[0]['event_draws']} of {mass_failed[0]['draws']} fresh draws fell in it (upper bound "
+                f"{c['sampler_upper']:.4g}); the violation rests on log_density where it overstates the sampler, so no "
+                "privacy verdict is given (check log_density in that region)")
+    elif not failures and not confirmed:
         most = max((c["event_draws"] for c in checks), default=0)
         drawn = max((c["draws"] for c in checks), default=0)
         note = (f"the white-box bounds exceed the claim, but in {drawn} fresh draws at most {most} output(s) fell in "

@@ -202,6 +202,8 @@ def direction(mechanism, x, y, claim, samples, seed, pilot_seed, executor, use_i
         y_pilot = pilot.values(claim.epsilon)
         bound = 2.0 * float(y_pilot.max()) if y_pilot.size and y_pilot.max() > 0 else 1.0
         extra.update(pilot_samples=n_pilot, truncation=bound)
+        w_event = np.exp(pilot.log_weight[pilot.loss > claim.epsilon])  # B of w 1{L > eps}, for the mass check
+        extra["mass_truncation"] = 2.0 * float(w_event.max()) if w_event.size and w_event.max() > 0 else 1.0
         if delta_resolution is not None:
             full = np.zeros(n_pilot)
             full[: y_pilot.size] = y_pilot

@@ -31,11 +31,11 @@ from ...errors import InvalidArgument
 from ...messages import describe
 from ..draws import DEFAULT_MAX_SAMPLES, DIRECTIONS, Origin, root_seed
 from ..executor import progress_wanted
-from ..importance import samples_for_resolution
+from ..importance import samples_for_resolution, truncated_lower
 from ..precision import PrecisionPolicy
 from ..result import AuditResult, DirectionResult
-from .consistency import (CONSISTENCY_ALPHA, confirm_violations, confirmation_sizes, describe_failure,
-                          pair_consistency, thresholds_for)
+from .consistency import (CONSISTENCY_ALPHA, MASS_CHECK_ALPHA, confirm_violations, confirmation_sizes,
+                          describe_failure, pair_consistency, thresholds_for, violation_threshold)
 from .directions import (PILOT_SAMPLES, ProposalSource, choose_tilts, direction, plain_pilot, proposal_source,
                          refuse_if_too_large, stream_directions)
 from .estimators import EPSILON_GRID, StreamEstimates, epsilon_lower, profile_summary
@@ -164,8 +164,9 @@ def _certify_streaming(mechanism, plan: WhiteBoxPlan, thresholds, executor, dead
     return results, used, stats, stopped
 
 
-def _certify_kept(mechanism, plan: WhiteBoxPlan, executor, progress, profile):
-    """Importance sampling or ``profile=True``: every loss kept per direction. (results, samples used)."""
+def _certify_kept(mechanism, plan: WhiteBoxPlan, executor, progress, profile, event_t=None):
+    """Importance sampling or ``profile=True``: every loss kept per direction. (results, samples used).
+    ``event_t``: the threshold of the violating event (None without the consistency check)."""
     claim = plan.claim
     results, used = [], []
     for k in range(len(plan.pairs)):
@@ -190,7 +191,7 @@ def _certify_kept(mechanism, plan: WhiteBoxPlan, executor, progress, profile):
                 eps_low = max(epsilon_lower(est, claim, plan.alpha_grid / 2),
                               epsilon_lower(plain, claim, plan.alpha_grid / 2))
                 extra["epsilon_lower_from"] = "max(importance, plain) at alpha_grid/2 each"
-                _weighted_extra(extra, est, claim, d_hat, d_low, plan)
+                _weighted_extra(extra, est, claim, d_hat, d_low, plan, event_t)
                 if tilt is not None:
                     extra["proposal"] = plan.tilts[i].describe()
             else:
@@ -205,15 +206,22 @@ def _certify_kept(mechanism, plan: WhiteBoxPlan, executor, progress, profile):
     return results, used
 
 
-def _weighted_extra(extra: dict, est, claim: PrivacyClaim, d_hat: float, d_low: float, plan: WhiteBoxPlan) -> None:
+def _weighted_extra(extra: dict, est, claim: PrivacyClaim, d_hat: float, d_low: float, plan: WhiteBoxPlan,
+                    event_t) -> None:
     """What an importance-sampled direction adds to its record: the effective sample size of Y = w g,
     the weighted estimate of the violating event's probability under the first dataset (it sizes the
-    check of that event, :func:`~dpverify.auditing.whitebox.consistency.confirmation_sizes`), and, when
-    the estimate is above claim.delta but the bound is not, the draws the empirical Bernstein bound
-    would need at the variance of Y seen here (``samples_to_resolve``)."""
+    check of that event, :func:`~dpverify.auditing.whitebox.consistency.confirmation_sizes`) and a lower
+    bound on it at ``MASS_CHECK_ALPHA / (2 x directions)`` (the mass check of that event), and, when the
+    estimate is above claim.delta but the bound is not, the draws the empirical Bernstein bound would
+    need at the variance of Y seen here (``samples_to_resolve``)."""
     ws = est.sample
     extra["effective_sample_size"] = ws.effective_sample_size(claim.epsilon)
     extra["event_mass_estimate"] = ws.event_mass(claim.epsilon)
+    if event_t is not None:
+        alpha = MASS_CHECK_ALPHA / (2 * len(plan.dirs))
+        vals = np.exp(ws.log_weight[ws.loss > event_t])
+        extra["event_mass_lower"] = {"threshold": float(event_t), "lower": truncated_lower(
+            vals, ws.n, extra["mass_truncation"], alpha), "alpha": alpha}
     if d_hat > claim.delta >= d_low:
         extra["samples_to_resolve"] = samples_for_resolution(d_hat - claim.delta, ws.variance(claim.epsilon),
                                                              est.bound, plan.alpha_point)
@@ -284,8 +292,9 @@ def _tilt_notes(results, plan: WhiteBoxPlan, verdict: Verdict) -> list[str]:
                 notes.append(
                     f"pair {r.pair_index} {r.direction}: the importance-sampled estimate of delta({plan.claim.epsilon:g}) "
                     f"is {r.delta_estimate:.4g} > claim delta {plan.claim.delta:.4g}, its lower bound {r.delta_lower:.4g} "
-                    f"is not; at the variance of w g seen here the empirical Bernstein bound would clear the claim "
-                    f"at about samples={need} per direction ({r.samples} drawn)")
+                    f"is not; if delta is as estimated, the empirical Bernstein bound (at the variance of the weighted "
+                    f"values w g seen here) would clear the claim at about samples={need} per direction "
+                    f"({r.samples} drawn)")
     return notes
 
 
@@ -354,7 +363,8 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     if plan.streaming:
         results, used, stats, stopped = _certify_streaming(mechanism, plan, thresholds, executor, deadline, progress)
     else:
-        results, used = _certify_kept(mechanism, plan, executor, progress, profile)
+        event_t = violation_threshold(claim.epsilon, pilots) if consistency and plan.use_is else None
+        results, used = _certify_kept(mechanism, plan, executor, progress, profile, event_t)
     report, failures, confirmation = None, [], None
     if consistency:
         report, failures = _check_consistency(mechanism, plan, stats, thresholds, executor)
@@ -363,8 +373,10 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     if consistency and violating and not failures:  # the violating event, on fresh draws (consistency.py)
         sizes = confirmation_sizes(violating, {(r.pair_index, j % 2): r.extra.get("event_mass_estimate")
                                                for j, r in enumerate(results)}, max(used), plan.max_samples)
+        masses = {(r.pair_index, j % 2): r.extra["event_mass_lower"] for j, r in enumerate(results)
+                  if "event_mass_lower" in r.extra}
         confirmation = confirm_violations(mechanism, pairs, violating, claim, plan.root, max(used), executor,
-                                          plan.precision, pilots, deadline, sizes=sizes)
+                                          plan.precision, pilots, deadline, sizes=sizes, masses=masses)
         failures.extend(confirmation["failures"])
         report.update(consistent=not failures, violating_event=confirmation)
     best = max(results, key=lambda r: (r.epsilon_lower, r.delta_lower))
