@@ -22,10 +22,14 @@ zero-variance proposal of delta(eps)):
     t_{r+1} = sum_i v_i o_i / sum_i v_i  -  mean_pilot(x),     v_i = w_i 1{L_i >= gamma_r}   (w_i g_eps(o_i) last)
 
 (the cross-entropy optimum for a Gaussian law, a heuristic otherwise). It stops once the level
-reaches eps, after :data:`MAX_ROUNDS`, or when the shift stops moving. An evaluation round at the
-final t estimates, on its own draws, the relative variance of Y = w g under the tilt and under
-plain sampling (E_p[g^2] = E_q[w g^2]); the tilt is used only when it has seen the event
-{L > eps} and its relative variance is the smaller one.
+reaches eps, after :data:`MAX_ROUNDS`, or when the shift stops moving. In many dimensions the
+weighted elite mean is noisy, so a line search along the mean difference u = E_D[o] - E_D'[o]
+(estimated from the rounds' plain draws and as many pilot draws from D') adds the candidates
+s c u, s in :data:`LINE_SEARCH` and c the projection of the cross-entropy shift on u. Each
+candidate gets an evaluation round of its own draws, which estimates the relative variance of
+Y = w g under the tilt and under plain sampling (E_p[g^2] = E_q[w g^2]); the candidate with the
+smallest is kept, and it is used only when it has seen the event {L > eps} and beats plain
+sampling.
 
 **Where it does not apply** the audit samples plainly and says why (:attr:`TiltChoice.reason`):
 outputs that are not numbers (or not finite), coordinates with atoms off the integer lattice (a
@@ -51,7 +55,7 @@ import numpy as np
 from ..messages import describe
 from .draws import NO_ORIGIN, Origin, call_sampler, check_outputs
 
-__all__ = ["TILT_PILOT", "MAX_ROUNDS", "ELITE", "TranslationProposal", "TiltChoice", "choose_tilt"]
+__all__ = ["TILT_PILOT", "MAX_ROUNDS", "ELITE", "LINE_SEARCH", "TranslationProposal", "TiltChoice", "choose_tilt"]
 
 #: Pilot draws per cross-entropy round (and for the evaluation round), independent of the audit's.
 TILT_PILOT = 4_000
@@ -59,6 +63,8 @@ TILT_PILOT = 4_000
 MAX_ROUNDS = 10
 #: Elite fraction of each round: the level is the (1 - ELITE) quantile of the pilot losses.
 ELITE = 0.1
+#: Multiples of the cross-entropy shift's projection on the mean difference tried by the line search.
+LINE_SEARCH = (0.25, 0.5, 0.75, 1.0)
 
 
 class TranslationProposal:
@@ -188,7 +194,7 @@ def choose_tilt(mechanism: Any, data: Any, data_prime: Any, epsilon: float, seed
     from pilot draws on ``seed`` only. Never raises for a mechanism the tilt cannot move: the choice then
     has ``proposal=None`` and a ``reason``. A sampler that raises is reported as the plain path would
     (MechanismError)."""
-    seeds = seed.spawn(MAX_ROUNDS + 1)
+    seeds = seed.spawn(MAX_ROUNDS + 2 + len(LINE_SEARCH) + 1)
     draws = 0
     try:
         x0 = check_outputs(mechanism, call_sampler(
@@ -226,28 +232,53 @@ def choose_tilt(mechanism: Any, data: Any, data_prime: Any, epsilon: float, seed
             shift = new
             if reached or moved <= 1e-9 * (1.0 + float(np.linalg.norm(shift))):
                 break
-        final = _round_shift(shift, kind).reshape(shape)
-        if int_dtype:
-            final = final.astype(x0.dtype)
-        if not np.any(final != 0):
-            return TiltChoice(None, final, rounds, draws, "the cross-entropy pilot found no shift")
-        _, _, loss, log_w = _round(mechanism, data, data_prime, final, shape, pilot, seeds[MAX_ROUNDS], origin)
-        draws += pilot
+        candidates = [shift]
+        n_prime = pilot * min(rounds, 5)
+        where = f"data_prime={describe(data_prime)} (tilt pilot)"
+        xp = check_outputs(mechanism, call_sampler(
+            mechanism, lambda: mechanism.sample(data_prime, n_prime, np.random.default_rng(seeds[MAX_ROUNDS])),
+            where, origin=origin), n_prime, where, origin=origin)
+        draws += n_prime
+        if xp.dtype.kind in "iuf" and np.all(np.isfinite(xp)):
+            u = mean_x - xp.reshape(n_prime, -1).mean(axis=0)
+            uu = float(u @ u)
+            c = float(shift @ u) / uu if uu > 0 else 0.0
+            if c > 0:
+                candidates += [f * c * u for f in LINE_SEARCH]
+        best = None
+        for i, cand in enumerate(candidates):
+            final = _round_shift(cand, kind).reshape(shape)
+            if int_dtype:
+                final = final.astype(x0.dtype)
+            if not np.any(final != 0):
+                continue
+            _, _, loss, log_w = _round(mechanism, data, data_prime, final, shape, pilot, seeds[MAX_ROUNDS + 1 + i],
+                                       origin)
+            draws += pilot
+            est = _evaluate(loss, log_w, epsilon)
+            if est is not None and (best is None or est[1] < best[2]):
+                best = (final, *est)
     except _NotApplicable as exc:
         return TiltChoice(None, None, 0, draws, f"translation tilt not applicable: {exc}")
+    if best is None:
+        return TiltChoice(None, _round_shift(shift, kind).reshape(shape), rounds, draws,
+                          f"no shifted pilot draw reached L > {epsilon:g}")
+    final, d_hat, rv_tilt, rv_plain = best
+    if not rv_tilt < rv_plain:
+        return TiltChoice(None, final, rounds, draws,
+                          f"the tilt t={describe_shift(final)} did not beat plain sampling on its pilot (relative "
+                          f"variance {rv_tilt:.3g} vs {rv_plain:.3g})", d_hat, rv_tilt, rv_plain)
+    return TiltChoice(TranslationProposal(mechanism, data, final), final, rounds, draws, "", d_hat, rv_tilt,
+                      rv_plain)
+
+
+def _evaluate(loss, log_w, epsilon):
+    """(delta estimate, relative variance of Y = w g under the tilt, and plainly) from one evaluation
+    round, or None when no draw reached L > epsilon."""
     g = _g(loss, epsilon)
     w = np.exp(np.minimum(log_w, 700.0))
     y = w * g
     d_hat = float(y.mean())
     if not d_hat > 0:
-        return TiltChoice(None, final, rounds, draws,
-                          f"the tilt t={describe_shift(final)} saw no pilot draw with L > {epsilon:g}")
-    rv_tilt = float(np.mean(y * y)) / d_hat ** 2 - 1.0
-    rv_plain = float(np.mean(w * g * g)) / d_hat ** 2 - 1.0
-    choice = TiltChoice(TranslationProposal(mechanism, data, final), final, rounds, draws, "", d_hat, rv_tilt,
-                        rv_plain)
-    if not rv_tilt < rv_plain:
-        return TiltChoice(None, final, rounds, draws,
-                          f"the tilt t={describe_shift(final)} did not beat plain sampling on its pilot (relative "
-                          f"variance {rv_tilt:.3g} vs {rv_plain:.3g})", d_hat, rv_tilt, rv_plain)
-    return choice
+        return None
+    return d_hat, float(np.mean(y * y)) / d_hat ** 2 - 1.0, float(np.mean(w * g * g)) / d_hat ** 2 - 1.0

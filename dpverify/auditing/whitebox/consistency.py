@@ -99,7 +99,7 @@ MIN_EVENT_DRAWS = 5
 #: Fewest fresh draws per dataset for the check of the violating event (more when the audit drew more).
 CONFIRM_SAMPLES = 200_000
 #: Events expected in the check's fresh draws when an importance-sampled direction sizes it.
-CONFIRM_EXPECTED_EVENTS = 50
+CONFIRM_EXPECTED_EVENTS = 20
 #: Per audit: probability that the mass check withholds a true violation of an honest mechanism.
 MASS_CHECK_ALPHA = 1e-3
 #: Most draws of a sized check, as a multiple of the default ``max(samples, CONFIRM_SAMPLES)``.
