@@ -39,10 +39,10 @@ needs mass on {L > eps}, and {L > eps} is the event of the hockey-stick divergen
   Such an audit is ``inconclusive``, and its note says why and what to do (more samples).
 
 **How many fresh draws.** ``max(samples, CONFIRM_SAMPLES)`` per dataset, except in an
-importance-sampled direction whose weighted estimate p of P_x(L > eps) (from the certifying draws)
-says fewer than ``MIN_EVENT_DRAWS`` of them would fall in the event: there the check draws
-``CONFIRM_EXPECTED_EVENTS / p`` (at most ``max_samples`` and ``CONFIRM_MAX_FACTOR`` times the default,
-:func:`confirmation_sizes`), so that the sampler is expected in the event about twenty times. The
+importance-sampled direction of the automatic tilt, or of a mechanism's own proposal whose weighted
+estimate p of P_x(L > eps) (from the certifying draws) says fewer than ``MIN_EVENT_DRAWS`` of them
+would fall in the event: there the check draws ``CONFIRM_EXPECTED_EVENTS / p`` (at most ``max_samples`` and ``CONFIRM_MAX_FACTOR`` times the default,
+:func:`confirmation_sizes`), so that the sampler is expected in the event about fifty times. The
 count is fixed before the check's draws, which are independent of it; a density that overstates
 P_x(A) only shrinks the count (fewer events seen: no verdict), one that understates it is held by
 the caps.
@@ -99,7 +99,7 @@ MIN_EVENT_DRAWS = 5
 #: Fewest fresh draws per dataset for the check of the violating event (more when the audit drew more).
 CONFIRM_SAMPLES = 200_000
 #: Events expected in the check's fresh draws when an importance-sampled direction sizes it.
-CONFIRM_EXPECTED_EVENTS = 20
+CONFIRM_EXPECTED_EVENTS = 50
 #: Per audit: probability that the mass check withholds a true violation of an honest mechanism.
 MASS_CHECK_ALPHA = 1e-3
 #: Most draws of a sized check, as a multiple of the default ``max(samples, CONFIRM_SAMPLES)``.
@@ -239,17 +239,20 @@ def _event_counts(mechanism, x, y, n, seed, executor, precision, threshold, dead
     return total
 
 
-def confirmation_sizes(directions, event_masses: dict, samples: int, max_samples: int) -> dict:
-    """Fresh draws per dataset of the violating-event check, for the violating ``directions`` whose
-    default count ``max(samples, CONFIRM_SAMPLES)`` would see fewer than ``MIN_EVENT_DRAWS`` events
-    by the weighted estimate ``event_masses[(k, j)]`` of P_x(L > eps) (None for plain directions): a dict
-    (k, j) -> ceil(CONFIRM_EXPECTED_EVENTS / p), capped at ``max_samples`` and at ``CONFIRM_MAX_FACTOR``
-    times the default (never below the default)."""
+def confirmation_sizes(directions, event_masses: dict, samples: int, max_samples: int, tilted=()) -> dict:
+    """Fresh draws per dataset of the violating-event check: a dict (k, j) -> ceil(CONFIRM_EXPECTED_EVENTS
+    / p), p = ``event_masses[(k, j)]`` the weighted estimate of P_x(L > eps) (None for plain directions),
+    capped at ``max_samples`` and at ``CONFIRM_MAX_FACTOR`` times the default ``max(samples,
+    CONFIRM_SAMPLES)``, never below the default. Directions of the automatic tilt (``tilted``) are always
+    sized so (the mass check then has the power of ~50 expected events); those of a mechanism's own
+    proposal only when the default would see fewer than ``MIN_EVENT_DRAWS`` events by p (so an audit
+    that confirmed before draws exactly what it drew before)."""
     default = max(int(samples), CONFIRM_SAMPLES)
+    tilted = {tuple(t) for t in tilted}
     out = {}
     for key in directions:
         p = event_masses.get(tuple(key))
-        if p is None or not p * default < MIN_EVENT_DRAWS:
+        if p is None or (tuple(key) not in tilted and not p * default < MIN_EVENT_DRAWS):
             continue
         want = math.ceil(CONFIRM_EXPECTED_EVENTS / p) if p > 0 else math.inf
         n = min(want, int(max_samples), CONFIRM_MAX_FACTOR * default)

@@ -227,6 +227,17 @@ def _weighted_extra(extra: dict, est, claim: PrivacyClaim, d_hat: float, d_low: 
                                                              est.bound, plan.alpha_point)
 
 
+def _sizing_mass(r):
+    """The P_x(event) that sizes a direction's violating-event check: under the automatic tilt the
+    importance lower bound on the density's mass (when positive), so that an honest sampler is expected
+    in the event at least CONFIRM_EXPECTED_EVENTS times *against that bound* (the mass check's power);
+    otherwise the weighted estimate (None for plain directions)."""
+    low = r.extra.get("event_mass_lower")
+    if "proposal" in r.extra and low is not None and low["lower"] > 0:
+        return low["lower"]
+    return r.extra.get("event_mass_estimate")
+
+
 def _consistency_thresholds(mechanism, plan: WhiteBoxPlan):
     """(thresholds, pilot losses per direction) of the density-sampler check, from independent pilots."""
     pilots = [direction_losses(mechanism, x, y, CONSISTENCY_PILOT, s, None, plan.precision, origin=Origin.of(i))[0]
@@ -371,8 +382,9 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
     violating = [(r.pair_index, j % 2) for j, r in enumerate(results)
                  if r.delta_lower > claim.delta or r.epsilon_lower > claim.epsilon]
     if consistency and violating and not failures:  # the violating event, on fresh draws (consistency.py)
-        sizes = confirmation_sizes(violating, {(r.pair_index, j % 2): r.extra.get("event_mass_estimate")
-                                               for j, r in enumerate(results)}, max(used), plan.max_samples)
+        sizes = confirmation_sizes(violating, {(r.pair_index, j % 2): _sizing_mass(r) for j, r in enumerate(results)},
+                                   max(used), plan.max_samples,
+                                   tilted=[(r.pair_index, j % 2) for j, r in enumerate(results) if "proposal" in r.extra])
         masses = {(r.pair_index, j % 2): r.extra["event_mass_lower"] for j, r in enumerate(results)
                   if "event_mass_lower" in r.extra}
         confirmation = confirm_violations(mechanism, pairs, violating, claim, plan.root, max(used), executor,
