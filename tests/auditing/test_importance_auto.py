@@ -260,3 +260,22 @@ def test_auto_keeps_the_mechanisms_own_proposal_and_tilt_can_be_forced():
     assert "translation tilt" in _tilt_note(forced)
     with pytest.raises(dpverify.InvalidArgument, match="'tilt'"):
         dpverify.audit(own, (0.0, 1.0), samples=100, proposal="tilted")
+
+
+@pytest.mark.slow  # ~1 min: with the other false-alarm runs under -m slow
+def test_false_alarms_of_the_tilt_at_the_exact_boundary():
+    """A Gaussian (no proposal) claiming exactly its true delta(3.5) (~3e-4, so 'auto' tilts): each run
+    says violated with probability <= 0.05; over 100 runs the count is Binomial(100, p <= 0.05), and
+    we fail above 18 (probability < 1e-6 under p = 0.05)."""
+    from scipy import special, stats
+
+    eps, mu = 3.5, 1.0
+    delta = special.ndtr(mu / 2 - eps / mu) - math.exp(eps) * special.ndtr(-mu / 2 - eps / mu)
+    m = GaussianNoise()
+    m.sigma, m.claim = 1.0, PrivacyClaim(eps, float(delta))
+    mech = Bare(m)
+    runs = [dpverify.audit(mech, (0.0, mu), samples=4_000, rng=seed) for seed in range(100)]
+    assert all("importance" in r.method for r in runs)
+    violated = sum(r.verdict is Verdict.VIOLATED for r in runs)
+    assert stats.binom.sf(18, 100, 0.05) < 1e-6
+    assert violated <= 18
