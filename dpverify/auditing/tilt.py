@@ -157,7 +157,7 @@ def _log_density(mechanism, outputs, data, what):
     return arr
 
 
-def _round(mechanism, data, data_prime, shift, flat_shape, size, seed, origin):
+def _round(mechanism, data, data_prime, shift, size, seed, origin):
     """One pilot round at ``shift``: (x, o, L, log w), outputs flattened to (size, k)."""
     rng = np.random.default_rng(seed)
     where = f"data={describe(data)}, data_prime={describe(data_prime)} (tilt pilot)"
@@ -211,7 +211,7 @@ def choose_tilt(mechanism: Any, data: Any, data_prime: Any, epsilon: float, seed
             cur = _round_shift(shift, kind).reshape(shape)
             if int_dtype:
                 cur = cur.astype(x0.dtype)
-            x, o, loss, log_w = _round(mechanism, data, data_prime, cur, shape, pilot, seeds[r], origin)
+            x, o, loss, log_w = _round(mechanism, data, data_prime, cur, pilot, seeds[r], origin)
             draws += pilot
             rounds = r + 1
             mean_x = mean_x + (x.mean(axis=0) - mean_x) / rounds  # plain draws of every round: E_pD[o]
@@ -252,7 +252,7 @@ def choose_tilt(mechanism: Any, data: Any, data_prime: Any, epsilon: float, seed
                 final = final.astype(x0.dtype)
             if not np.any(final != 0):
                 continue
-            _, _, loss, log_w = _round(mechanism, data, data_prime, final, shape, pilot, seeds[MAX_ROUNDS + 1 + i],
+            _, _, loss, log_w = _round(mechanism, data, data_prime, final, pilot, seeds[MAX_ROUNDS + 1 + i],
                                        origin)
             draws += pilot
             est = _evaluate(loss, log_w, epsilon)

@@ -294,8 +294,8 @@ def _tilt_notes(results, plan: WhiteBoxPlan, verdict: Verdict) -> list[str]:
             else:
                 ess = r.extra.get("effective_sample_size", 0.0)
                 parts.append(f"{where}: {t.describe()}; effective sample size of w g {ess:.4g} of {r.samples} draws")
-        notes.append("the mechanism offers no proposal; automatic importance proposal (translation tilt of its own "
-                     "sampler, chosen on independent pilot draws) -- " + "; ".join(parts))
+        notes.append("automatic importance proposal (a translation tilt of the mechanism's own sampler, chosen on "
+                     "independent pilot draws) -- " + "; ".join(parts))
     if verdict is Verdict.INCONCLUSIVE:
         for r in results:
             need = r.extra.get("samples_to_resolve")
