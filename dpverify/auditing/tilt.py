@@ -36,7 +36,8 @@ outputs that are not numbers (or not finite), coordinates with atoms off the int
 shift there would leave the support of a mass function), a ``log_density`` that raises, returns
 NaN, or is -inf at every shifted point, and shifts that do not improve on plain sampling.
 Coordinates whose values are all integers are shifted by integers only; coordinates with repeated
-non-integer values are never shifted.
+non-integer values (among the first pilot draws, or among all the rounds' plain draws) are never
+shifted.
 
 **Assumption** (stated in ``docs/auditing.md``): the density is w.r.t. a translation-invariant
 base measure along t, i.e. Lebesgue measure on R^d (or on an affine subspace containing the
@@ -140,6 +141,19 @@ def _lattice_mask(x: np.ndarray) -> np.ndarray:
     return kind
 
 
+def _recheck_atoms(kind: np.ndarray, free: np.ndarray) -> np.ndarray:
+    """``kind`` with the free (continuous) coordinates whose values repeat among ``free`` (every
+    round's plain draws of those coordinates) turned to 0: atoms, never shifted."""
+    kind = kind.copy()
+    cols = np.flatnonzero(kind == 1)
+    for c, col in zip(cols, free.T):
+        if np.unique(col).size < col.size:
+            kind[c] = 0
+    if not np.any(kind):
+        raise _NotApplicable("every output coordinate has atoms off the integer lattice")
+    return kind
+
+
 def _round_shift(t: np.ndarray, kind: np.ndarray) -> np.ndarray:
     out = np.where(kind == 2, np.round(t), t)
     return np.where(kind == 0, 0.0, out)
@@ -207,6 +221,7 @@ def choose_tilt(mechanism: Any, data: Any, data_prime: Any, epsilon: float, seed
         mean_x = np.zeros_like(shift)
         rounds = 0
         reached = False
+        seen = []  # the rounds' plain draws: atoms are looked for in all of them
         for r in range(MAX_ROUNDS):
             cur = _round_shift(shift, kind).reshape(shape)
             if int_dtype:
@@ -214,6 +229,7 @@ def choose_tilt(mechanism: Any, data: Any, data_prime: Any, epsilon: float, seed
             x, o, loss, log_w = _round(mechanism, data, data_prime, cur, pilot, seeds[r], origin)
             draws += pilot
             rounds = r + 1
+            seen.append(x[:, kind == 1])
             mean_x = mean_x + (x.mean(axis=0) - mean_x) / rounds  # plain draws of every round: E_pD[o]
             fin = loss[np.isfinite(log_w)]
             if fin.size == 0:
@@ -232,6 +248,8 @@ def choose_tilt(mechanism: Any, data: Any, data_prime: Any, epsilon: float, seed
             shift = new
             if reached or moved <= 1e-9 * (1.0 + float(np.linalg.norm(shift))):
                 break
+        if seen and seen[0].shape[1]:
+            kind = _recheck_atoms(kind, np.concatenate(seen))
         candidates = [shift]
         n_prime = pilot * min(rounds, 5)
         where = f"data_prime={describe(data_prime)} (tilt pilot)"
