@@ -150,6 +150,25 @@ class WeightedSample:
     def infinite_values(self) -> np.ndarray:
         return np.exp(self.log_weight[self.loss == np.inf])
 
+    def event_mass(self, eps: float) -> float:
+        """The weighted estimate of P_D(L > eps), the probability of the violating event under D."""
+        return float(np.exp(self.log_weight[self.loss > eps]).sum()) / self.n
+
+    def variance(self, eps: float) -> float:
+        """The sample variance (denominator n - 1) of Y = w g_eps over all n draws (zeros included)."""
+        y = self.values(eps)
+        if self.n < 2:
+            return 0.0
+        mean = float(y.sum()) / self.n
+        return max(0.0, (float(np.dot(y, y)) - self.n * mean * mean) / (self.n - 1))
+
+    def effective_sample_size(self, eps: float) -> float:
+        """(sum Y)^2 / sum Y^2 over the draws, Y = w g_eps: the number of equally weighted draws of the
+        event that the estimate of delta(eps) is worth (0 when no draw reached it)."""
+        y = self.values(eps)
+        s2 = float(np.dot(y, y))
+        return float(y.sum()) ** 2 / s2 if s2 > 0 else 0.0
+
 
 def _weighted_batch(mechanism, proposal, data, data_prime, size, seed, precision, origin: Origin = NO_ORIGIN):
     rng = np.random.default_rng(seed)

@@ -38,7 +38,27 @@ needs mass on {L > eps}, and {L > eps} is the event of the hockey-stick divergen
   from a sampler that really puts that mass there (the identity needs draws in A on both sides).
   Such an audit is ``inconclusive``, and its note says why and what to do (more samples).
 
-A violation is kept only when both hold in some violating direction and the identity holds in
+**How many fresh draws.** ``max(samples, CONFIRM_SAMPLES)`` per dataset, except in an
+importance-sampled direction of the automatic tilt, or of a mechanism's own proposal whose weighted
+estimate p of P_x(L > eps) (from the certifying draws) says fewer than ``MIN_EVENT_DRAWS`` of them
+would fall in the event: there the check draws ``CONFIRM_EXPECTED_EVENTS / p`` (at most ``max_samples`` and ``CONFIRM_MAX_FACTOR`` times the default,
+:func:`confirmation_sizes`), so that the sampler is expected in the event about fifty times. The
+count is fixed before the check's draws, which are independent of it; a density that overstates
+P_x(A) only shrinks the count (fewer events seen: no verdict), one that understates it is held by
+the caps.
+
+**The mass of the event (importance-sampled directions).** An importance-sampled bound also rests
+on the density's *mass* of A, sum w 1_A / n, not only on its ratio p_x / p_y: a density too heavy in
+a tail the sampler rarely visits inflates it, and the identity (*) (a ratio check) cannot see that.
+For an honest mechanism that weighted mass estimates P_x(A) (at most P_x(A): a proposal only loses
+mass), which the fresh x draws count. So when the importance-sampled lower bound on the density's
+mass of A (truncated KL / empirical Bernstein, from the certifying draws) exceeds the Clopper-Pearson
+upper bound on P_x(A) from the fresh draws, each at ``MASS_CHECK_ALPHA / (2 x directions)``, the
+density puts more mass on the violating event than the sampler does, and the violation is not
+confirmed (``inconclusive``, with a note). An honest mechanism loses a violation this way with
+probability at most ``MASS_CHECK_ALPHA`` per audit.
+
+A violation is kept only when all three hold in some violating direction and the identity holds in
 every one. This only ever turns a ``violated`` into ``inconclusive`` or ``inconsistent``, so it
 cannot raise the audit's false-alarm rate; it costs power on real violations whose event has mass
 below about MIN_EVENT_DRAWS / samples (for those the note asks for more samples). It is a guard,
@@ -64,8 +84,9 @@ from ..executor import run_batches
 from ..streaming import DirectionStats
 from .losses import loss_batch_parts, probe_elements
 
-__all__ = ["CONSISTENCY_ALPHA", "MASS_TOLERANCE", "MIN_EVENT_DRAWS", "CONFIRM_SAMPLES", "thresholds_for",
-           "pair_consistency", "describe_failure", "violation_threshold", "event_batch", "confirm_violations"]
+__all__ = ["CONSISTENCY_ALPHA", "MASS_TOLERANCE", "MIN_EVENT_DRAWS", "CONFIRM_SAMPLES", "CONFIRM_EXPECTED_EVENTS",
+           "CONFIRM_MAX_FACTOR", "MASS_CHECK_ALPHA", "thresholds_for", "pair_consistency", "describe_failure", "violation_threshold",
+           "event_batch", "confirmation_sizes", "confirm_violations"]
 
 #: Probability, per audit, that a consistent mechanism is reported inconsistent (at most).
 CONSISTENCY_ALPHA = 1e-6
@@ -77,6 +98,12 @@ _MAX_THRESHOLD = 50.0
 MIN_EVENT_DRAWS = 5
 #: Fewest fresh draws per dataset for the check of the violating event (more when the audit drew more).
 CONFIRM_SAMPLES = 200_000
+#: Events expected in the check's fresh draws when an importance-sampled direction sizes it.
+CONFIRM_EXPECTED_EVENTS = 50
+#: Per audit: probability that the mass check withholds a true violation of an honest mechanism.
+MASS_CHECK_ALPHA = 1e-3
+#: Most draws of a sized check, as a multiple of the default ``max(samples, CONFIRM_SAMPLES)``.
+CONFIRM_MAX_FACTOR = 100
 _FIXED = float(2 ** 30)
 
 
@@ -212,15 +239,42 @@ def _event_counts(mechanism, x, y, n, seed, executor, precision, threshold, dead
     return total
 
 
+def confirmation_sizes(directions, event_masses: dict, samples: int, max_samples: int, tilted=()) -> dict:
+    """Fresh draws per dataset of the violating-event check: a dict (k, j) -> ceil(CONFIRM_EXPECTED_EVENTS
+    / p), p = ``event_masses[(k, j)]`` the weighted estimate of P_x(L > eps) (None for plain directions),
+    capped at ``max_samples`` and at ``CONFIRM_MAX_FACTOR`` times the default ``max(samples,
+    CONFIRM_SAMPLES)``, never below the default. Directions of the automatic tilt (``tilted``) are always
+    sized so (the mass check then has the power of ~50 expected events); those of a mechanism's own
+    proposal only when the default would see fewer than ``MIN_EVENT_DRAWS`` events by p (so an audit
+    that confirmed before draws exactly what it drew before)."""
+    default = max(int(samples), CONFIRM_SAMPLES)
+    tilted = {tuple(t) for t in tilted}
+    out = {}
+    for key in directions:
+        p = event_masses.get(tuple(key))
+        if p is None or (tuple(key) not in tilted and not p * default < MIN_EVENT_DRAWS):
+            continue
+        want = math.ceil(CONFIRM_EXPECTED_EVENTS / p) if p > 0 else math.inf
+        n = min(want, int(max_samples), CONFIRM_MAX_FACTOR * default)
+        if n > default:
+            out[tuple(key)] = int(n)
+    return out
+
+
 def confirm_violations(mechanism, pairs, directions, claim, root, samples, executor, precision, pilot_losses,
-                       deadline=None) -> dict:
+                       deadline=None, sizes=None, masses=None) -> dict:
     """The check of the violating event before a ``violated`` verdict (see the module docstring).
 
     ``directions``: (pair index, 0 for D -> D' or 1 for D' -> D) of every direction whose bounds
     exceed the claim; ``root``: the audit's SeedSequence (fresh children are spawned from it).
+    ``sizes``: draws per dataset for some directions ((k, j) -> n, :func:`confirmation_sizes`); the others
+    draw ``max(samples, CONFIRM_SAMPLES)``. ``masses``: (k, j) -> {"threshold", "lower", "alpha"}, the
+    importance-sampled lower bound on the density's mass of the event, for the mass check.
     Returns {"confirmed": bool, "failures": [...], "checks": [...], "threshold", "draws",
     "min_event_draws", "alpha_each", "note"}.
     """
+    sizes, masses = sizes or {}, masses or {}
+    mass_failed = []
     t = violation_threshold(claim.epsilon, pilot_losses)
     n = max(int(samples), CONFIRM_SAMPLES)
     alpha_each = CONSISTENCY_ALPHA / (8 * max(1, len(directions)))
@@ -232,9 +286,10 @@ def confirm_violations(mechanism, pairs, directions, claim, root, samples, execu
         d, dp = pairs[k]
         x, y = (d, dp) if j == 0 else (dp, d)
         first, second = ("D", "D'") if j == 0 else ("D'", "D")
-        nx, above, w_fixed, _ = _event_counts(mechanism, x, y, n, seeds[2 * i], executor, precision, t, deadline,
+        n_dir = sizes.get((k, j), n)
+        nx, above, w_fixed, _ = _event_counts(mechanism, x, y, n_dir, seeds[2 * i], executor, precision, t, deadline,
                                               Origin(k, names[j]))
-        ny, _, _, below = _event_counts(mechanism, y, x, n, seeds[2 * i + 1], executor, precision, t, deadline,
+        ny, _, _, below = _event_counts(mechanism, y, x, n_dir, seeds[2 * i + 1], executor, precision, t, deadline,
                                         Origin(k, names[1 - j]))
         if nx == 0 or ny == 0:
             continue
@@ -249,13 +304,29 @@ def confirm_violations(mechanism, pairs, directions, claim, root, samples, execu
                "density_side": scaled * scale, "density_side_interval": [lo, hi],
                "sampler_side": below / ny, "sampler_side_interval": [p_lo, p_hi],
                "event_draws": above, "draws": nx}
+        mass = masses.get((k, j))
+        mass_ok = True
+        if mass is not None and mass["threshold"] == t:
+            m_hi = float(clopper_pearson_upper(above, nx, mass["alpha"]))
+            rec["mass_check"] = {"density_mass_lower": mass["lower"], "sampler_frequency": above / nx,
+                                 "sampler_upper": m_hi, "alpha_each": mass["alpha"]}
+            mass_ok = not mass["lower"] > m_hi
+            if not mass_ok:
+                mass_failed.append(rec)
         checks.append(rec)
         if lo > p_hi or hi < p_lo:
             failures.append(rec)
-        elif above >= MIN_EVENT_DRAWS:
+        elif above >= MIN_EVENT_DRAWS and mass_ok:
             confirmed = True
     note = None
-    if not failures and not confirmed:
+    if not failures and not confirmed and mass_failed:
+        c = mass_failed[0]["mass_check"]
+        note = (f"the white-box bounds exceed the claim, but the density puts more mass on the violating event "
+                f"{{L > {t:.6g}}} than the sampler does: importance-weighted lower bound {c['density_mass_lower']:.4g}, "
+                f"while {mass_failed[0]['event_draws']} of {mass_failed[0]['draws']} fresh draws fell in it (upper bound "
+                f"{c['sampler_upper']:.4g}); the violation rests on log_density where it overstates the sampler, so no "
+                "privacy verdict is given (check log_density in that region)")
+    elif not failures and not confirmed:
         most = max((c["event_draws"] for c in checks), default=0)
         drawn = max((c["draws"] for c in checks), default=0)
         note = (f"the white-box bounds exceed the claim, but in {drawn} fresh draws at most {most} output(s) fell in "
@@ -263,5 +334,8 @@ def confirm_violations(mechanism, pairs, directions, claim, root, samples, execu
                 "log_density in a region the sampler is too rarely seen in to check it there, so no privacy verdict "
                 "is given (a correct density there would mean a real violation; audit with more samples, or check "
                 "log_density in that region)")
-    return {"confirmed": confirmed and not failures, "failures": failures, "checks": checks, "threshold": t,
-            "draws": n, "min_event_draws": MIN_EVENT_DRAWS, "alpha_each": alpha_each, "note": note}
+    out = {"confirmed": confirmed and not failures, "failures": failures, "checks": checks, "threshold": t,
+           "draws": n, "min_event_draws": MIN_EVENT_DRAWS, "alpha_each": alpha_each, "note": note}
+    if sizes:
+        out["sized_draws"] = [{"pair_index": k, "direction": names[j], "draws": m} for (k, j), m in sizes.items()]
+    return out

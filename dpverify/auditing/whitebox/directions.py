@@ -15,9 +15,14 @@ Two paths, chosen by the engine (:mod:`dpverify.auditing.whitebox.engine`):
   not fit in memory.
 
 ``delta_resolution`` chooses the sample count from an independent pilot (:func:`plain_pilot`).
+
+Where the proposal comes from (:func:`proposal_source`): the mechanism's own ``proposal``, or, for a
+white-box mechanism without one, the automatic translation tilt (:mod:`dpverify.auditing.tilt`),
+chosen per direction from pilot draws of its own (:func:`choose_tilts`).
 """
 from __future__ import annotations
 
+import enum
 import time
 
 import numpy as np
@@ -30,11 +35,12 @@ from ..draws import NO_ORIGIN, Origin, available_memory, batch_plan
 from ..executor import progress_ticker, progress_wanted, run_batches
 from ..importance import get_proposal, samples_for_resolution, weighted_direction_sample
 from ..streaming import DirectionStats
+from ..tilt import choose_tilt
 from .estimators import LossProfile, PlainEstimates, WeightedEstimates
 from .losses import direction_losses, probe_elements, stream_batch, stream_group
 
-__all__ = ["AUTO_PROPOSAL_MAX_DELTA", "PILOT_SAMPLES", "BYTES_PER_KEPT_SAMPLE", "stream_directions", "direction",
-           "plain_pilot", "want_proposal", "refuse_if_too_large"]
+__all__ = ["AUTO_PROPOSAL_MAX_DELTA", "PILOT_SAMPLES", "BYTES_PER_KEPT_SAMPLE", "ProposalSource", "stream_directions",
+           "direction", "plain_pilot", "want_proposal", "proposal_source", "choose_tilts", "refuse_if_too_large"]
 
 #: ``proposal='auto'`` uses importance sampling only for claims with 0 < delta <= this.
 AUTO_PROPOSAL_MAX_DELTA = 1e-3
@@ -116,6 +122,34 @@ def _stream_on_dask(client, mechanism, directions, plans, stats, eval_eps, thres
     return stats, stopped
 
 
+class ProposalSource(enum.Enum):
+    """Where a white-box audit's importance proposal comes from."""
+
+    NONE = "none"            # plain Monte Carlo
+    MECHANISM = "mechanism"  # the mechanism's own proposal(data, data_prime, epsilon)
+    TILT = "tilt"            # the automatic translation tilt (dpverify.auditing.tilt)
+
+
+def proposal_source(mechanism, claim: PrivacyClaim, proposal) -> ProposalSource:
+    """The proposal an audit uses: ``proposal`` False/None: none; True: the mechanism's (InvalidArgument
+    when it offers none); ``'tilt'``: the automatic translation tilt, at any delta; ``'auto'``: for
+    0 < claim.delta <= :data:`AUTO_PROPOSAL_MAX_DELTA`, the mechanism's when it offers one, else the
+    tilt; outside that range, none."""
+    if isinstance(proposal, str) and proposal == "tilt":
+        return ProposalSource.TILT
+    if not want_proposal(mechanism, claim, proposal):
+        if proposal == "auto" and 0 < claim.delta <= AUTO_PROPOSAL_MAX_DELTA:
+            return ProposalSource.TILT
+        return ProposalSource.NONE
+    return ProposalSource.MECHANISM
+
+
+def choose_tilts(mechanism, dirs, claim: PrivacyClaim, seeds, origins):
+    """The translation tilt of every direction ``(x, y)`` (:func:`dpverify.auditing.tilt.choose_tilt`), each
+    from its own pilot seed: a list of TiltChoice (``proposal`` None where the tilt does not apply)."""
+    return [choose_tilt(mechanism, x, y, claim.epsilon, s, origin=o) for (x, y), s, o in zip(dirs, seeds, origins)]
+
+
 def want_proposal(mechanism, claim: PrivacyClaim, proposal) -> bool:
     """Whether the audit importance-samples: ``proposal`` False/None never, True always (InvalidArgument
     when the mechanism offers none), ``'auto'`` when it offers one and 0 < claim.delta <=
@@ -130,9 +164,11 @@ def want_proposal(mechanism, claim: PrivacyClaim, proposal) -> bool:
                 "epsilon) method; use proposal='auto' or False, or add one (see docs/auditing.md)."
             )
         return True
-    if proposal == "auto":
+    if isinstance(proposal, str) and proposal == "auto":
         return offered and 0 < claim.delta <= AUTO_PROPOSAL_MAX_DELTA
-    raise InvalidArgument(f"proposal={proposal!r} must be 'auto', True or False.")
+    if isinstance(proposal, str) and proposal == "tilt":
+        return False
+    raise InvalidArgument(f"proposal={proposal!r} must be 'auto', 'tilt', True or False.")
 
 
 def plain_pilot(mechanism, x, y, seed, claim, n_pilot, precision, origin: Origin = NO_ORIGIN):
@@ -144,10 +180,12 @@ def plain_pilot(mechanism, x, y, seed, claim, n_pilot, precision, origin: Origin
 
 
 def direction(mechanism, x, y, claim, samples, seed, pilot_seed, executor, use_is, delta_resolution,
-              max_samples, alpha_point, alpha_grid, precision, progress, origin: Origin = NO_ORIGIN):
-    """One direction, every loss kept: returns (estimates object, extra dict, samples used)."""
+              max_samples, alpha_point, alpha_grid, precision, progress, origin: Origin = NO_ORIGIN, proposal=None):
+    """One direction, every loss kept: returns (estimates object, extra dict, samples used). ``proposal``:
+    a ready proposal object (the tilt's); None: the mechanism's own when ``use_is``."""
     extra: dict = {}
-    prop = get_proposal(mechanism, x, y, claim.epsilon, origin) if use_is else None
+    prop = proposal if proposal is not None else (get_proposal(mechanism, x, y, claim.epsilon, origin) if use_is
+                                                  else None)
     if prop is None:
         if delta_resolution is not None:
             var = plain_pilot(mechanism, x, y, pilot_seed, claim, PILOT_SAMPLES, precision, origin)
@@ -164,6 +202,8 @@ def direction(mechanism, x, y, claim, samples, seed, pilot_seed, executor, use_i
         y_pilot = pilot.values(claim.epsilon)
         bound = 2.0 * float(y_pilot.max()) if y_pilot.size and y_pilot.max() > 0 else 1.0
         extra.update(pilot_samples=n_pilot, truncation=bound)
+        w_event = np.exp(pilot.log_weight[pilot.loss > claim.epsilon])  # B of w 1{L > eps}, for the mass check
+        extra["mass_truncation"] = 2.0 * float(w_event.max()) if w_event.size and w_event.max() > 0 else 1.0
         if delta_resolution is not None:
             full = np.zeros(n_pilot)
             full[: y_pilot.size] = y_pilot
