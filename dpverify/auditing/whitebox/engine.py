@@ -180,7 +180,7 @@ def _certify_kept(mechanism, plan: WhiteBoxPlan, executor, progress, profile, ev
                                           plan.alpha_point, plan.alpha_grid, plan.precision, progress, Origin.of(i),
                                           proposal=tilt)
             d_hat = est.estimate(claim.epsilon)
-            d_low = est.lower(claim.epsilon, plan.alpha_point)
+            d_low = float(est.lower(claim.epsilon, plan.alpha_point))  # a weighted estimate gives np.float64
             if extra.get("method") == "importance":
                 # The proposal is tilted towards claim.epsilon, so its bounds are weak elsewhere on
                 # the grid: certify epsilon_lower also from an independent plain sample and keep
