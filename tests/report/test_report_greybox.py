@@ -8,7 +8,7 @@ import numpy as np
 
 import dpverify
 from dpverify import PrivacyClaim
-from dpverify.cli._common import jsonable
+from dpverify.auditing.result import jsonable
 from dpverify.report.html import audit_report
 
 

@@ -308,8 +308,8 @@ def _accountant_hit(laplace: list, mu: float, points: list):
     """((eps, claim's delta), eps_lower) of the first point where the PLD accountant's certified lower bound of the
     composed eps(delta) at the claim's delta d exceeds eps -- then delta(eps) > d, delta being non-increasing -- or
     None. Claims' deltas below 1e-12 are not compared (fewer comparisons: never a wrong finding)."""
-    from ...accounting.events import Composed, Gaussian, Laplace
-    from ...accounting.pld import PLDComposition
+    from ...accounting.events import Composed, Gaussian, Laplace  # deferred: scipy and mpmath (import dpverify loads the grey-box)
+    from ...accounting.pld import PLDComposition  # deferred: as above
 
     ratios = _merged_ratios([d / b for d, b in laplace])
     events = [Laplace(1.0, r) for r in ratios] + ([Gaussian(1.0, mu)] if mu > 0 else [])

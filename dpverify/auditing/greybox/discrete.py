@@ -174,8 +174,8 @@ def _ps(p: np.ndarray) -> str:
 
 
 def _accountant_hit(shift, rate, claim, grid):
-    from ...accounting.events import Composed, DiscreteLaplace
-    from ...accounting.pld import PLDComposition
+    from ...accounting.events import Composed, DiscreteLaplace  # deferred: scipy and mpmath (import dpverify loads the grey-box)
+    from ...accounting.pld import PLDComposition  # deferred: as above
 
     moved = np.flatnonzero(shift != 0)
     if moved.size == 0:
