@@ -558,6 +558,10 @@ def unaided_objects() -> list:
             ("opendp", "clamp(0,1) >> sum >> laplace(1)", lambda: O.measurement(
                 dp.t.make_clamp(vec, sd, bounds=(0.0, 1.0)) >> dp.t.then_sum() >> dp.m.then_laplace(1.0), 1)),
             ("opendp", "count >> laplace(1)", lambda: O.measurement(dp.t.make_count(vec, sd) >> dp.m.then_laplace(1.0), 1)),
+            ("opendp", "adaptive compositor: clamp-sum and count, laplace(2.1) each", lambda: O.compositor(
+                dp.c.make_adaptive_composition(vec, sd, dp.max_divergence(), d_in=1, d_mids=[0.5, 0.5]),
+                [dp.t.make_clamp(vec, sd, bounds=(0.0, 1.0)) >> dp.t.then_sum() >> dp.m.then_laplace(2.1),
+                 dp.t.make_count(vec, sd) >> dp.m.then_laplace(2.1)], d_in=1)),
         ]
     except ImportError:
         pass
