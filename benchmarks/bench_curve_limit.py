@@ -147,12 +147,14 @@ def table(out, seeds, load0, load1) -> str:
     return "\n".join(lines)
 
 
-def write(text: str) -> None:
+def write(text: str, heading: str = HEADING, begin: str = BEGIN, end: str = END) -> None:
+    """Put ``text`` (a region from ``begin`` to ``end``) under ``heading`` in docs/performance.md: in place of the
+    region when it is there, else at the end (bench_greybox_classes.py writes its region with this too)."""
     with open(DOC) as fh:
         doc = fh.read()
-    block = f"{HEADING}\n\n{text}\n"
-    if BEGIN in doc:
-        doc = re.sub(re.escape(HEADING) + r"\n\n" + re.escape(BEGIN) + ".*?" + re.escape(END) + r"\n", lambda _: block,
+    block = f"{heading}\n\n{text}\n"
+    if begin in doc:
+        doc = re.sub(re.escape(heading) + r"\n\n" + re.escape(begin) + ".*?" + re.escape(end) + r"\n", lambda _: block,
                      doc, flags=re.S)
     else:
         doc = doc.rstrip("\n") + "\n\n" + block

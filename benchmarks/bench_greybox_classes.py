@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import time
 
 import numpy as np
@@ -29,8 +28,9 @@ from dpverify.auditing.greybox.engine import grey_box_checks
 from dpverify.auditing.pairs import normalise_pairs
 from dpverify.registry import load_entries
 
+from bench_curve_limit import write  # benchmarks/ is on the path when this runs as a script
+
 ADD = PrivacyClaim(1.0, relation=NeighbourRelation.ADD_REMOVE_ONE)
-DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "performance.md")
 BEGIN, END = "<!-- bench_greybox_classes: generated, do not edit -->", "<!-- end bench_greybox_classes -->"
 HEADING = "## Grey-box on the bug classes (`benchmarks/bench_greybox_classes.py`)"
 
@@ -146,19 +146,6 @@ def table(rows, reg, tput, seeds, samples, load0, load1) -> str:
     return "\n".join(lines)
 
 
-def write(text: str) -> None:
-    with open(DOC) as fh:
-        doc = fh.read()
-    block = f"{HEADING}\n\n{text}\n"
-    if BEGIN in doc:
-        doc = re.sub(re.escape(HEADING) + r"\n\n" + re.escape(BEGIN) + ".*?" + re.escape(END) + r"\n", lambda _: block,
-                     doc, flags=re.S)
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + block
-    with open(DOC, "w") as fh:
-        fh.write(doc)
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=5)
@@ -173,7 +160,7 @@ def main(argv=None) -> int:
     text = table(rows, registry_findings(), throughput(), args.seeds, args.samples, load0, os.getloadavg()[0])
     print(text)
     if args.write:
-        write(text)
+        write(text, HEADING, BEGIN, END)
     return 0
 
 
