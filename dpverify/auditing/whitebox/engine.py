@@ -306,6 +306,16 @@ def _tilt_notes(results, plan: WhiteBoxPlan, verdict: Verdict) -> list[str]:
                     f"is not; if delta is as estimated, the empirical Bernstein bound (at the variance of the weighted "
                     f"values w g seen here) would clear the claim at about samples={need} per direction "
                     f"({r.samples} drawn)")
+            elif r.extra.get("method") != "importance" and r.delta_estimate > plan.claim.delta >= r.delta_lower:
+                # plain draws: g = (1 - e^(eps - L))_+ lies in [0, 1], so its variance is at most d (1 - d)
+                d = min(max(r.delta_estimate, 0.0), 1.0)
+                need = samples_for_resolution(d - plan.claim.delta, d * (1.0 - d), 1.0, plan.alpha_point)
+                notes.append(
+                    f"pair {r.pair_index} {r.direction}: the estimate of delta({plan.claim.epsilon:g}) is "
+                    f"{r.delta_estimate:.4g} > claim delta {plan.claim.delta:.4g}, its lower bound {r.delta_lower:.4g} "
+                    f"is not; if delta is as estimated, about samples={need} per direction would clear the claim "
+                    f"(the empirical Bernstein bound at the largest variance a [0, 1] value of that mean can have; "
+                    f"{r.samples} drawn)")
     return notes
 
 
