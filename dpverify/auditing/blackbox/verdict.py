@@ -107,6 +107,32 @@ def _direction(k: int, j: int, evs: list, record: PairRecord, claim, budget: Alp
     return result, evidence
 
 
+def _resolution_note(records: list[PairRecord], claim, budget: AlphaBudget, plan: SamplePlan, used: int) -> str | None:
+    """For an inconclusive audit: the certification outputs per dataset at which the event with the largest estimated
+    delta would contradict the claim if its frequencies are as seen (its counts scaled, bounds at the final level),
+    or None when no event's estimate is above the claim."""
+    g = growth(claim.epsilon)
+    best = max(((r, rec) for rec in records for r in rec.events if r.n and (r.k1 - g * r.k2) / r.n > claim.delta),
+               key=lambda t: (t[0].k1 - g * t[0].k2) / t[0].n, default=None)
+    if best is None:
+        return None
+    r, rec = best
+    level = rec.level if rec.level is not None else budget.default_level()
+    n = r.n
+    while n < 2 ** 40:
+        n *= 2
+        k1, k2 = round(r.k1 * n / r.n), round(r.k2 * n / r.n)
+        if contradicts(np.array([float(clopper_pearson_lower(k1, n, level))]),
+                       np.array([float(clopper_pearson_upper(k2, n, level))]), claim):
+            break
+    else:
+        return None
+    scale = used / max(plan.certification, 1)
+    return (f"inconclusive: if the frequencies of the event {r.text} are as seen ({r.k1} and {r.k2} of {r.n}), its "
+            f"bounds would contradict the claim by about {n} certification outputs per dataset (a doubling search; "
+            f"samples={math.ceil(n * scale)} or so at this audit's split); a projection, not a promise")
+
+
 def _raised_notes(mechanism, pairs, records: list[PairRecord], violated: bool) -> tuple[list, list]:
     """``(raised_draws, notes)``: per pair the draws of D and D' that raised, and the notes on raised
     draws and constant releases; MechanismError for a pair on which most draws of both datasets raised."""
@@ -182,6 +208,10 @@ def decide(mechanism, pairs, records: list[PairRecord], stopped, *, claim, confi
     else:
         verdict_ = Verdict.NOT_VIOLATED
     used = max(rec.drawn for rec in records)
+    if verdict_ is Verdict.INCONCLUSIVE:
+        more_note = _resolution_note(records, claim, budget, plan, used)
+        if more_note:
+            notes.append(more_note)
     if stopped is not None:
         notes.append(f"stopped early: a violation was certified in the {stopped[1]} round of pair {stopped[0]} "
                      f"after {used} outputs per dataset (anytime-valid confidence sequences)")

@@ -413,3 +413,24 @@ def test_all_draws_prediction_picks_the_favoured_tail():
     assert z == pytest.approx(paired_rank_z(a, b, True))
     wrong, _, z_wrong = all_draws_paired(ev, 1, [t1], [t2], 900_000, 0.04)
     assert z_wrong < 0 and wrong < pred
+
+
+class _Laplace108:
+    """f(D) = D + Laplace(1/1.08): true eps 1.08 against a claim of 1 (a violation too small for 20,000 draws)."""
+
+    claim = PrivacyClaim(1.0)
+
+    def sample(self, data, size, rng):
+        return float(data) + rng.laplace(0.0, 1 / 1.08, size)
+
+
+def test_an_inconclusive_black_box_audit_says_how_many_samples_would_resolve_it():
+    """Deterministic (seed 1): inconclusive at 20,000, and the note projects the certification outputs at which the
+    best event's bounds would contradict the claim if its frequencies are as seen (48,000, samples about 80,000; at
+    80,000 the audit is violated on seeds 0-4)."""
+    r = audit(_Laplace108(), (0.0, 1.0), samples=20_000, rng=1)
+    assert r.verdict.value == "inconclusive"
+    note = next(n for n in r.notes if n.startswith("inconclusive: if the frequencies"))
+    outputs = int(note.split("by about ")[1].split()[0])
+    samples = int(note.split("samples=")[1].split()[0])
+    assert outputs > 12_000 and samples > 20_000
