@@ -308,11 +308,19 @@ def _accountant_hit(laplace: list, mu: float, points: list):
     """((eps, claim's delta), eps_lower) of the first point where the PLD accountant's certified lower bound of the
     composed eps(delta) at the claim's delta d exceeds eps -- then delta(eps) > d, delta being non-increasing -- or
     None. Claims' deltas below 1e-12 are not compared (fewer comparisons: never a wrong finding)."""
-    from ...accounting.events import Composed, Gaussian, Laplace  # deferred: scipy and mpmath (import dpverify loads the grey-box)
-    from ...accounting.pld import PLDComposition  # deferred: as above
+    from ...accounting.events import Gaussian, Laplace  # deferred: scipy and mpmath (import dpverify loads the grey-box)
 
     ratios = _merged_ratios([d / b for d, b in laplace])
-    events = [Laplace(1.0, r) for r in ratios] + ([Gaussian(1.0, mu)] if mu > 0 else [])
+    return first_lower_hit([Laplace(1.0, r) for r in ratios] + ([Gaussian(1.0, mu)] if mu > 0 else []), points)
+
+
+def first_lower_hit(events: list, points: list):
+    """((eps, delta), eps_lower) of the first (eps, delta) of ``points`` at which the PLD accountant's certified lower
+    bound of the composition of ``events``' eps(delta) exceeds eps, or None (also with no events; points whose delta
+    is below 1e-12 or 1 and above are skipped). Shared by the discrete model (:mod:`.discrete`)."""
+    from ...accounting.events import Composed  # deferred: scipy and mpmath (import dpverify loads the grey-box)
+    from ...accounting.pld import PLDComposition  # deferred: as above
+
     if not events:
         return None
     event = events[0] if len(events) == 1 else Composed(tuple(events))

@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from ...claims import PrivacyClaim
+from .compose import first_lower_hit
 
 __all__ = ["is_geometric_pairs", "fit_discrete", "judge_discrete", "DISTINCT", "MAX_SEEDS"]
 
@@ -174,20 +175,9 @@ def _ps(p: np.ndarray) -> str:
 
 
 def _accountant_hit(shift, rate, claim, grid):
-    from ...accounting.events import Composed, DiscreteLaplace  # deferred: scipy and mpmath (import dpverify loads the grey-box)
-    from ...accounting.pld import PLDComposition  # deferred: as above
+    from ...accounting.events import DiscreteLaplace  # deferred: scipy and mpmath (import dpverify loads the grey-box)
 
     moved = np.flatnonzero(shift != 0)
-    if moved.size == 0:
-        return None
     events = [DiscreteLaplace(1.0 / float(rate[j]), int(abs(shift[j]))) for j in moved]
-    event = events[0] if len(events) == 1 else Composed(tuple(events))
     es = [float(e) for e in grid] if claim.is_curve else [claim.epsilon]
-    points = [(e, claim.delta_at(e)) for e in es if 1e-12 <= claim.delta_at(e) < 1.0]
-    if not points:
-        return None
-    lower = PLDComposition().bounds(event, np.array([d for _, d in points])).lower
-    for (e, d), lo in zip(points, lower):
-        if lo > e * (1 + _TOL) + 1e-12:
-            return (e, d), float(lo)
-    return None
+    return first_lower_hit(events, [(e, claim.delta_at(e)) for e in es])
