@@ -130,6 +130,20 @@ class _Renyi(_Profile):
         return f"opendp_renyi(d_in={self.d_in!r})"
 
 
+def _check_d_in(meas: Any, d_in: Any) -> None:
+    """InvalidArgument unless ``meas.map(d_in)`` accepts ``d_in``: a float must be finite and >= 0; a value of a type
+    or range the input metric does not take (OpenDP's TypeError or ValueError) is refused with the library's words."""
+    fix = "d_in is the distance between neighbours in the measurement's input metric"
+    if isinstance(d_in, float):
+        v.nonnegative("d_in", d_in, fix=fix + ".")
+    try:
+        meas.map(d_in)
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgument(f"d_in={d_in!r} is not a distance {meas.input_metric} takes ({exc}); {fix}, e.g. "
+                              "d_in=1 for one record under the symmetric distance, d_in=1.0 for an absolute "
+                              "distance on floats.") from None
+
+
 def _claim(meas: Any, recipe: tuple, d_in: Any, relation: NeighbourRelation) -> PrivacyClaim:
     measure = str(meas.output_measure)
     loss = meas.map(d_in)
@@ -347,9 +361,8 @@ def measurement(meas: Any = None, d_in: Any = 1, *, factory: Callable | None = N
         raise InvalidArgument("measurement() needs meas (an opendp Measurement) or factory= (a function building one).")
     if meas is not None and not isinstance(meas, dp.Measurement):
         raise InvalidArgument(f"meas={meas!r} must be an opendp Measurement (e.g. opendp.measurements.make_laplace(...)).")
-    if isinstance(d_in, float):
-        v.nonnegative("d_in", d_in, fix="d_in is the distance between neighbours in the measurement's input metric.")
     meas, recipe, serialized, unserialisable = _recipe_of(meas, factory)
+    _check_d_in(meas, d_in)
     twin = _vector_twin(serialized) if (batch and serialized) else None
     if twin is not None:
         try:  # the twin must build and keep the same privacy map (else draw one by one)
@@ -437,22 +450,33 @@ def compositor(meas: Any = None, queries: Any = (), d_in: Any = 1, *, factory: C
     ``queries`` (measurements) to the queryable in order; the output is their answers; the claim is the
     compositor's own map at ``d_in`` (what it promises for every sequence of queries it admits). ``factory``: a
     picklable function returning ``(compositor, [queries])``, for queries ``opendp.serialize`` cannot encode."""
-    if meas is None and factory is None:
-        raise InvalidArgument("compositor() needs meas (an opendp compositor Measurement) and queries, or factory= "
-                              "(a function returning (compositor, [queries])).")
+    try:
+        queries = tuple(queries)
+    except TypeError:
+        raise InvalidArgument(f"queries={queries!r} must be a list of opendp Measurements (the queries to submit, in "
+                              "order).") from None
+    if (meas is None) == (factory is None):
+        raise InvalidArgument(f"compositor() needs meas (an opendp compositor Measurement) and queries, or factory= "
+                              f"(a function returning (compositor, [queries])), not both (got meas={meas!r}, "
+                              f"factory={factory!r}).")
+    if factory is not None and len(queries):
+        raise InvalidArgument(f"queries={queries!r} with factory=: the factory returns the queries; give one or the "
+                              "other.")
     if meas is not None and not isinstance(meas, dp.Measurement):
-        raise InvalidArgument(f"meas={meas!r} must be an opendp Measurement (e.g. dp.c.make_sequential_composition(...)).")
+        raise InvalidArgument(f"meas={meas!r} must be an opendp Measurement (e.g. dp.c.make_adaptive_composition(...)).")
+    n_queries = len(queries)
     if factory is not None:
-        _recipe_of(None, _First(factory))  # checks the factory pickles and builds a Measurement
-        built, qs = factory()
-        meas, recipe, serialized = built, ("factory", _First(factory), _features()), ""
-        if not qs:
+        # checks that the factory pickles and builds a Measurement (one call), then reads its queries
+        meas, recipe, serialized, _ = _recipe_of(None, _First(factory))
+        n_queries = len(factory()[1])
+        if not n_queries:
             raise InvalidArgument("factory() returned no queries; it must return (compositor, [queries]).")
     else:
         meas, recipe, serialized, why = _recipe_of(meas, None)
         if why:
             raise InvalidArgument(f"meas cannot be serialised ({why}); give factory= (a module-level function "
                                   "returning (compositor, [queries])).")
+    _check_d_in(meas, d_in)
     query_recipe = _queries_of(queries, factory)
     metric = str(meas.input_metric)
     claim = _claim(meas, recipe, d_in, relation_of(relation, _default_relation(metric, d_in)))
@@ -464,8 +488,7 @@ def compositor(meas: Any = None, queries: Any = (), d_in: Any = 1, *, factory: C
         except Exception:
             serialized = ""
     reading = _reading(meas, recipe, serialized, metric, d_in, None, limitations)
-    n = len(query_recipe[1]) if query_recipe[0] == "json" else len(factory()[1])
-    return OpenDPCompositor(name=f"compositor({n} queries, d_in={d_in!r})", recipe=(recipe, reading.convert,
+    return OpenDPCompositor(name=f"compositor({n_queries} queries, d_in={d_in!r})", recipe=(recipe, reading.convert,
                             query_recipe), claim=claim, check=_MetricCheck(metric, d_in)
                             if metric.startswith(METRICS_CHECKED) else None, domain=reading.domain,
                             limitations=tuple(limitations))

@@ -156,6 +156,12 @@ def test_opendp_compositor_refuses_what_it_cannot_run(monkeypatch):
         A.compositor(42, [lap])
     with pytest.raises(InvalidArgument, match=r"queries\[0\]=42 must be an opendp Measurement"):
         A.compositor(lap, [42])
+    with pytest.raises(InvalidArgument, match="queries=5 must be a list"):
+        A.compositor(lap, 5)
+    with pytest.raises(InvalidArgument, match="not both"):
+        A.compositor(lap, [lap], factory=lambda: (lap, [lap]))
+    with pytest.raises(InvalidArgument, match="give one or the other"):
+        A.compositor(queries=[lap], factory=lambda: (lap, [lap]))
 
 
 def test_opendp_zcdp_claim_audited_on_its_curve(monkeypatch):

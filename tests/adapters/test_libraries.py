@@ -54,7 +54,8 @@ def _lying_compositor():
 def test_opendp_compositor_audited_without_pairs():
     # Monte Carlo, the library's own randomness: the correct compositor (true eps 0.95 <= 1) is asserted not violated
     # at confidence 0.999 (false failure <= 0.001); the lying one (true eps 1.48) was violated in 10 of 10 runs at
-    # 4000 samples (eps_lower 1.07-1.40, rng 0-9), so a miss is rare (not bounded by the audit: a power figure, measured)
+    # 4000 samples (eps_lower 1.07-1.40) and in 20 of 20 at 10,000 (eps_lower 1.22-1.50, all well above 1), so at
+    # 10,000 a miss is rare (a measured power figure, not a bound of the audit: the library draws its own noise)
     dp = pytest.importorskip("opendp.prelude")
     from dpverify import InvalidArgument
     from dpverify.adapters import opendp as adapter
@@ -71,7 +72,12 @@ def test_opendp_compositor_audited_without_pairs():
         dpverify.audit(good, ([1.0, 1.0], [1.0, 0.0]), samples=100, rng=1)
     with pytest.raises(InvalidArgument, match="queries=\\[\\] asks the compositor nothing"):
         adapter.compositor(comp, [], d_in=1)
-    bad = dpverify.audit(adapter.compositor(factory=_lying_compositor, d_in=1), samples=4000, rng=1)
+    for bad in (-1, "1", float("nan")):  # OpenDP's own TypeError/ValueError, and NaN, as InvalidArgument naming d_in
+        with pytest.raises(InvalidArgument, match="d_in="):
+            adapter.compositor(comp, queries, d_in=bad)
+        with pytest.raises(InvalidArgument, match="d_in="):
+            adapter.measurement(queries[1], d_in=bad)
+    bad = dpverify.audit(adapter.compositor(factory=_lying_compositor, d_in=1), samples=10_000, rng=1)
     assert bad.verdict == "violated" and bad.epsilon_lower > 1.0 and bad.search is not None
 
 

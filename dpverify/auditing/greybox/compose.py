@@ -258,9 +258,11 @@ def judge(el: Elements, claim: PrivacyClaim, grid) -> tuple:
     if np.any(shifts):
         lap_parts = [(float(el.low_shift()[j]), float(el.high_scale()[j])) for j in np.flatnonzero(shifts & lap)]
         if len(lap_parts) == 1 and mu_low == 0:  # one Laplace element: the 1-D closed form
+            from ...accounting.profiles import laplace_delta  # deferred: scipy (import dpverify loads the grey-box)
+
             ratio = lap_parts[0][0] / lap_parts[0][1]
             for e, bound in points:
-                got = _laplace_delta(ratio, e)
+                got = laplace_delta(ratio, e)
                 if _above(got, bound):
                     return text, eps_out, (f"the drawn Laplace noise gives delta({e:g}) = {got:.4g} on this pair "
                                            f"(eps = {eps_nom:.6g}), above the claim's {bound:.4g}")
@@ -297,11 +299,6 @@ def _describe(el: Elements, lap, changed, eps: float, mu: float) -> str:
         parts.append(f"call {int(el.call[j])}: {_NAME[el.family[j]]} scale {el.scale[j]:.6g} on D, "
                      f"{el.scale_prime[j]:.6g} on D'")
     return "; ".join(parts)
-
-
-def _laplace_delta(ratio: float, eps: float) -> float:
-    """delta(eps) of a 1-D Laplace shift of ``ratio`` = |Delta| / b: 1 - e^((eps - ratio) / 2) below ``ratio``."""
-    return 0.0 if eps >= ratio else -math.expm1((eps - ratio) / 2)
 
 
 def _accountant_hit(laplace: list, mu: float, points: list):

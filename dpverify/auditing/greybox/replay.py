@@ -156,8 +156,10 @@ def implied_violation(family: str, scale: float, shift: np.ndarray, claim: Priva
             return text, eps, None
         if shift.size != 1:
             return text + " (an (eps, delta) or curve claim is judged for scalar outputs only)", eps, None
+        from ...accounting.profiles import laplace_delta  # deferred: scipy (import dpverify loads the grey-box)
+
         for e in (EPS_GRID if claim.is_curve else (claim.epsilon,)):
-            bound, got = claim.delta_at(float(e)), _laplace_delta(eps_low, float(e))
+            bound, got = claim.delta_at(float(e)), laplace_delta(eps_low, float(e))
             if bound < 1.0 and got > bound * (1 + _TOL) + 1e-15:
                 return text, eps, (f"the drawn Laplace noise gives delta({e:g}) = {got:.4g} on this pair, above the "
                                    f"claim's {bound:.4g}")
@@ -174,13 +176,6 @@ def implied_violation(family: str, scale: float, shift: np.ndarray, claim: Priva
                                     f"{curve.delta_at(float(e)):.4g} > the claim's {bound:.4g}")
         return text, None, None
     return None, None, None
-
-
-def _laplace_delta(eps_pair: float, eps: float) -> float:
-    """delta(eps) of a one-dimensional Laplace shift of eps_pair: 1 - e^((eps - eps_pair) / 2) below eps_pair."""
-    if eps >= eps_pair:
-        return 0.0
-    return -math.expm1((eps - eps_pair) / 2)
 
 
 def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, seeds=(1, 2)) -> PairCheck:

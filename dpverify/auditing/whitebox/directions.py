@@ -40,7 +40,7 @@ from .estimators import LossProfile, PlainEstimates, WeightedEstimates
 from .losses import direction_losses, probe_elements, stream_batch, stream_group
 
 __all__ = ["AUTO_PROPOSAL_MAX_DELTA", "PILOT_SAMPLES", "BYTES_PER_KEPT_SAMPLE", "ProposalSource", "stream_directions",
-           "direction", "plain_pilot", "want_proposal", "proposal_source", "choose_tilts", "refuse_if_too_large"]
+           "direction", "plain_pilot", "proposal_source", "choose_tilts", "refuse_if_too_large"]
 
 #: ``proposal='auto'`` uses importance sampling only for claims with 0 < delta <= this.
 AUTO_PROPOSAL_MAX_DELTA = 1e-3
@@ -135,27 +135,8 @@ def proposal_source(mechanism, claim: PrivacyClaim, proposal) -> ProposalSource:
     when it offers none); ``'tilt'``: the automatic translation tilt, at any delta; ``'auto'``: for
     0 < claim.delta <= :data:`AUTO_PROPOSAL_MAX_DELTA`, the mechanism's when it offers one, else the
     tilt; outside that range, none."""
-    if isinstance(proposal, str) and proposal == "tilt":
-        return ProposalSource.TILT
-    if not want_proposal(mechanism, claim, proposal):
-        if proposal == "auto" and 0 < claim.delta <= AUTO_PROPOSAL_MAX_DELTA:
-            return ProposalSource.TILT
-        return ProposalSource.NONE
-    return ProposalSource.MECHANISM
-
-
-def choose_tilts(mechanism, dirs, claim: PrivacyClaim, seeds, origins):
-    """The translation tilt of every direction ``(x, y)`` (:func:`dpverify.auditing.tilt.choose_tilt`), each
-    from its own pilot seed: a list of TiltChoice (``proposal`` None where the tilt does not apply)."""
-    return [choose_tilt(mechanism, x, y, claim.epsilon, s, origin=o) for (x, y), s, o in zip(dirs, seeds, origins)]
-
-
-def want_proposal(mechanism, claim: PrivacyClaim, proposal) -> bool:
-    """Whether the audit importance-samples: ``proposal`` False/None never, True always (InvalidArgument
-    when the mechanism offers none), ``'auto'`` when it offers one and 0 < claim.delta <=
-    :data:`AUTO_PROPOSAL_MAX_DELTA`."""
     if proposal is False or proposal is None:
-        return False
+        return ProposalSource.NONE
     offered = callable(getattr(mechanism, "proposal", None))
     if proposal is True:
         if not offered:
@@ -163,12 +144,20 @@ def want_proposal(mechanism, claim: PrivacyClaim, proposal) -> bool:
                 f"proposal=True but mechanism={describe(mechanism)} has no proposal(data, data_prime, "
                 "epsilon) method; use proposal='auto' or False, or add one (see docs/auditing.md)."
             )
-        return True
-    if isinstance(proposal, str) and proposal == "auto":
-        return offered and 0 < claim.delta <= AUTO_PROPOSAL_MAX_DELTA
+        return ProposalSource.MECHANISM
     if isinstance(proposal, str) and proposal == "tilt":
-        return False
+        return ProposalSource.TILT
+    if isinstance(proposal, str) and proposal == "auto":
+        if not 0 < claim.delta <= AUTO_PROPOSAL_MAX_DELTA:
+            return ProposalSource.NONE
+        return ProposalSource.MECHANISM if offered else ProposalSource.TILT
     raise InvalidArgument(f"proposal={proposal!r} must be 'auto', 'tilt', True or False.")
+
+
+def choose_tilts(mechanism, dirs, claim: PrivacyClaim, seeds, origins):
+    """The translation tilt of every direction ``(x, y)`` (:func:`dpverify.auditing.tilt.choose_tilt`), each
+    from its own pilot seed: a list of TiltChoice (``proposal`` None where the tilt does not apply)."""
+    return [choose_tilt(mechanism, x, y, claim.epsilon, s, origin=o) for (x, y), s, o in zip(dirs, seeds, origins)]
 
 
 def plain_pilot(mechanism, x, y, seed, claim, n_pilot, precision, origin: Origin = NO_ORIGIN):

@@ -281,9 +281,8 @@ def _verdict(results, claim, violating, failures, confirmation, stopped, used) -
     return Verdict.NOT_VIOLATED
 
 
-def _tilt_notes(results, plan: WhiteBoxPlan, verdict: Verdict) -> list[str]:
-    """What the automatic tilt did in each direction, and, for an inconclusive audit, the draws that
-    would resolve each importance-sampled direction whose estimate is above the claim."""
+def _tilt_notes(results, plan: WhiteBoxPlan) -> list[str]:
+    """What the automatic tilt did in each direction."""
     notes = []
     if plan.tilts:
         parts = []
@@ -296,6 +295,13 @@ def _tilt_notes(results, plan: WhiteBoxPlan, verdict: Verdict) -> list[str]:
                 parts.append(f"{where}: {t.describe()}; effective sample size of w g {ess:.4g} of {r.samples} draws")
         notes.append("automatic importance proposal (a translation tilt of the mechanism's own sampler, chosen on "
                      "independent pilot draws) -- " + "; ".join(parts))
+    return notes
+
+
+def _resolution_notes(results, plan: WhiteBoxPlan, verdict: Verdict) -> list[str]:
+    """For an inconclusive audit: the samples per direction that would resolve each direction whose estimate of
+    delta is above the claim and whose bound is not, if delta is as estimated."""
+    notes = []
     if verdict is Verdict.INCONCLUSIVE:
         for r in results:
             need = r.extra.get("samples_to_resolve")
@@ -420,7 +426,7 @@ def audit_white_box(mechanism, pairs, *, claim: PrivacyClaim, samples: int, conf
         seconds=time.perf_counter() - start,
         directions=tuple(results),
         notes=tuple(_notes(results, plan, failures, confirmation, stopped, used, time_budget)
-                    + _tilt_notes(results, plan, verdict)),
+                    + _tilt_notes(results, plan) + _resolution_notes(results, plan, verdict)),
         search=search,
         consistency=report,
         stopped_early=stopped,

@@ -425,12 +425,19 @@ class _Laplace108:
 
 
 def test_an_inconclusive_black_box_audit_says_how_many_samples_would_resolve_it():
-    """Deterministic (seed 1): inconclusive at 20,000, and the note projects the certification outputs at which the
-    best event's bounds would contradict the claim if its frequencies are as seen (48,000, samples about 80,000; at
-    80,000 the audit is violated on seeds 0-4)."""
-    r = audit(_Laplace108(), (0.0, 1.0), samples=20_000, rng=1)
-    assert r.verdict.value == "inconclusive"
-    note = next(n for n in r.notes if n.startswith("inconclusive: if the frequencies"))
-    outputs = int(note.split("by about ")[1].split()[0])
-    samples = int(note.split("samples=")[1].split()[0])
-    assert outputs > 12_000 and samples > 20_000
+    """Seeds 0-11, none chosen: every inconclusive audit carries the projection (certification outputs and samples
+    beyond what it drew), no other verdict does. At 20,000 samples this case was inconclusive on 14 of 30 seeds
+    (and violated 5/5 at the ~80,000 projected), so "at least one of 12 inconclusive" fails with probability about
+    0.53^12 < 0.001."""
+    inconclusive = 0
+    for seed in range(12):
+        r = audit(_Laplace108(), (0.0, 1.0), samples=20_000, rng=seed)
+        notes = [n for n in r.notes if n.startswith("inconclusive: if the frequencies")]
+        if r.verdict.value != "inconclusive":
+            assert notes == []
+            continue
+        inconclusive += 1
+        outputs = int(notes[0].split("by about ")[1].split()[0])
+        samples = int(notes[0].split("samples=")[1].split()[0])
+        assert outputs > 12_000 and samples > 20_000
+    assert inconclusive >= 1
