@@ -29,6 +29,7 @@ import numpy as np
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument
 from ..validation import integer
+from .anytime_learned import run_learned
 from .draws import root_seed, scalar_outputs
 from .intake import plan_audit
 from .pairs import normalise_pairs
@@ -78,8 +79,10 @@ def audit_anytime(mechanism: Any, pairs: Any, *, claim: PrivacyClaim, max_sample
     alpha = 1.0 - confidence
     growth = math.exp(claim.epsilon)
     pilot, stream = (np.random.default_rng(s) for s in root_seed(rng).spawn(2))
-    x = _scalar(mechanism.sample(d, PILOT, pilot), "D")
-    y = _scalar(mechanism.sample(dp, PILOT, pilot), "D'")
+    first = (mechanism.sample(d, PILOT, pilot), mechanism.sample(dp, PILOT, pilot))
+    if not (_is_scalar(first[0]) and _is_scalar(first[1])):
+        return _learned_result(mechanism, d, dp, first, stream, claim, alpha, max_samples, confidence, pairs[0], start)
+    x, y = _scalar(first[0], "D"), _scalar(first[1], "D'")
     favours_d, upper, t = _choose(x, y, growth, claim.delta)
     cap = 1.0 / (2.0 * (growth + claim.delta))
     log_wealth, total, s1, s2, n = 0.0, PILOT, 0.0, 0.0, 0
@@ -111,6 +114,33 @@ def audit_anytime(mechanism: Any, pairs: Any, *, claim: PrivacyClaim, max_sample
     dirs = (DirectionResult(0, direction, total, eps_lower, delta_lower, 0.0, 0, {"event": event}),)
     return AuditResult(verdict, eps_lower, delta_lower, 0.0, confidence, total, claim, 0, pairs[0], direction,
                        AuditMethod.BLACK_BOX, time.time() - start, dirs, (note,), event=event, stopped_early=stopped)
+
+
+def _is_scalar(outputs: Any) -> bool:
+    try:
+        x = np.asarray(outputs, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1)
+
+
+def _learned_result(mechanism, d, dp, first, stream, claim, alpha, max_samples, confidence, pair, start):
+    """:func:`audit_anytime` for outputs that are not one number (:mod:`.anytime_learned`)."""
+    bet = run_learned(mechanism, d, dp, first, stream, claim=claim, alpha=alpha, max_samples=max_samples,
+                      start_total=PILOT)
+    verdict = Verdict.VIOLATED if bet.stopped else Verdict.NOT_VIOLATED
+    direction = Direction.D_TO_D_PRIME if bet.favours_d else Direction.D_PRIME_TO_D
+    eps_lower, delta_lower = (claim.epsilon, claim.delta) if bet.stopped else (0.0, 0.0)
+    note = (f"anytime-valid test (betting e-process) with events learned from the draws so far (re-chosen "
+            f"{bet.plans} times: exact-outcome sets in likelihood-ratio order and feature half-lines); event in force "
+            f"at the end: {bet.event}; wealth {math.exp(min(bet.log_wealth, 700)):.4g} after {bet.bets} paired draws "
+            f"bet on, against 1/alpha = {1 / alpha:.4g}"
+            + ("; stopped: the claim fails (eps_lower and delta_lower are the claim's, strictly exceeded)" if bet.stopped
+               else f"; {max_samples} draws per dataset spent without evidence against the claim"))
+    dirs = (DirectionResult(0, direction, bet.total, eps_lower, delta_lower, 0.0, 0, {"event": bet.event}),)
+    return AuditResult(verdict, eps_lower, delta_lower, 0.0, confidence, bet.total, claim, 0, pair, direction,
+                       AuditMethod.BLACK_BOX, time.time() - start, dirs, (note,), event=bet.event,
+                       stopped_early=bet.stopped)
 
 
 def sequential_of(keywords: dict) -> bool:

@@ -10,11 +10,11 @@ from .float_laplace import DiscreteLaplace, NaiveFloatLaplace
 from .histogram import HistogramScaleEpsilon, LaplaceHistogram
 from .noisy_max import Noise, NoisyMaxArgmax, NoisyMaxValue
 from .multidim import LaplaceParallel, NumericalSVT, PrefixSum, SVTRothVector
-from .svt import SVTChen, SVTDworkRoth, SVTLeeClifton, SVTLyu, SVTRoth, SVTStoddard
+from .svt import SVTChen, SVTDworkRoth, SVTLeeClifton, SVTLyu, SVTRedrawnThreshold, SVTRoth, SVTStoddard
 
 __all__ = [
     "Pattern", "query_pairs",
-    "SVTLyu", "SVTDworkRoth", "SVTRoth", "SVTLeeClifton", "SVTStoddard", "SVTChen",
+    "SVTLyu", "SVTDworkRoth", "SVTRoth", "SVTLeeClifton", "SVTStoddard", "SVTChen", "SVTRedrawnThreshold",
     "Noise", "NoisyMaxArgmax", "NoisyMaxValue",
     "LaplaceHistogram", "HistogramScaleEpsilon",
     "NaiveFloatLaplace", "DiscreteLaplace",

@@ -37,7 +37,7 @@ from dpverify import validation as v
 
 from ._common import ControlBase, queries
 
-__all__ = ["SVTLyu", "SVTDworkRoth", "SVTRoth", "SVTLeeClifton", "SVTStoddard", "SVTChen"]
+__all__ = ["SVTLyu", "SVTDworkRoth", "SVTRoth", "SVTLeeClifton", "SVTStoddard", "SVTChen", "SVTRedrawnThreshold"]
 
 PAPER = "lyu-svt"
 
@@ -45,6 +45,7 @@ PAPER = "lyu-svt"
 class _SVT(ControlBase):
     algorithm = 0
     cutoff_applies = True
+    redraw_every_query = False  # True: the threshold noise rho is drawn afresh before every query
 
     def __init__(self, epsilon: float, threshold: float = 0.5, cutoff: int = 1, sensitivity: float = 1.0):
         self.epsilon = v.positive("epsilon", epsilon, fix="The sparse vector technique needs eps > 0.")
@@ -77,6 +78,8 @@ class _SVT(ControlBase):
         alive = np.ones(n, dtype=bool)
         again = self._resample_scale()
         for i in range(q.size):
+            if self.redraw_every_query:
+                rho = rng.laplace(0.0, b_rho, n)
             nu = rng.laplace(0.0, b_nu, n) if b_nu > 0 else 0.0
             value = q[i] + nu
             top = value >= self.threshold + rho
@@ -214,3 +217,45 @@ class SVTChen(_SVT):
 
     def true_epsilon(self, k: int) -> float:
         return math.inf
+
+
+class SVTRedrawnThreshold(SVTLyu):
+    """Lyu et al. Algorithm 1 with one change, the bug of issue 30: the threshold noise rho ~ Lap(D/e1) is
+    drawn **afresh before every query** instead of once (nu_i ~ Lap(2cD/e2) as in Alg. 1, stop at c).
+
+    Not in Lyu et al.'s table; a faulty control written for the curve and sequential tests. With rho redrawn,
+    every BOTTOM answer costs privacy like a TOP, so the loss grows with the number of queries: not eps'-DP for
+    any eps' independent of k. With eps = 1, c = 1, threshold 0.5 and ten queries, the pair q = (1, ..., 1)
+    against q' = (0, ..., 0) has a loss of 1.663 on the outcome "no TOP" (its probability 4.1e-4 under q,
+    2.2e-3 under q'), exact by quadrature (``tests/mechanisms/test_svt_redrawn.py``). That outcome is the middle
+    value 0 of the last coordinate, which no half-line of a coordinate expresses.
+    """
+
+    algorithm = 1
+    redraw_every_query = True
+
+    def __init__(self, epsilon: float, threshold: float = 0.5, cutoff: int = 1, sensitivity: float = 1.0):
+        super().__init__(epsilon, threshold, cutoff, sensitivity)
+        self.paper = f"{PAPER}/algorithm-1 (threshold noise redrawn per query)"
+
+    def true_epsilon(self, k: int) -> float:
+        return math.inf
+
+    def output_law(self, data) -> dict:
+        """The exact law of the output on ``data`` for the cutoff c = 1: ``{i: P(first TOP at query i), "none":
+        P(no TOP)}``. Query i is TOP independently with p_i = P(nu - rho >= T - q_i) (rho, nu redrawn), a
+        one-dimensional integral (scipy ``quad``, absolute error below 1e-10 here)."""
+        from scipy import integrate
+        from scipy.stats import laplace
+
+        if self.cutoff != 1:
+            raise NotImplementedError("output_law covers the cutoff c = 1 only")
+        b_rho, b_nu = self._scales()
+        out, alive = {}, 1.0
+        for i, q in enumerate(queries(data)):
+            shift = self.threshold - float(q)
+            f = lambda r, s=shift: laplace.sf(s + r, scale=b_nu) * laplace.pdf(r, scale=b_rho)
+            p = integrate.quad(f, -40 * b_rho, 40 * b_rho, limit=400, points=[0.0, -shift])[0]
+            out[i], alive = alive * p, alive * (1 - p)
+        out["none"] = alive
+        return out

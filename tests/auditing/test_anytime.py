@@ -3,8 +3,13 @@
 Its type I error is exact (Ville's inequality), so: a tight Laplace at confidence 0.999 is violated with
 probability at most 0.001 (false failure of that test); a halved Laplace (true eps 2 against 1) stops with
 violated well within 2,000 draws on every seed tried (0-4; the benchmark's median is 164). Detection figures and
-false alarms over 400 seeds are in benchmarks/bench_anytime.py."""
+false alarms over 400 seeds are in benchmarks/bench_anytime.py.
+
+Outputs that are not one number go to the learned-event test (dpverify.auditing.anytime_learned); its tests are
+below the scalar ones, each with its false-failure rate."""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -52,9 +57,59 @@ def test_bad_sequential_options_are_refused(kwargs, text):
 
 
 def test_what_the_anytime_test_does_not_take_is_refused_with_the_fix():
-    with pytest.raises(InvalidArgument, match="scalar outputs"):
-        dpverify.audit(Laplace(1.0, width=3), (0.0, 1.0), samples=2000, rng=0, sequential=True)
     with pytest.raises(InvalidArgument, match="one pair"):
         dpverify.audit(Laplace(1.0), [(0.0, 1.0), (1.0, 0.0)], samples=2000, rng=0, sequential=True)
     with pytest.raises(InvalidArgument, match="is a curve"):
         dpverify.audit(Laplace(1.0, claim=PrivacyClaim.zcdp(0.5)), (0.0, 1.0), samples=2000, rng=0, sequential=True)
+
+
+# -- outputs that are not one number: events learned from the draws so far ----------------------------------------
+
+class OneHotRR:
+    """k-ary randomized response released as a one-hot vector: the true value with probability e^t/(e^t + k - 1).
+    Exactly t-DP (tight on every pair of distinct values); the claim is eps = 1."""
+
+    def __init__(self, true_eps, k=4, claim=PrivacyClaim(1.0), structured=False):
+        self.t, self.k, self.claim, self.structured = true_eps, k, claim, structured
+
+    def sample(self, data, size, rng):
+        keep = rng.random(size) < math.exp(self.t) / (math.exp(self.t) + self.k - 1)
+        other = (int(data) + 1 + rng.integers(0, self.k - 1, size)) % self.k
+        value = np.where(keep, int(data), other)
+        if self.structured:  # tuples with None and strings: the structured encoding
+            out = np.empty(size, dtype=object)
+            out[:] = [(None, "yes") if v == 0 else (int(v), "no") for v in value]
+            return out
+        return np.eye(self.k, dtype=np.int8)[value]
+
+
+@pytest.mark.parametrize("structured", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_learned_events_catch_a_vector_or_structured_violation(seed, structured):
+    """True eps 2 against a claim of 1: the wealth grows by about 0.05 nats a draw once the outcome is learned, so
+    20,000 draws are ample (a miss within them would be a failure of the test's power, not seen in 3 x 2 seeds)."""
+    r = dpverify.audit(OneHotRR(2.0, structured=structured), (0, 1), samples=20_000, rng=seed, sequential=True)
+    assert r.verdict.value == "violated" and r.stopped_early and r.samples < 20_000
+    assert "events learned from the draws so far" in r.notes[0] and r.epsilon_lower == 1.0
+    assert "output is exactly one of" in r.event
+
+
+def test_learned_events_keep_their_level_on_a_tight_mechanism():
+    """OneHotRR at its exact eps = 1, 60 seeds, confidence 0.9: each run is violated with probability at most 0.1
+    (Ville), so more than 14 of 60 would happen with probability below 0.003 (binomial tail) if the test is valid."""
+    hits = sum(dpverify.audit(OneHotRR(1.0), (0, 1), samples=2_000, rng=s, sequential=True, confidence=0.9)
+               .verdict.value == "violated" for s in range(60))
+    assert hits <= 14
+
+
+def test_learned_events_same_seed_same_result():
+    a, b = (dpverify.audit(OneHotRR(1.3), (0, 2), samples=3_000, rng=11, sequential=True).to_dict() for _ in range(2))
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+
+
+def test_vector_laplace_goes_to_the_learned_half_lines():
+    """Continuous vectors: no outcome recurs, so the bets are on feature half-lines. A 3-coordinate Laplace with
+    a third of the scale each (true eps 9 against 1: the pair 0 -> 1 moves every coordinate by 3 scales) is caught."""
+    r = dpverify.audit(Laplace(1 / 3, width=3), (0.0, 1.0), samples=20_000, rng=0, sequential=True)
+    assert r.verdict.value == "violated" and ("output[" in r.event or "coordinates" in r.event)

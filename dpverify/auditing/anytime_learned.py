@@ -1,0 +1,199 @@
+"""The anytime-valid test for outputs that are not one number: events learned as the draws arrive (issue 30).
+
+:mod:`dpverify.auditing.anytime` bets on one half-line chosen on a pilot, which needs scalar outputs. Here the
+outputs may be vectors or structured values (tuples, None, booleans, strings: anything the black-box audit
+encodes, :func:`~dpverify.auditing.blackbox.event_families.to_table`), and the event is **re-chosen before every
+batch from all the draws so far**:
+
+* sets of exact outcomes, in the order of their smoothed log ratio ``log((c' + 1/2)/(c + 1/2))`` of the counts so
+  far (every prefix of that order is a candidate: for a discrete output the likelihood-ratio ordering, so a middle
+  value of a coordinate, or the one outcome "no query answered", can be the event);
+* for numeric outputs, half-lines ``feature >= t`` and ``feature <= t`` of every feature of the black-box audit
+  (coordinates, their sum, max, min and consecutive differences) at 41 pooled quantiles of the draws so far
+  (at most :data:`FEATURE_DRAWS` draws per dataset are kept for this).
+
+For a candidate E favouring D' (roles swapped for the other direction) the bet is on
+
+    Z = 1{Y in E} - e^eps 1{X in E} - delta,     X ~ M(D), Y ~ M(D'),
+
+whose mean is at most 0 for **every** E when the mechanism keeps its (eps, delta) claim. The batch's stake
+``lambda = min(mu / var, 1/(2 (e^eps + delta)))`` comes from the counts so far, with ``mu`` the estimated mean
+lowered by one standard error (so an event that only looks good by chance gets a small stake), and the
+candidate with the largest estimated growth ``lambda mu - lambda^2 var / 2`` is bet on (no bet when none has
+``mu > 0``). The wealth ``K_t = prod_i (1 + lambda_i Z_i)`` has each ``(E_i, lambda_i)`` fixed before draw i
+is seen, so it is a nonnegative supermartingale under the claim and Ville's inequality gives
+``P(sup_t K_t >= 1/alpha) <= alpha``: the test stops at the first draw where ``K_t >= 1/alpha``, the type I
+error exact under optional stopping, whatever the events learned. Choosing E from the same draws that are bet
+on later costs nothing in validity, only power while the counts are few.
+
+Batches: ``max(256, total/8)`` draws per dataset (at most 8,192), so the events are re-chosen about thirty
+times in a run of 10^5 draws.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import MechanismError
+from .blackbox.event_families import OutputTable, to_table
+
+__all__ = ["LearnedBet", "run_learned", "FEATURE_DRAWS"]
+
+#: Draws per dataset whose features are kept for choosing half-lines (outcome counts use every draw).
+FEATURE_DRAWS = 50_000
+#: Quantile levels of the pooled feature values tried as half-line thresholds.
+LEVELS = np.concatenate([[0.001, 0.005], np.linspace(0.01, 0.99, 37), [0.995, 0.999]])
+#: Outcomes (in log-ratio order) whose prefixes are candidates.
+MAX_PREFIX = 256
+_MIN_BATCH, _MAX_BATCH = 256, 8192
+
+
+@dataclass(frozen=True)
+class LearnedBet:
+    """What the learned test did: stopped (violated), draws per dataset, the final wealth, the event in force at
+    the end, and how many times the event was chosen."""
+
+    stopped: bool
+    total: int
+    log_wealth: float
+    bets: int
+    event: str
+    favours_d: bool
+    plans: int
+
+
+class _State:
+    """Outcome counts of every draw, and features of the first FEATURE_DRAWS, per dataset."""
+
+    def __init__(self, t1: OutputTable, t2: OutputTable):
+        self.numeric = t1.kind == "numeric" and t2.kind == "numeric" and t1.names == t2.names
+        self.names = t1.names
+        self.counts: dict = {}
+        self.examples: dict = {}
+        self.n = 0
+        self.feats: tuple[list, list] = ([], [])
+        self.kept = 0
+        self.add(t1, t2)
+
+    def add(self, t1: OutputTable, t2: OutputTable) -> None:
+        for side, t in ((0, t1), (1, t2)):
+            keys, cnt = np.unique(t.codes, return_counts=True)
+            for k, c in zip(keys.tolist(), cnt.tolist()):
+                row = self.counts.setdefault(k, [0, 0])
+                row[side] += c
+            for k, text in t.examples.items():
+                if len(self.examples) < 4096:
+                    self.examples.setdefault(k, text)
+        if self.numeric and t1.names == self.names and t2.names == self.names and self.kept < FEATURE_DRAWS:
+            take = min(t1.size, FEATURE_DRAWS - self.kept)
+            self.feats[0].append(t1.features[:take])
+            self.feats[1].append(t2.features[:take])
+            self.kept += take
+        self.n += t1.size
+
+
+def _stake(cf: np.ndarray, co: np.ndarray, n: int, g: float, delta: float, cap: float):
+    """(lambda, estimated growth) of events with favoured/other counts ``cf``/``co`` over n draws."""
+    fav = np.maximum(cf - np.sqrt(cf), 0.0) / n
+    oth = (co + 1 + np.sqrt(co + 1)) / n
+    mu = fav - g * oth - delta
+    var = fav * (1 - fav) + g * g * np.minimum(oth, 1.0) * (1 - np.minimum(oth, 1.0)) + 1.0 / (n * n)
+    lam = np.clip(mu / var, 0.0, cap)
+    return lam, lam * mu - lam * lam * var / 2
+
+
+def _plan(state: _State, g: float, delta: float, cap: float):
+    """The bet for the next batch: (growth, lambda, favours_d, contains(table) -> bool array, description)."""
+    n = state.n
+    best = (0.0, 0.0, True, None, "no bet (no event with a positive estimated mean yet)")
+    keys = np.fromiter(state.counts.keys(), dtype=np.uint64, count=len(state.counts))
+    c = np.array(list(state.counts.values()), dtype=float).reshape(-1, 2)
+    for favours_d, (cf, co) in ((True, (c[:, 0], c[:, 1])), (False, (c[:, 1], c[:, 0]))):
+        lr = np.log((cf + 0.5) / (co + 0.5))
+        order = np.argsort(-lr, kind="stable")[:MAX_PREFIX]
+        lam, grow = _stake(np.cumsum(cf[order]), np.cumsum(co[order]), n, g, delta, cap)
+        i = int(np.argmax(grow))
+        if grow[i] > best[0]:
+            chosen = keys[order[: i + 1]]
+            shown = ", ".join(state.examples.get(int(k), f"<outcome {int(k):#x}>") for k in chosen[:3])
+            more = f", ... ({chosen.size} outcomes)" if chosen.size > 3 else ""
+            best = (float(grow[i]), float(lam[i]), favours_d,
+                    lambda t, s=chosen: np.isin(t.codes, s), f"output is exactly one of {{{shown}{more}}}")
+    if state.numeric and state.feats[0]:
+        f1, f2 = np.concatenate(state.feats[0]), np.concatenate(state.feats[1])
+        m = f1.shape[0]
+        for j, name in enumerate(state.names):
+            a, b = np.sort(f1[:, j]), np.sort(f2[:, j])
+            pooled = np.concatenate([a, b])
+            finite = pooled[np.isfinite(pooled)]
+            if finite.size == 0:
+                continue
+            ts = np.unique(np.quantile(finite, LEVELS))
+            for upper in (True, False):
+                if upper:
+                    pa, pb = (m - np.searchsorted(a, ts, "left")) / m, (m - np.searchsorted(b, ts, "left")) / m
+                else:
+                    pa, pb = np.searchsorted(a, ts, "right") / m, np.searchsorted(b, ts, "right") / m
+                for favours_d, (pf, po) in ((True, (pa, pb)), (False, (pb, pa))):
+                    lam, grow = _stake(pf * m, po * m, m, g, delta, cap)
+                    i = int(np.argmax(grow))
+                    if grow[i] > best[0]:
+                        t = float(ts[i])
+                        best = (float(grow[i]), float(lam[i]), favours_d,
+                                (lambda tab, j=j, t=t, u=upper: tab.features[:, j] >= t if u else tab.features[:, j] <= t),
+                                f"{name} {'>=' if upper else '<='} {t:.6g}")
+    return best
+
+
+def _table(outputs, where: str, structured):
+    return to_table(outputs, where, structured=structured)
+
+
+def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, max_samples: int,
+                start_total: int) -> LearnedBet:
+    """The learned anytime test (module docstring) after the pilot outputs ``first`` = (outputs of D, of D')."""
+    g = math.exp(claim.epsilon)
+    delta = float(claim.delta)
+    cap = 1.0 / (2.0 * (g + delta))
+    level = math.log(1.0 / alpha)
+    t1, t2 = _table(first[0], "D", None), _table(first[1], "D'", None)
+    structured = not (t1.kind == "numeric" and t2.kind == "numeric" and t1.names == t2.names)
+    if structured and (t1.kind == "numeric" or t2.kind == "numeric"):
+        t1, t2 = _table(first[0], "D", True), _table(first[1], "D'", True)
+    state = _State(t1, t2)
+    total, log_wealth, bets, plans = start_total, 0.0, 0, 0
+    event, favours_d = "no bet", True
+    while True:
+        batch = int(min(_MAX_BATCH, max(_MIN_BATCH, total // 8)))
+        if total + batch > max_samples:
+            batch = max_samples - total
+        if batch <= 0:
+            break
+        growth, lam, fav, contains, text = _plan(state, g, delta, cap)
+        plans += 1
+        try:
+            a = _table(mechanism.sample(d, batch, stream), "D", structured)
+            b = _table(mechanism.sample(dp, batch, stream), "D'", structured)
+        except MechanismError:
+            raise
+        if a.size != batch or b.size != batch:
+            raise MechanismError(f"sample(data, {batch}, rng) returned {a.size if a.size != batch else b.size} "
+                                 f"outputs; the anytime test asked for {batch}.")
+        if contains is not None and lam > 0:
+            event, favours_d = text, fav
+            ia, ib = contains(a), contains(b)
+            if not fav:
+                ia, ib = ib, ia
+            z = ia.astype(float) - g * ib.astype(float) - delta
+            path = log_wealth + np.cumsum(np.log1p(lam * z))
+            hit = np.flatnonzero(path >= level)
+            if hit.size:
+                used = int(hit[0]) + 1
+                return LearnedBet(True, total + used, float(path[hit[0]]), bets + used, event, favours_d, plans)
+            log_wealth = float(path[-1])
+            bets += batch
+        state.add(a, b)
+        total += batch
+    return LearnedBet(False, total, log_wealth, bets, event, favours_d, plans)
