@@ -9,6 +9,10 @@ Usage: python benchmarks/bench_anytime.py [--seeds 40] [--null-seeds 400] [--max
   exponential mechanism over 11 outcomes (utility sensitivity 1, claim 1, true eps 0.906). Each row gives the
   violated count, and the one-sided exact binomial p-value of that count against alpha = 0.05 (small p: false
   alarms significantly above alpha).
+* The same for three tight mechanisms whose outputs are not one number (the learned-event test of
+  ``dpverify.auditing.anytime_learned``): 4-ary randomized response as a one-hot vector, two Laplace coordinates of
+  scale 2 (the pair moves both by 1: eps 1 exactly), and binary randomized response released as a tuple
+  (structured output).
 """
 from __future__ import annotations
 
@@ -53,6 +57,34 @@ class Exponential:
         return rng.choice(11, size=size, p=p / p.sum()).astype(float)
 
 
+class OneHot:
+    """4-ary randomized response at exactly eps = 1, released one-hot."""
+
+    claim = PrivacyClaim(1.0)
+
+    def sample(self, data, size, rng):
+        keep = rng.random(size) < math.e / (math.e + 3)
+        value = np.where(keep, int(data), (int(data) + 1 + rng.integers(0, 3, size)) % 4)
+        return np.eye(4, dtype=np.int8)[value]
+
+
+class TwoLaplace:
+    claim = PrivacyClaim(1.0)
+
+    def sample(self, data, size, rng):
+        return float(data) + rng.laplace(0.0, 2.0, (size, 2))
+
+
+class TupleRR:
+    claim = PrivacyClaim(1.0)
+
+    def sample(self, data, size, rng):
+        keep = rng.random(size) < math.e / (1 + math.e)
+        out = np.empty(size, dtype=object)
+        out[:] = [("yes", 1) if v else (None,) for v in np.where(keep, int(data), 1 - int(data))]
+        return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=40)
@@ -68,7 +100,10 @@ def main(argv=None) -> int:
     print(f"halved Laplace: violated {sum(u < math.inf for u in used)}/{args.seeds}; draws per dataset at the stop: "
           f"median {statistics.median(used):g}, quartiles {q[0]:g}-{q[2]:g}")
     for name, mech in (("Laplace (tight)", Laplace(1.0)), ("randomized response (tight)", RandomizedResponse()),
-                       ("exponential, 11 outcomes (0.906 of the claim)", Exponential())):
+                       ("exponential, 11 outcomes (0.906 of the claim)", Exponential()),
+                       ("learned events: one-hot 4-ary RR (tight)", OneHot()),
+                       ("learned events: two Laplace coordinates (tight)", TwoLaplace()),
+                       ("learned events: RR as a tuple (tight)", TupleRR())):
         hits = sum(dpverify.audit(mech, (0.0, 1.0), samples=args.max_samples, rng=seed, sequential=True).verdict.value
                    == "violated" for seed in range(args.null_seeds))
         p = binom.sf(hits - 1, args.null_seeds, 0.05)

@@ -178,6 +178,10 @@ def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, 
             b = _table(mechanism.sample(dp, batch, stream), "D'", structured)
         except MechanismError:
             raise
+        if state.numeric and (a.names != state.names or b.names != state.names):
+            raise MechanismError(f"a batch of outputs has the features {a.names if a.names != state.names else b.names}"
+                                 f" where the first draws had {state.names}; the anytime test needs outputs of one "
+                                 "shape throughout (or tuples/lists for outputs whose length varies).")
         if a.size != batch or b.size != batch:
             raise MechanismError(f"sample(data, {batch}, rng) returned {a.size if a.size != batch else b.size} "
                                  f"outputs; the anytime test asked for {batch}.")
