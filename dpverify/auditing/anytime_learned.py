@@ -8,9 +8,13 @@ batch from all the draws so far**:
 * sets of exact outcomes, in the order of their smoothed log ratio ``log((c' + 1/2)/(c + 1/2))`` of the counts so
   far (every prefix of that order is a candidate: for a discrete output the likelihood-ratio ordering, so a middle
   value of a coordinate, or the one outcome "no query answered", can be the event);
-* for numeric outputs, half-lines ``feature >= t`` and ``feature <= t`` of every feature of the black-box audit
-  (coordinates, their sum, max, min and consecutive differences) at 41 pooled quantiles of the draws so far
-  (at most :data:`FEATURE_DRAWS` draws per dataset are kept for this).
+* for structured outputs, the same over *branches* (the output with every number masked, which branch the
+  mechanism took);
+* half-lines ``feature >= t`` and ``feature <= t`` of every feature of the black-box audit at 41 pooled quantiles
+  of the draws so far: for numeric outputs the coordinates, their sum, max, min and consecutive differences; for
+  structured outputs the first :data:`~dpverify.auditing.blackbox.event_families.MAX_NUMBERS` numbers in reading
+  order (``-inf`` where missing), their sum and their count (at most :data:`FEATURE_DRAWS` draws per dataset are
+  kept for this).
 
 For a candidate E favouring D' (roles swapped for the other direction) the bet is on
 
@@ -37,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import MechanismError
-from .blackbox.event_families import OutputTable, to_table
+from .blackbox.event_families import MAX_NUMBERS, OutputTable, to_table
 
 __all__ = ["LearnedBet", "run_learned", "FEATURE_DRAWS"]
 
@@ -64,13 +68,30 @@ class LearnedBet:
     plans: int
 
 
-class _State:
-    """Outcome counts of every draw, and features of the first FEATURE_DRAWS, per dataset."""
+#: Feature names of structured outputs: the first MAX_NUMBERS numbers in reading order, their sum and count.
+STRUCTURED_NAMES = tuple(f"number[{j}]" for j in range(MAX_NUMBERS)) + ("sum of the numbers", "count of the numbers")
 
-    def __init__(self, t1: OutputTable, t2: OutputTable):
-        self.numeric = t1.kind == "numeric" and t2.kind == "numeric" and t1.names == t2.names
-        self.names = t1.names
+
+def features(t: OutputTable) -> np.ndarray:
+    """The features of ``t`` in a layout fixed for the whole run: a numeric table's own; for structured outputs
+    :data:`STRUCTURED_NAMES` (numbers a batch lacks are ``-inf``, as the black-box audit encodes missing numbers)."""
+    if t.kind == "numeric":
+        return t.features
+    width = t.features.shape[1] - 2
+    out = np.full((t.size, MAX_NUMBERS + 2), -np.inf)
+    out[:, :width] = t.features[:, :width]
+    out[:, MAX_NUMBERS:] = t.features[:, width:]
+    return out
+
+
+class _State:
+    """Outcome and branch counts of every draw, and features of the first FEATURE_DRAWS, per dataset."""
+
+    def __init__(self, t1: OutputTable, t2: OutputTable, structured: bool):
+        self.structured = structured
+        self.names = STRUCTURED_NAMES if structured else t1.names
         self.counts: dict = {}
+        self.branches: dict = {}
         self.examples: dict = {}
         self.n = 0
         self.feats: tuple[list, list] = ([], [])
@@ -79,17 +100,20 @@ class _State:
 
     def add(self, t1: OutputTable, t2: OutputTable) -> None:
         for side, t in ((0, t1), (1, t2)):
-            keys, cnt = np.unique(t.codes, return_counts=True)
-            for k, c in zip(keys.tolist(), cnt.tolist()):
-                row = self.counts.setdefault(k, [0, 0])
-                row[side] += c
+            for store, keys in ((self.counts, t.codes), (self.branches, t.skeleton if self.structured else None)):
+                if keys is None:
+                    continue
+                uniq, cnt = np.unique(keys, return_counts=True)
+                for k, c in zip(uniq.tolist(), cnt.tolist()):
+                    row = store.setdefault(k, [0, 0])
+                    row[side] += c
             for k, text in t.examples.items():
                 if len(self.examples) < 4096:
                     self.examples.setdefault(k, text)
-        if self.numeric and t1.names == self.names and t2.names == self.names and self.kept < FEATURE_DRAWS:
+        if self.kept < FEATURE_DRAWS:
             take = min(t1.size, FEATURE_DRAWS - self.kept)
-            self.feats[0].append(t1.features[:take])
-            self.feats[1].append(t2.features[:take])
+            self.feats[0].append(features(t1)[:take])
+            self.feats[1].append(features(t2)[:take])
             self.kept += take
         self.n += t1.size
 
@@ -108,20 +132,28 @@ def _plan(state: _State, g: float, delta: float, cap: float):
     """The bet for the next batch: (growth, lambda, favours_d, contains(table) -> bool array, description)."""
     n = state.n
     best = (0.0, 0.0, True, None, "no bet (no event with a positive estimated mean yet)")
-    keys = np.fromiter(state.counts.keys(), dtype=np.uint64, count=len(state.counts))
-    c = np.array(list(state.counts.values()), dtype=float).reshape(-1, 2)
-    for favours_d, (cf, co) in ((True, (c[:, 0], c[:, 1])), (False, (c[:, 1], c[:, 0]))):
-        lr = np.log((cf + 0.5) / (co + 0.5))
-        order = np.argsort(-lr, kind="stable")[:MAX_PREFIX]
-        lam, grow = _stake(np.cumsum(cf[order]), np.cumsum(co[order]), n, g, delta, cap)
-        i = int(np.argmax(grow))
-        if grow[i] > best[0]:
-            chosen = keys[order[: i + 1]]
-            shown = ", ".join(state.examples.get(int(k), f"<outcome {int(k):#x}>") for k in chosen[:3])
-            more = f", ... ({chosen.size} outcomes)" if chosen.size > 3 else ""
-            best = (float(grow[i]), float(lam[i]), favours_d,
-                    lambda t, s=chosen: np.isin(t.codes, s), f"output is exactly one of {{{shown}{more}}}")
-    if state.numeric and state.feats[0]:
+    for store, branch in ((state.counts, False), (state.branches, True)):
+        if not store:
+            continue
+        keys = np.fromiter(store.keys(), dtype=np.uint64, count=len(store))
+        c = np.array(list(store.values()), dtype=float).reshape(-1, 2)
+        for favours_d, (cf, co) in ((True, (c[:, 0], c[:, 1])), (False, (c[:, 1], c[:, 0]))):
+            lr = np.log((cf + 0.5) / (co + 0.5))
+            order = np.argsort(-lr, kind="stable")[:MAX_PREFIX]
+            lam, grow = _stake(np.cumsum(cf[order]), np.cumsum(co[order]), n, g, delta, cap)
+            i = int(np.argmax(grow))
+            if grow[i] > best[0]:
+                chosen = keys[order[: i + 1]]
+                if branch:
+                    text = f"output (numbers masked) is one of {chosen.size} branch(es)"
+                    test = lambda t, s=chosen: np.isin(t.skeleton, s)
+                else:
+                    shown = ", ".join(state.examples.get(int(k), f"<outcome {int(k):#x}>") for k in chosen[:3])
+                    more = f", ... ({chosen.size} outcomes)" if chosen.size > 3 else ""
+                    text = f"output is exactly one of {{{shown}{more}}}"
+                    test = lambda t, s=chosen: np.isin(t.codes, s)
+                best = (float(grow[i]), float(lam[i]), favours_d, test, text)
+    if state.feats[0]:
         f1, f2 = np.concatenate(state.feats[0]), np.concatenate(state.feats[1])
         m = f1.shape[0]
         for j, name in enumerate(state.names):
@@ -142,7 +174,7 @@ def _plan(state: _State, g: float, delta: float, cap: float):
                     if grow[i] > best[0]:
                         t = float(ts[i])
                         best = (float(grow[i]), float(lam[i]), favours_d,
-                                (lambda tab, j=j, t=t, u=upper: tab.features[:, j] >= t if u else tab.features[:, j] <= t),
+                                (lambda tab, j=j, t=t, u=upper: features(tab)[:, j] >= t if u else features(tab)[:, j] <= t),
                                 f"{name} {'>=' if upper else '<='} {t:.6g}")
     return best
 
@@ -162,7 +194,7 @@ def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, 
     structured = not (t1.kind == "numeric" and t2.kind == "numeric" and t1.names == t2.names)
     if structured and (t1.kind == "numeric" or t2.kind == "numeric"):
         t1, t2 = _table(first[0], "D", True), _table(first[1], "D'", True)
-    state = _State(t1, t2)
+    state = _State(t1, t2, structured)
     total, log_wealth, bets, plans = start_total, 0.0, 0, 0
     event, favours_d = "no bet", True
     while True:
@@ -178,7 +210,7 @@ def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, 
             b = _table(mechanism.sample(dp, batch, stream), "D'", structured)
         except MechanismError:
             raise
-        if state.numeric and (a.names != state.names or b.names != state.names):
+        if not structured and (a.names != state.names or b.names != state.names):
             raise MechanismError(f"a batch of outputs has the features {a.names if a.names != state.names else b.names}"
                                  f" where the first draws had {state.names}; the anytime test needs outputs of one "
                                  "shape throughout (or tuples/lists for outputs whose length varies).")

@@ -131,3 +131,25 @@ def test_the_redrawn_threshold_svt_is_caught_within_one_hundred_thousand_draws()
     control = sum(dpverify.audit(SVTLyu(1.0), pair, samples=100_000, rng=s, sequential=True).verdict.value
                   == "violated" for s in range(200, 205))
     assert control <= 1
+
+
+class BranchRR:
+    """Randomized response on which branch is taken (true eps 2 against a claim of 1), each output carrying a
+    continuous number, so no exact outcome ever recurs: only branches (numbers masked) or features can see it."""
+
+    claim = PrivacyClaim(1.0)
+
+    def sample(self, data, size, rng):
+        keep = rng.random(size) < math.exp(2) / (1 + math.exp(2))
+        bit = np.where(keep, int(data), 1 - int(data))
+        x = rng.normal(size=size)
+        out = np.empty(size, dtype=object)
+        out[:] = [("top", float(v)) if b else (None, float(v)) for b, v in zip(bit, x)]
+        return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_learned_events_see_branches_when_no_outcome_recurs(seed):
+    r = dpverify.audit(BranchRR(), (0, 1), samples=20_000, rng=seed, sequential=True)
+    assert r.verdict.value == "violated" and r.samples < 20_000
+    assert "branch" in r.event or "number" in r.event
