@@ -150,7 +150,7 @@ def svt_row(seeds: int, budget: int = 100_000) -> tuple:
     """The redrawn-threshold SVT (ten queries, all ones against all zeros): the learned sequential test's median
     draws (a run that does not stop within ``budget`` counts as infinite), beside the fixed-size audit at
     ``budget`` and the correct Alg. 1 under the same sequential test."""
-    from mechanisms.faulty import SVTLyu, SVTRedrawnThreshold
+    from dpverify_mechanisms.faulty import SVTLyu, SVTRedrawnThreshold
 
     pair = (np.ones(10), np.zeros(10))
     bad, good = SVTRedrawnThreshold(1.0), SVTLyu(1.0)

@@ -122,7 +122,7 @@ def test_the_redrawn_threshold_svt_is_caught_within_one_hundred_thousand_draws()
     37/40 stopped violated within 100,000, median 46,130). At a per-seed power of 0.9, 13 or fewer of 20 happens
     with probability 0.0024 (the false failure of this test); the correct Alg. 1 on the same pair stays silent
     with probability at least 0.95 per run (Ville), 2 or more of 5 with probability below 0.023."""
-    from mechanisms.faulty import SVTLyu, SVTRedrawnThreshold
+    from dpverify_mechanisms.faulty import SVTLyu, SVTRedrawnThreshold
 
     pair = [(np.ones(10), np.zeros(10))]
     hits = sum(dpverify.audit(SVTRedrawnThreshold(1.0), pair, samples=100_000, rng=s, sequential=True).verdict.value

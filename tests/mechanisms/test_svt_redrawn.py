@@ -12,7 +12,7 @@ import numpy as np
 from scipy import integrate
 from scipy.stats import laplace
 
-from mechanisms.faulty import SVTLyu, SVTRedrawnThreshold
+from dpverify_mechanisms.faulty import SVTLyu, SVTRedrawnThreshold
 
 
 def top_probability(q: float, threshold=0.5, b_nu=4.0, b_rho=2.0) -> float:
