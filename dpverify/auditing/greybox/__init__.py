@@ -12,7 +12,10 @@ there is none.
 
 What is modelled: one Laplace or Gaussian family of one scale (``replay.py``); several calls, scales and families, and
 Laplace/Gaussian scales that depend on the data (``compose.py``); differences of two geometric draws, the discrete
-Laplace (``discrete.py``). docs/auditing.md, "Grey-box", states each model, its exact privacy and what it assumes.
+Laplace (``discrete.py``). When the replays find nothing, a uniform draw steered to the end of its range can reveal a
+rare branch that releases the data (``steer.py``); its event is then certified on fresh draws at half of alpha, the
+statistical audit getting the other half. docs/auditing.md, "Grey-box", states each model, its exact privacy and what
+it assumes.
 """
 from __future__ import annotations
 
