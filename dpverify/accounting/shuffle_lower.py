@@ -14,7 +14,8 @@ spike ``g - (-1) = g + 1`` where ``g`` is the target's gradient. The epoch relea
   compares like with like against Poisson accounting at sensitivity 1): ``g = 1`` against
   ``g = 0``, i.e. ``MoG(2)`` against ``MoG(1)``, and the reverse order;
 * replace-one (``g = 1`` against ``g' = -1``): ``MoG(2)`` against ``MoG(0)`` (pure noise), and
-  the reverse order.
+  the reverse order; the zero-out pair is a replace-one pair too (a record of gradient 0), and the
+  larger of the two is reported.
 
 Each epoch reshuffles (independent permutations), so ``E`` epochs of this non-adaptive query
 release ``E`` independent copies; the pair of ``E``-fold products is a pair of outputs of
@@ -65,8 +66,9 @@ __all__ = ["ShuffledLowerBound", "shuffled_epochs_delta_lower", "shuffled_epochs
 
 #: the spike heights (under D, under D') of the pair, per neighbour relation (module docstring)
 _PAIRS = {
-    NeighbourRelation.ADD_REMOVE_ONE: (2.0, 1.0),
-    NeighbourRelation.REPLACE_ONE: (2.0, 0.0),
+    NeighbourRelation.ADD_REMOVE_ONE: ((2.0, 1.0),),
+    # a record of gradient 0 is a record too, so the zero-out pair is a replace-one pair as well
+    NeighbourRelation.REPLACE_ONE: ((2.0, 0.0), (2.0, 1.0)),
 }
 _DPS = 40
 _LOSS_FLOOR = -30.0  # cells with a smaller loss are dropped (sound: a lower bound may drop mass)
@@ -219,12 +221,15 @@ def shuffled_epochs_delta_lower(epsilon: float, sigma: float, batches: int, epoc
     """A certified **lower bound** on delta(epsilon) of ``epochs`` shuffled epochs of ``batches``
     Gaussian DP-SGD steps (noise multiplier ``sigma``, clipping norm 1, each epoch reshuffled),
     under ``relation`` (zero-out for ``ADD_REMOVE_ONE``; see the module docstring): the largest of
-    the two orders of the pair. ``cell_step`` (loss change per cell of the max statistic) and
+    the two orders of each pair. ``cell_step`` (loss change per cell of the max statistic) and
     ``value_discretisation`` (loss grid step) trade time for tightness, never soundness."""
     eps = v.nonnegative("epsilon", epsilon, fix="Give a finite epsilon >= 0.")
-    sigma, T, E, (a, b), cs, h = _check(sigma, batches, epochs, relation, cell_step, value_discretisation)
-    pmfs, moved, defl, _ = _lower_pmfs(a, b, sigma, T, E, cs, h, 1e-15)
-    return max(pmf.delta_lower(eps, moved, defl) for _, pmf in pmfs)
+    sigma, T, E, pairs, cs, h = _check(sigma, batches, epochs, relation, cell_step, value_discretisation)
+    best = 0.0
+    for a, b in pairs:
+        pmfs, moved, defl, _ = _lower_pmfs(a, b, sigma, T, E, cs, h, 1e-15)
+        best = max([best] + [pmf.delta_lower(eps, moved, defl) for _, pmf in pmfs])
+    return best
 
 
 def shuffled_epochs_epsilon_lower(delta: float, sigma: float, batches: int, epochs: int = 1, *,
@@ -235,12 +240,13 @@ def shuffled_epochs_epsilon_lower(delta: float, sigma: float, batches: int, epoc
     :func:`shuffled_epochs_delta_lower`): the true epsilon is at least ``.epsilon`` of the result
     (0.0 when even epsilon = 0 is not excluded); ``.heights`` names the pair and order that gave it."""
     delta = v.open_unit("delta", delta, fix="Give a delta strictly between 0 and 1.")
-    sigma, T, E, (a, b), cs, h = _check(sigma, batches, epochs, relation, cell_step, value_discretisation)
+    sigma, T, E, pairs, cs, h = _check(sigma, batches, epochs, relation, cell_step, value_discretisation)
     budget = 10.0 ** math.floor(math.log10(min(1e-12, 1e-3 * delta)))
-    pmfs, moved, defl, n = _lower_pmfs(a, b, sigma, T, E, cs, h, budget)
     best = None
-    for key, pmf in pmfs:
-        e = pmf.epsilon_lower(delta, moved, defl)
-        if best is None or e > best.epsilon:
-            best = ShuffledLowerBound(e, delta, key, n, h)
+    for a, b in pairs:
+        pmfs, moved, defl, n = _lower_pmfs(a, b, sigma, T, E, cs, h, budget)
+        for key, pmf in pmfs:
+            e = pmf.epsilon_lower(delta, moved, defl)
+            if best is None or e > best.epsilon:
+                best = ShuffledLowerBound(e, delta, key, n, h)
     return best

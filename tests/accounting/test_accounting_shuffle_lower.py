@@ -133,3 +133,11 @@ def test_shuffling_lower_bound_exceeds_the_poisson_upper_bound(sigma, epochs):
 def test_bad_arguments(call, match):
     with pytest.raises(InvalidArgument, match=match):
         call()
+
+
+def test_replace_one_is_at_least_zero_out():
+    """A record of gradient 0 is a record: every zero-out pair is a replace-one pair, so the
+    replace-one lower bound can never be the smaller (sigma = 1, where the zero-out pair is close)."""
+    zo = shuffled_epochs_epsilon_lower(1e-6, 1.0, 1000, 1, relation=ZERO_OUT)
+    ro = shuffled_epochs_epsilon_lower(1e-6, 1.0, 1000, 1, relation=REPLACE)
+    assert ro.epsilon >= zo.epsilon
