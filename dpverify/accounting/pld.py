@@ -206,7 +206,8 @@ class PLDComposition(CompositionMethod):
           without replacement) and for events containing ``Shuffled`` or ``RandomAllocation``
           (accounted without amplification, so their runs' optimistic PLD bounds nothing from below;
           see :mod:`~dpverify.accounting.shuffle_lower` for a lower bound of shuffled Gaussian
-          epochs). Continuous losses (Gaussian, subsampled Gaussian) are merged onto the grid (:func:`~dpverify.accounting.grid.merge_down`, second order in h); atoms are rounded down.
+          epochs). Continuous losses (Gaussian, subsampled Gaussian) are merged onto the grid
+          (:func:`~dpverify.accounting.grid.merge_down`, second order in h); atoms are rounded down.
         """
         ds = unit_array("deltas", deltas)
         event = as_event(event)
