@@ -6,7 +6,7 @@ Every number returned here is a certified **upper bound** on the privacy paramet
 * vocabulary: :mod:`.events` (what ran), :mod:`.atoms` (the loss atoms of the atom-valued
   events), :mod:`.base` (``CompositionMethod``, the interface every method implements);
 * one event alone: :mod:`.profiles` (exact delta(eps)/eps(delta)), :mod:`.conversions`
-  (GDP/zCDP), :mod:`.samplers`;
+  (GDP/zCDP), :mod:`.samplers` and :mod:`.shuffle_lower` (certified lower bounds for shuffling);
 * the PLD stack: :mod:`.double_word` and :mod:`.spectral` (FFT kernels with certified
   round-off) -> :mod:`.pmf` (``LossPMF``) -> :mod:`.grid` (putting a loss on the grid) ->
   :mod:`.losses` (the discretised PLD of each event) -> :mod:`.pld` (``PLDComposition``);
@@ -67,12 +67,16 @@ from .rdp import DEFAULT_ORDERS, RDPComposition
 from .registry import Method
 from .sampler_audit import SamplerAudit, SamplerCheck, Sampling, audit_sampler
 from .samplers import shuffled_gaussian_delta_lower, shuffled_gaussian_epsilon_lower
+from .shuffle_lower import ShuffledLowerBound, shuffled_epochs_delta_lower, shuffled_epochs_epsilon_lower
 
 __all__ = [
     "SamplerAudit",
     "SamplerCheck",
     "Sampling",
     "audit_sampler",
+    "ShuffledLowerBound",
+    "shuffled_epochs_delta_lower",
+    "shuffled_epochs_epsilon_lower",
     "shuffled_gaussian_delta_lower",
     "shuffled_gaussian_epsilon_lower",
     "CompositionCalibration",

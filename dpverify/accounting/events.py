@@ -389,8 +389,9 @@ class Shuffled(DpEvent):
     amplification claimed, because no published certified amplification bound for shuffling is
     implemented here. The gap to what Poisson accounting would claim is real: shuffled DP-SGD can
     be far less private than Poisson accounting says (Chua et al. 2024; Annamalai et al. 2024);
-    :func:`dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower` gives a certified
-    *lower* bound for one epoch of the Gaussian case, which can exceed the Poisson upper bound."""
+    :func:`dpverify.accounting.shuffle_lower.shuffled_epochs_epsilon_lower` gives a certified
+    *lower* bound for ``epochs`` reshuffled epochs of the Gaussian case, which exceeds the Poisson
+    upper bound under the same (zero-out / add-remove) adjacency at the sigmas of docs/accounting.md."""
 
     event: DpEvent
     batches_per_epoch: int

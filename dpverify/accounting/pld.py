@@ -49,7 +49,9 @@ from .events import (
     PoissonSubsampled,
     PureDP,
     RandomizedResponse,
+    RandomAllocation,
     SampledWithoutReplacement,
+    Shuffled,
     grouped,
 )
 from .grid import MAX_REL_INFLATION, ROUND_DOWN, Discretisation
@@ -201,16 +203,23 @@ class PLDComposition(CompositionMethod):
           truncation could have moved up and the bins' relative inflation all subtracted:
           the true epsilon(delta) is at least ``lower``. ``upper - lower`` shows how tight the
           certificate is. 0.0 where no optimistic PLD is implemented (subsampled Laplace, sampling
-          without replacement). Continuous losses (Gaussian, subsampled Gaussian) are merged
-          onto the grid (:func:`~dpverify.accounting.grid.merge_down`, second order in h); atoms are rounded down.
+          without replacement) and for events containing ``Shuffled`` or ``RandomAllocation``
+          (accounted without amplification, so their runs' optimistic PLD bounds nothing from below;
+          see :mod:`~dpverify.accounting.shuffle_lower` for a lower bound of shuffled Gaussian
+          epochs). Continuous losses (Gaussian, subsampled Gaussian) are merged onto the grid
+          (:func:`~dpverify.accounting.grid.merge_down`, second order in h); atoms are rounded down.
         """
         ds = unit_array("deltas", deltas)
-        plan = self.plan(as_event(event))
+        event = as_event(event)
+        plan = self.plan(event)
         pess = self._pmfs(plan, delta=float(np.min(ds)))
         upper = np.array([max(p.epsilon(float(d)) for p in pess) for d in ds.ravel()])
         estimate = np.array([max(p.epsilon(float(d), certified=False) for p in pess) for d in ds.ravel()])
         try:
-            opt = self._pmfs(plan, ROUND_DOWN, delta=float(np.min(ds)))
+            # Shuffled / RandomAllocation are accounted as plain runs of their event (an upper bound
+            # without amplification): the optimistic PLD of those runs is no lower bound on the
+            # sampled mechanism, whose privacy can be much better (issue 32)
+            opt = None if _has_sampler(event) else self._pmfs(plan, ROUND_DOWN, delta=float(np.min(ds)))
         except UnsupportedEvent:
             opt = None
         if opt is None:
@@ -246,6 +255,17 @@ class PLDBounds:
         return {"deltas": self.deltas.tolist(), "upper": self.upper.tolist(), "lower": self.lower.tolist(),
                 "estimate": self.estimate.tolist(), "numerical_slack": self.numerical_slack.tolist(),
                 "h": self.h}
+
+
+def _has_sampler(event: DpEvent) -> bool:
+    """Whether ``event`` contains a Shuffled or RandomAllocation event (accounted without amplification)."""
+    if isinstance(event, (Shuffled, RandomAllocation)):
+        return True
+    inner = getattr(event, "events", None)
+    if inner is not None:
+        return any(_has_sampler(e) for e in inner)
+    sub = getattr(event, "event", None)
+    return isinstance(sub, DpEvent) and _has_sampler(sub)
 
 
 def _budget(delta: float) -> float:

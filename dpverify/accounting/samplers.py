@@ -18,8 +18,8 @@ whose bound exceeds delta: the true epsilon(delta) of one shuffled epoch is at l
 
 **Arithmetic**: mpmath at 60 significant digits, and each delta bound is lowered by ``1e-40``
 before it is compared with delta (the assumption, stated: mpmath's ``ncdf`` is accurate to its
-working precision). One epoch only: composing the max-statistic pair over epochs is not
-implemented.
+working precision). One epoch only; several reshuffled epochs, and Chua et al.'s stronger zero-out
+pair (the other records' gradients -1), are in :mod:`.shuffle_lower`.
 """
 from __future__ import annotations
 
