@@ -29,7 +29,6 @@ import numpy as np
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument
 from ..validation import integer
-from .anytime_learned import run_learned
 from .draws import root_seed, scalar_outputs
 from .intake import plan_audit
 from .pairs import normalise_pairs
@@ -126,6 +125,8 @@ def _is_scalar(outputs: Any) -> bool:
 
 def _learned_result(mechanism, d, dp, first, stream, claim, alpha, max_samples, confidence, pair, start):
     """:func:`audit_anytime` for outputs that are not one number (:mod:`.anytime_learned`)."""
+    from .anytime_learned import run_learned  # deferred: the black-box encoding loads scipy
+
     bet = run_learned(mechanism, d, dp, first, stream, claim=claim, alpha=alpha, max_samples=max_samples,
                       start_total=PILOT)
     verdict = Verdict.VIOLATED if bet.stopped else Verdict.NOT_VIOLATED

@@ -17,7 +17,6 @@ from ..point import with_checks
 from ..result import AuditMethod, AuditResult, Direction, DirectionResult
 from ..draws import root_seed
 from .replay import replay_pair
-from .steer import MAX_DRAWS, RareCertificate, certify_rare, draws_for, find_rare_branch
 
 #: The spawn key of the rare-branch certification's seed (apart from every stream of the statistical audit).
 RARE_SPAWN_KEY = 0x72617265
@@ -46,6 +45,8 @@ def audit_grey_box(statistical: Any, mechanism: Any, pairs: Any, claim: PrivacyC
     checks = grey_box_checks(plan.mechanism, pair_list, claim)
     if any(c.finding for c in checks):
         return with_checks(finding_result(pair_list, claim, checks, plan.confidence, start), plan.checks)
+    from .steer import MAX_DRAWS, certify_rare, draws_for, find_rare_branch  # deferred: scipy
+
     branch = next((b for b in (find_rare_branch(plan.mechanism, p, i) for i, p in enumerate(pair_list)) if b), None)
     if branch is None or draws_for(branch, plan.samples) == 0:
         extra = () if branch is None else (f"grey-box: a rare branch on pair {branch.pair_index} ({branch.describe()}) "
@@ -64,9 +65,9 @@ def audit_grey_box(statistical: Any, mechanism: Any, pairs: Any, claim: PrivacyC
     return with_grey_box(statistical(confidence=1 - alpha / 2), checks, (note,))
 
 
-def rare_result(pairs: list, claim: PrivacyClaim, checks: tuple, cert: RareCertificate, confidence: float,
+def rare_result(pairs: list, claim: PrivacyClaim, checks: tuple, cert: Any, confidence: float,
                 start: float) -> AuditResult:
-    """The ``violated`` result of a rare branch's certified event (:mod:`.steer`)."""
+    """The ``violated`` result of a rare branch's certified event (``cert``: a :class:`.steer.RareCertificate`)."""
     b = cert.branch
     dirs = (DirectionResult(b.pair_index, Direction.D_TO_D_PRIME, cert.draws, cert.epsilon_lower, cert.delta_lower,
                             cert.hits_d / cert.draws, 0, {"rare_branch": b.describe(), "certificate": cert.describe()}),)
