@@ -85,10 +85,10 @@ def detect(mech, ladder, seeds, **kw) -> tuple:
     return None, hits, cpu
 
 
-def sequential(mech, seeds) -> tuple:
+def sequential(mech, seeds, budget: int = 20_000) -> tuple:
     used = []
     for s in range(seeds):
-        r = dpverify.audit(mech, (1.0, 0.0), samples=20_000, rng=s, sequential=True)
+        r = dpverify.audit(mech, (1.0, 0.0), samples=budget, rng=s, sequential=True)
         used.append(r.samples if r.verdict.value == "violated" else math.inf)
     return statistics.median(used), sum(u < math.inf for u in used)
 
@@ -111,6 +111,13 @@ def rows(seeds: int) -> list:
     ]
     out = []
     for name, claim_text, noise, claim, correct, test, ladder in cases:
+        if claim.is_curve:  # the same case under the anytime-valid test (learned events and eps')
+            med, hits = sequential(Scalar(noise, claim), seeds, 100_000)
+            _, control = sequential(Scalar(correct, claim), seeds, 100_000)
+            orc = oracle(noise, claim, curve_grid)
+            out.append((name, claim_text, "sequential (anytime-valid), learned events and eps'",
+                        f"median {med:,.0f} ({hits}/{seeds} stopped violated within 100,000); correct: {control}/{seeds}",
+                        orc, oracle(noise, claim, [1.0]), (med / orc) if med < math.inf else None, None))
         n, hits, cpu = detect(Scalar(noise, claim), ladder, seeds)
         found = f"{n:,} ({hits}/{seeds})" if n else f"not at {ladder[-1]:,} ({hits}/{seeds})"
         if n:  # the same test on the correct mechanism, same rung and seeds: its false alarms

@@ -69,9 +69,6 @@ def audit_anytime(mechanism: Any, pairs: Any, *, claim: PrivacyClaim, max_sample
     pairs = normalise_pairs(pairs)
     if len(pairs) != 1:
         raise InvalidArgument(f"sequential=True tests one pair; got {len(pairs)}. Give one pair (D, D').")
-    if claim.is_curve:
-        raise InvalidArgument(f"sequential=True tests an (eps, delta) claim; {claim!r} is a curve (audit it without "
-                              "sequential=True).")
     max_samples = integer("max_samples", max_samples, minimum=PILOT + BATCH,
                           fix=f"The anytime test needs at least {PILOT + BATCH} draws per dataset.")
     d, dp = pairs[0]
@@ -79,7 +76,7 @@ def audit_anytime(mechanism: Any, pairs: Any, *, claim: PrivacyClaim, max_sample
     growth = math.exp(claim.epsilon)
     pilot, stream = (np.random.default_rng(s) for s in root_seed(rng).spawn(2))
     first = (mechanism.sample(d, PILOT, pilot), mechanism.sample(dp, PILOT, pilot))
-    if not (_is_scalar(first[0]) and _is_scalar(first[1])):
+    if claim.is_curve or not (_is_scalar(first[0]) and _is_scalar(first[1])):
         return _learned_result(mechanism, d, dp, first, stream, claim, alpha, max_samples, confidence, pairs[0], start)
     x, y = _scalar(first[0], "D"), _scalar(first[1], "D'")
     favours_d, upper, t = _choose(x, y, growth, claim.delta)
@@ -125,19 +122,27 @@ def _is_scalar(outputs: Any) -> bool:
 
 def _learned_result(mechanism, d, dp, first, stream, claim, alpha, max_samples, confidence, pair, start):
     """:func:`audit_anytime` for outputs that are not one number (:mod:`.anytime_learned`)."""
-    from .anytime_learned import run_learned  # deferred: the black-box encoding loads scipy
+    from .anytime_learned import curve_points, run_learned  # deferred: the black-box encoding loads scipy
 
     bet = run_learned(mechanism, d, dp, first, stream, claim=claim, alpha=alpha, max_samples=max_samples,
                       start_total=PILOT)
     verdict = Verdict.VIOLATED if bet.stopped else Verdict.NOT_VIOLATED
     direction = Direction.D_TO_D_PRIME if bet.favours_d else Direction.D_PRIME_TO_D
-    eps_lower, delta_lower = (claim.epsilon, claim.delta) if bet.stopped else (0.0, 0.0)
+    eps_lower, delta_lower = (claim.epsilon, claim.delta) if bet.stopped and not claim.is_curve else (0.0, 0.0)
+    if claim.is_curve:
+        points = curve_points(claim)
+        where = (f"; the claimed curve is bet on at {len(points)} points eps' in [{points[0]:.4g}, {points[-1]:.4g}] "
+                 f"(each batch's eps' chosen with its event; the last was {bet.epsilon:.4g})")
+        stop = ("; stopped: the claimed curve fails at some eps' bet on (the wealth mixes them, so no single eps' is "
+                "certified and eps_lower, delta_lower stay 0; the fixed-size curve audit says where and by how much)")
+    else:
+        where = ""
+        stop = "; stopped: the claim fails (eps_lower and delta_lower are the claim's, strictly exceeded)"
     note = (f"anytime-valid test (betting e-process) with events learned from the draws so far (re-chosen "
-            f"{bet.plans} times: exact-outcome sets in likelihood-ratio order and feature half-lines); event in force "
-            f"at the end: {bet.event}; wealth {math.exp(min(bet.log_wealth, 700)):.4g} after {bet.bets} paired draws "
-            f"bet on, against 1/alpha = {1 / alpha:.4g}"
-            + ("; stopped: the claim fails (eps_lower and delta_lower are the claim's, strictly exceeded)" if bet.stopped
-               else f"; {max_samples} draws per dataset spent without evidence against the claim"))
+            f"{bet.plans} times: exact-outcome sets in likelihood-ratio order and feature half-lines){where}; event "
+            f"in force at the end: {bet.event}; wealth {math.exp(min(bet.log_wealth, 700)):.4g} after {bet.bets} "
+            f"paired draws bet on, against 1/alpha = {1 / alpha:.4g}"
+            + (stop if bet.stopped else f"; {max_samples} draws per dataset spent without evidence against the claim"))
     dirs = (DirectionResult(0, direction, bet.total, eps_lower, delta_lower, 0.0, 0, {"event": bet.event}),)
     return AuditResult(verdict, eps_lower, delta_lower, 0.0, confidence, bet.total, claim, 0, pair, direction,
                        AuditMethod.BLACK_BOX, time.time() - start, dirs, (note,), event=bet.event,

@@ -5,9 +5,10 @@ outputs may be vectors or structured values (tuples, None, booleans, strings: an
 encodes, :func:`~dpverify.auditing.blackbox.event_families.to_table`), and the event is **re-chosen before every
 batch from all the draws so far**:
 
-* sets of exact outcomes, in the order of their smoothed log ratio ``log((c' + 1/2)/(c + 1/2))`` of the counts so
-  far (every prefix of that order is a candidate: for a discrete output the likelihood-ratio ordering, so a middle
-  value of a coordinate, or the one outcome "no query answered", can be the event);
+* sets of exact outcomes seen at least twice so far, in the order of their smoothed log ratio
+  ``log((c' + 1/2)/(c + 1/2))`` of the counts so far (every prefix of that order is a candidate: for a discrete
+  output the likelihood-ratio ordering, so a middle value of a coordinate, or the one outcome "no query answered",
+  can be the event; continuous outputs, whose outcomes never recur, get no such event);
 * for structured outputs, the same over *branches* (the output with every number masked, which branch the
   mechanism took);
 * half-lines ``feature >= t`` and ``feature <= t`` of every feature of the black-box audit at 41 pooled quantiles
@@ -43,7 +44,7 @@ import numpy as np
 from ..errors import MechanismError
 from .blackbox.event_families import MAX_NUMBERS, OutputTable, to_table
 
-__all__ = ["LearnedBet", "run_learned", "FEATURE_DRAWS"]
+__all__ = ["LearnedBet", "run_learned", "curve_points", "FEATURE_DRAWS", "CURVE_POINTS"]
 
 #: Draws per dataset whose features are kept for choosing half-lines (outcome counts use every draw).
 FEATURE_DRAWS = 50_000
@@ -52,6 +53,30 @@ LEVELS = np.concatenate([[0.001, 0.005], np.linspace(0.01, 0.99, 37), [0.995, 0.
 #: Outcomes (in log-ratio order) whose prefixes are candidates.
 MAX_PREFIX = 256
 _MIN_BATCH, _MAX_BATCH = 256, 8192
+#: eps' points of a curve claim bet on: eps' = 0 and where the claim's delta(eps') falls to these values.
+CURVE_POINTS = tuple(10.0 ** -np.linspace(0.3, 9, 30))
+
+
+def curve_points(claim) -> tuple:
+    """The eps' the test may bet at: the claim's epsilon for an (eps, delta) claim; for a curve, 0 and the eps'
+    where delta_claim falls to each of :data:`CURVE_POINTS` below delta_claim(0) (bisection, monotone curve)."""
+    if not claim.is_curve:
+        return (float(claim.epsilon),)
+    top = claim.delta_at(0.0)
+    out = [0.0]
+    for target in CURVE_POINTS:
+        if target >= top:
+            continue
+        lo, hi = 0.0, 1.0
+        while claim.delta_at(hi) > target and hi < 1e4:
+            lo, hi = hi, 2 * hi
+        if claim.delta_at(hi) > target:
+            continue
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if claim.delta_at(mid) > target else (lo, mid)
+        out.append(hi)
+    return tuple(sorted(set(out)))
 
 
 @dataclass(frozen=True)
@@ -66,6 +91,7 @@ class LearnedBet:
     event: str
     favours_d: bool
     plans: int
+    epsilon: float  # the eps' of the last bet (the claim's epsilon for an (eps, delta) claim)
 
 
 #: Feature names of structured outputs: the first MAX_NUMBERS numbers in reading order, their sum and count.
@@ -118,31 +144,46 @@ class _State:
         self.n += t1.size
 
 
-def _stake(cf: np.ndarray, co: np.ndarray, n: int, g: float, delta: float, cap: float):
-    """(lambda, estimated growth) of events with favoured/other counts ``cf``/``co`` over n draws."""
-    fav = np.maximum(cf - np.sqrt(cf), 0.0) / n
-    oth = (co + 1 + np.sqrt(co + 1)) / n
+def _stake(cf: np.ndarray, co: np.ndarray, n: int, g: np.ndarray, delta: np.ndarray, cap: np.ndarray):
+    """(lambda, estimated growth), shape (points, events), of events with favoured/other counts ``cf``/``co`` over
+    n draws, at every point (``g`` = e^eps', ``delta`` = delta_claim(eps'), ``cap``: arrays over the points)."""
+    fav = (np.maximum(cf - np.sqrt(cf), 0.0) / n)[None, :]
+    oth = np.minimum((co + 1 + np.sqrt(co + 1)) / n, 1.0)[None, :]
+    g, delta, cap = g[:, None], delta[:, None], cap[:, None]
     mu = fav - g * oth - delta
-    var = fav * (1 - fav) + g * g * np.minimum(oth, 1.0) * (1 - np.minimum(oth, 1.0)) + 1.0 / (n * n)
+    var = fav * (1 - fav) + g * g * oth * (1 - oth) + 1.0 / (n * n)
     lam = np.clip(mu / var, 0.0, cap)
     return lam, lam * mu - lam * lam * var / 2
 
 
-def _plan(state: _State, g: float, delta: float, cap: float):
-    """The bet for the next batch: (growth, lambda, favours_d, contains(table) -> bool array, description)."""
+def _best_of(lam: np.ndarray, grow: np.ndarray):
+    """(point index, event index, growth, lambda) of the largest estimated growth."""
+    k = int(np.argmax(grow))
+    i, j = divmod(k, grow.shape[1])
+    return i, j, float(grow[i, j]), float(lam[i, j])
+
+
+def _plan(state: _State, g: np.ndarray, delta: np.ndarray, cap: np.ndarray):
+    """The bet for the next batch: (growth, lambda, favours_d, contains(table) -> bool array, description, point
+    index)."""
     n = state.n
-    best = (0.0, 0.0, True, None, "no bet (no event with a positive estimated mean yet)")
+    best = (0.0, 0.0, True, None, "no bet (no event with a positive estimated mean yet)", 0)
     for store, branch in ((state.counts, False), (state.branches, True)):
         if not store:
             continue
         keys = np.fromiter(store.keys(), dtype=np.uint64, count=len(store))
         c = np.array(list(store.values()), dtype=float).reshape(-1, 2)
+        # an outcome seen once carries no evidence that it recurs (continuous outputs: none does), and a set of
+        # such outcomes would be bet on and never hit again: only outcomes seen at least twice join
+        seen = c.sum(axis=1) >= 2
+        if not seen.any():
+            continue
+        keys, c = keys[seen], c[seen]
         for favours_d, (cf, co) in ((True, (c[:, 0], c[:, 1])), (False, (c[:, 1], c[:, 0]))):
             lr = np.log((cf + 0.5) / (co + 0.5))
             order = np.argsort(-lr, kind="stable")[:MAX_PREFIX]
-            lam, grow = _stake(np.cumsum(cf[order]), np.cumsum(co[order]), n, g, delta, cap)
-            i = int(np.argmax(grow))
-            if grow[i] > best[0]:
+            pt, i, growth, stake = _best_of(*_stake(np.cumsum(cf[order]), np.cumsum(co[order]), n, g, delta, cap))
+            if growth > best[0]:
                 chosen = keys[order[: i + 1]]
                 if branch:
                     text = f"output (numbers masked) is one of {chosen.size} branch(es)"
@@ -152,7 +193,7 @@ def _plan(state: _State, g: float, delta: float, cap: float):
                     more = f", ... ({chosen.size} outcomes)" if chosen.size > 3 else ""
                     text = f"output is exactly one of {{{shown}{more}}}"
                     test = lambda t, s=chosen: np.isin(t.codes, s)
-                best = (float(grow[i]), float(lam[i]), favours_d, test, text)
+                best = (growth, stake, favours_d, test, text, pt)
     if state.feats[0]:
         f1, f2 = np.concatenate(state.feats[0]), np.concatenate(state.feats[1])
         m = f1.shape[0]
@@ -169,13 +210,12 @@ def _plan(state: _State, g: float, delta: float, cap: float):
                 else:
                     pa, pb = np.searchsorted(a, ts, "right") / m, np.searchsorted(b, ts, "right") / m
                 for favours_d, (pf, po) in ((True, (pa, pb)), (False, (pb, pa))):
-                    lam, grow = _stake(pf * m, po * m, m, g, delta, cap)
-                    i = int(np.argmax(grow))
-                    if grow[i] > best[0]:
+                    pt, i, growth, stake = _best_of(*_stake(pf * m, po * m, m, g, delta, cap))
+                    if growth > best[0]:
                         t = float(ts[i])
-                        best = (float(grow[i]), float(lam[i]), favours_d,
+                        best = (growth, stake, favours_d,
                                 (lambda tab, j=j, t=t, u=upper: features(tab)[:, j] >= t if u else features(tab)[:, j] <= t),
-                                f"{name} {'>=' if upper else '<='} {t:.6g}")
+                                f"{name} {'>=' if upper else '<='} {t:.6g}", pt)
     return best
 
 
@@ -186,8 +226,9 @@ def _table(outputs, where: str, structured):
 def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, max_samples: int,
                 start_total: int) -> LearnedBet:
     """The learned anytime test (module docstring) after the pilot outputs ``first`` = (outputs of D, of D')."""
-    g = math.exp(claim.epsilon)
-    delta = float(claim.delta)
+    eps_points = curve_points(claim)
+    g = np.exp(np.asarray(eps_points, dtype=float))
+    delta = np.array([claim.delta_at(e) if claim.is_curve else claim.delta for e in eps_points], dtype=float)
     cap = 1.0 / (2.0 * (g + delta))
     level = math.log(1.0 / alpha)
     t1, t2 = _table(first[0], "D", None), _table(first[1], "D'", None)
@@ -196,14 +237,14 @@ def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, 
         t1, t2 = _table(first[0], "D", True), _table(first[1], "D'", True)
     state = _State(t1, t2, structured)
     total, log_wealth, bets, plans = start_total, 0.0, 0, 0
-    event, favours_d = "no bet", True
+    event, favours_d, point = "no bet", True, float(eps_points[0])
     while True:
         batch = int(min(_MAX_BATCH, max(_MIN_BATCH, total // 8)))
         if total + batch > max_samples:
             batch = max_samples - total
         if batch <= 0:
             break
-        growth, lam, fav, contains, text = _plan(state, g, delta, cap)
+        growth, lam, fav, contains, text, pt = _plan(state, g, delta, cap)
         plans += 1
         try:
             a = _table(mechanism.sample(d, batch, stream), "D", structured)
@@ -218,18 +259,18 @@ def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, 
             raise MechanismError(f"sample(data, {batch}, rng) returned {a.size if a.size != batch else b.size} "
                                  f"outputs; the anytime test asked for {batch}.")
         if contains is not None and lam > 0:
-            event, favours_d = text, fav
+            event, favours_d, point = text, fav, float(eps_points[pt])
             ia, ib = contains(a), contains(b)
             if not fav:
                 ia, ib = ib, ia
-            z = ia.astype(float) - g * ib.astype(float) - delta
+            z = ia.astype(float) - g[pt] * ib.astype(float) - delta[pt]
             path = log_wealth + np.cumsum(np.log1p(lam * z))
             hit = np.flatnonzero(path >= level)
             if hit.size:
                 used = int(hit[0]) + 1
-                return LearnedBet(True, total + used, float(path[hit[0]]), bets + used, event, favours_d, plans)
+                return LearnedBet(True, total + used, float(path[hit[0]]), bets + used, event, favours_d, plans, point)
             log_wealth = float(path[-1])
             bets += batch
         state.add(a, b)
         total += batch
-    return LearnedBet(False, total, log_wealth, bets, event, favours_d, plans)
+    return LearnedBet(False, total, log_wealth, bets, event, favours_d, plans, point)
