@@ -13,6 +13,8 @@ Usage: python benchmarks/bench_anytime.py [--seeds 40] [--null-seeds 400] [--max
   ``dpverify.auditing.anytime_learned``): 4-ary randomized response as a one-hot vector, two Laplace coordinates of
   scale 2 (the pair moves both by 1: eps 1 exactly), and binary randomized response released as a tuple
   (structured output).
+* The same for curve claims (the learned test bets at an eps' of the curve chosen per batch): a Gaussian at
+  exactly its mu-GDP claim (mu = 1), and at exactly its zCDP claim (sigma 1, rho 0.5).
 """
 from __future__ import annotations
 
@@ -85,6 +87,14 @@ class TupleRR:
         return out
 
 
+class Gauss:
+    def __init__(self, claim):
+        self.claim = claim
+
+    def sample(self, data, size, rng):
+        return float(data) + rng.normal(0.0, 1.0, size)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=40)
@@ -103,7 +113,9 @@ def main(argv=None) -> int:
                        ("exponential, 11 outcomes (0.906 of the claim)", Exponential()),
                        ("learned events: one-hot 4-ary RR (tight)", OneHot()),
                        ("learned events: two Laplace coordinates (tight)", TwoLaplace()),
-                       ("learned events: RR as a tuple (tight)", TupleRR())):
+                       ("learned events: RR as a tuple (tight)", TupleRR()),
+                       ("curve: Gaussian at its mu-GDP claim (tight)", Gauss(PrivacyClaim.gdp(1.0))),
+                       ("curve: Gaussian at its zCDP claim (tight)", Gauss(PrivacyClaim.zcdp(0.5)))):
         hits = sum(dpverify.audit(mech, (0.0, 1.0), samples=args.max_samples, rng=seed, sequential=True).verdict.value
                    == "violated" for seed in range(args.null_seeds))
         p = binom.sf(hits - 1, args.null_seeds, 0.05)
