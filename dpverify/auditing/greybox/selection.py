@@ -51,10 +51,10 @@ def _shape(runs: list, changed):
     size = runs[0][2].size
     if any(r[2].size != size or r[3].size != size for r in runs):
         return None
-    if not all(np.all(np.isfinite(r[2])) and np.all(np.isfinite(r[3])) for r in runs):
+    if size == 1 and not all(np.all(np.isfinite(r[2])) and np.all(np.isfinite(r[3])) for r in runs):
         return None
     m = len(first[0])
-    if (size == 1 and m >= 2) or (size >= 2 and m in (1, 1 + size)):
+    if (size == 1 and m >= 2) or (size >= 2 and m in (1, 1 + size, 1 + 2 * size)):
         return size, m
     return None
 
@@ -73,7 +73,7 @@ def _try(mechanism, pair, claim, runs: list, grid, base):
     if size == 1 and m >= 2:
         model, why = noisymax.fit(make_prober, std_runs)
         kind, module = "report-noisy-max", noisymax
-    elif size >= 2 and m in (1, 1 + size):
+    elif size >= 2 and m in (1, 1 + size, 1 + 2 * size):
         model, why = sparse.fit(make_prober, std_runs, size)
         kind, module = "sparse-vector", sparse
     else:  # pragma: no cover - _shape admits no other
