@@ -295,3 +295,17 @@ def test_an_approximate_claim_is_judged_on_a_certified_delta():
     assert c.finding and "delta(1)" in c.finding
     c = replay_pair(mech, p, 0, PrivacyClaim(2.5 * (1 + 1e-6), 1e-3))  # the true eps: delta(2.5) = 0
     assert c.finding is None
+
+
+def test_a_grey_box_audit_reports_the_selection_finding_without_sampling():
+    import json
+
+    import dpverify
+
+    mech = NoisyMaxValue(1.0, Noise.LAPLACE)
+    r = dpverify.audit(mech, TRUTH["noisy-max-laplace-value"][3](), mode="grey-box", samples=1000, rng=0)
+    assert r.verdict.value == "violated" and r.method.value == "grey-box"
+    assert 2.49 < r.epsilon_lower <= 2.5  # the certified lower bound of the true k eps / 2 = 2.5
+    doc = json.loads(json.dumps(r.to_dict()))
+    g = doc["directions"][0]["greybox"]
+    assert g["selection"] == "report-noisy-max" and g["per_call"][0]["eps_upper"] == pytest.approx(2.5)

@@ -85,6 +85,6 @@ def _try(mechanism, pair, claim, runs: list, grid, base):
         return dataclasses.replace(base, selection=f"{kind}: {details.get('why')}")
     family = f"{kind}/{details.get('family', 'laplace')}"
     row = {"call": [int(i) for i in dict.fromkeys(first[3].tolist())], "family": family,
-           "scale": float(first[2][0]), **{k: v for k, v in details.items() if k != "family"}}
+           "scale": float(first[2][0]), "eps": eps, **{k: v for k, v in details.items() if k != "family"}}
     return dataclasses.replace(base, not_modelled=None, family=family, scale=float(first[2][0]), implied=text,
                                epsilon=eps, finding=finding, per_call=(row,), selection=kind)
