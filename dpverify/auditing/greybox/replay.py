@@ -33,6 +33,7 @@ from ...claims import GDPCurve, PrivacyClaim
 from ...errors import DPVerifyError
 from . import compose, discrete
 from .recorder import Diverged, Recorder
+from .selection import try_selection
 
 __all__ = ["PairCheck", "replay_pair", "exact_findings", "raises_apart", "implied_violation", "EPS_GRID"]
 
@@ -60,8 +61,17 @@ class PairCheck:
     trace: tuple = field(default=(), repr=False)
     #: The privacy of each noise call (modelled pairs only): {call, family, scale, shift_norm, eps or mu}.
     per_call: tuple = field(default=(), repr=False)
+    #: The selection model tried (``report-noisy-max`` or ``sparse-vector``, :mod:`.selection`), with why it did not
+    #: fit when the check is otherwise as before; None when none was tried.
+    selection: str | None = None
 
     def to_dict(self) -> dict:
+        out = self._dict()
+        if self.selection is not None:  # absent otherwise: the dict of every other check is as before
+            out["selection"] = self.selection
+        return out
+
+    def _dict(self) -> dict:
         return {"pair_index": self.pair_index, "calls": self.calls, "divergence": self.divergence,
                 "parameters": [list(p) for p in self.parameters], "family": self.family, "scale": self.scale,
                 "shift": None if self.shift is None else list(self.shift), "implied": self.implied,
@@ -194,6 +204,9 @@ def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, se
         return memo[seed]
 
     check = _check(mechanism, pair, index, claim, tuple(seeds), run)
+    if check.implied is None and check.finding is None and check.not_modelled and not check.divergence:
+        check = try_selection(mechanism, pair, claim, [run(s) for s in seeds],
+                              lambda runs: _more_runs(run, tuple(seeds), runs, 3), _changed_parameters, EPS_GRID, check)
     if check.finding and not _reproducible(mechanism, pair, memo):
         return dataclasses.replace(check, finding=None, not_modelled=(
             "randomness drawn outside rng: a seed run again gave different draws or outputs, so the replay does not "
