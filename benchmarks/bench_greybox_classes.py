@@ -27,6 +27,7 @@ from dpverify.auditing.greybox import replay_pair
 from dpverify.auditing.greybox.engine import grey_box_checks
 from dpverify.auditing.pairs import normalise_pairs
 from dpverify.registry import load_entries
+from dpverify_mechanisms.faulty.registry import TRUTH
 
 from bench_curve_limit import write  # benchmarks/ is on the path when this runs as a script
 
@@ -137,8 +138,11 @@ def table(rows, reg, tput, seeds, samples, load0, load1) -> str:
                      f"{cpu:.1f} |")
     names, pairs, cpu = reg
     lines += ["", f"Grey-box checks of the {len(load_entries())} registry mechanisms on their stated pairs ({pairs} "
-              f"pairs, {cpu:.1f} s CPU): exact findings on {', '.join(names) or 'none'} (docs/mechanisms.md lists "
-              "both as `violated`: a faulty control and a paper's fixed-sigma reading); none on a correct mechanism.",
+              f"pairs, {cpu:.1f} s CPU): exact findings on {', '.join(names) or 'none'}. Of these, faulty controls "
+              f"(`TRUTH` in mechanisms/faulty/registry.py): {sum(n in TRUTH and TRUTH[n][0] for n in names)}; paper "
+              f"mechanisms: {', '.join(n for n in names if n not in TRUTH) or 'none'} (tu-theorem1-fixed is documented "
+              f"`violated`: its fixed-sigma reading); correct controls: "
+              f"{', '.join(n for n in names if n in TRUTH and not TRUTH[n][0]) or 'none'}.",
               "A correct mechanism is `violated` by the statistical audit with probability at most 0.05 per audit (the "
               "control's pair is tight: eps = 1 exactly). The rare leak (probability 1e-4) is found by steering a "
               "uniform draw to the end of its range (`greybox/steer.py`) and certified on fresh draws (about "
