@@ -173,10 +173,11 @@ def _grey_box_screen(units: list, cands: list) -> tuple:
     show an exact violation, a :class:`Screened` ranking them by the eps their drawn noise implies (largest first),
     with no statistical screen; a candidate whose replay raised and on which ``sample`` raises on one dataset under
     every seed and on the other under none (:func:`~dpverify.auditing.greybox.replay.raises_apart`) ranks first
-    (eps infinite on the runs seen). ``(Screened or None when no candidate shows either, outputs drawn)``: each
-    replay draws 4 outputs (two seeds, both datasets), each raise check 4 more."""
+    (eps infinite on the runs seen). ``(Screened or None when no candidate shows either, outputs drawn)``: every
+    output the replays, their reruns and probe replays, and the raise checks asked ``sample`` for, counted."""
     hits, drawn, by_type = [], 0, {}
-    for k, (mechanism, domain) in enumerate(units):
+    for k, (plain, domain) in enumerate(units):
+        mechanism = _Counted(plain)
         idx = [i for i, c in enumerate(cands) if c.unit == k]
         pairs, claims = [], []
         for i in idx:
@@ -187,7 +188,6 @@ def _grey_box_screen(units: list, cands: list) -> tuple:
             claims.append(cands[i].claim)
         kept = [(i, p, c) for i, p, c in zip(idx, pairs, claims) if p is not None]
         found, raised = exact_findings(mechanism, [p for _, p, _ in kept], [c for _, _, c in kept])
-        drawn += 4 * len(kept) + 4 * len(raised)
         for j, check in found:
             hits.append((kept[j][0], check.epsilon if check.epsilon is not None else 0.0))
         for j in raised:
@@ -195,6 +195,7 @@ def _grey_box_screen(units: list, cands: list) -> tuple:
             if name:
                 hits.append((kept[j][0], math.inf))
                 by_type.setdefault(name, set()).add(kept[j][0])
+        drawn += mechanism.outputs
     if not hits:
         return None, drawn
     hits.sort(key=lambda h: (-h[1], h[0]))
@@ -204,6 +205,21 @@ def _grey_box_screen(units: list, cands: list) -> tuple:
         scores[i] = float(e)
     raised = tuple((t, len(v)) for t, v in sorted(by_type.items()))
     return Screened(order, tuple(scores), drawn, 0, raised, "grey-box"), drawn
+
+
+class _Counted:
+    """``mechanism`` with the outputs its ``sample`` was asked for counted (``outputs``); every other attribute is the
+    mechanism's own."""
+
+    def __init__(self, mechanism: Any):
+        self._mechanism, self.outputs = mechanism, 0
+
+    def sample(self, data: Any, size: Any, rng: Any) -> Any:
+        self.outputs += int(size)
+        return self._mechanism.sample(data, size, rng)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._mechanism, name)
 
 
 def find_pair(mechanism: Any, domain: InputDomain, claim: PrivacyClaim, rng: Any, samples: int) -> SearchedPairs:
