@@ -188,13 +188,16 @@ def implied_violation(family: str, scale: float, shift: np.ndarray, claim: Priva
     return None, None, None
 
 
-def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, seeds=(1, 2)) -> PairCheck:
+def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, seeds=(1, 2),
+                probes: bool = True) -> PairCheck:
     """The grey-box check of one pair (module docstring), on two seeds (three or more where the model needs them).
 
     A finding is kept only if the mechanism behaves as a function of its ``rng``: every seed used, run
     :data:`RERUNS` more times on D and D', gives the draws and outputs of its first run bit for bit
     (:func:`_reproducible`). A mechanism that also draws from a generator of its own (a scale picked by its own
-    coin) is then told apart unless its own draws repeat on every rerun (a fair coin: 2^-8 per seed)."""
+    coin) is then told apart unless its own draws repeat on every rerun (a fair coin: 2^-8 per seed).
+    ``probes=False`` skips the selection models (report-noisy-max, sparse vector: :mod:`.selection`), whose probe
+    replays cost hundreds of outputs per pair."""
     d, dp = pair
     memo: dict = {}
 
@@ -204,7 +207,7 @@ def replay_pair(mechanism: Any, pair: tuple, index: int, claim: PrivacyClaim, se
         return memo[seed]
 
     check = _check(mechanism, pair, index, claim, tuple(seeds), run)
-    if check.implied is None and check.finding is None and check.not_modelled and not check.divergence:
+    if probes and check.implied is None and check.finding is None and check.not_modelled and not check.divergence:
         check = try_selection(mechanism, pair, claim, [run(s) for s in seeds],
                               lambda runs: _more_runs(run, tuple(seeds), runs, 3), _changed_parameters, EPS_GRID, check)
     if check.finding and not _reproducible(mechanism, pair, memo):
@@ -383,14 +386,15 @@ def _discrete(run, seeds, runs, claim, base, legacy_why) -> PairCheck:
                      epsilon=eps, finding=finding, per_call=rows)
 
 
-def exact_findings(mechanism: Any, pairs: list, claims: list) -> tuple:
+def exact_findings(mechanism: Any, pairs: list, claims: list, probes: bool = True) -> tuple:
     """``(findings, raised)`` for the unaided search's screen: ``findings`` are (index, PairCheck) of every pair whose
     replay shows an exact violation of its claim; ``raised`` the indices of the pairs whose replay raised (they
-    are not judged here: the caller checks whether the raise tells the two datasets apart)."""
+    are not judged here: the caller checks whether the raise tells the two datasets apart). ``probes``: as in
+    :func:`replay_pair`."""
     out, raised = [], []
     for i, (pair, claim) in enumerate(zip(pairs, claims)):
         try:
-            check = replay_pair(mechanism, pair, i, claim)
+            check = replay_pair(mechanism, pair, i, claim, probes=probes)
         except Exception:
             raised.append(i)
             continue

@@ -155,8 +155,8 @@ def _search(units: list, claims: list, rng: Any, samples: int, configs: list | N
                               f"({refused} refused by its check_neighbours). Widen the domain or give pairs.")
     selection, certification = root_seed(rng).spawn(2)
     exact, replayed = _grey_box_screen(units, cands)
-    if exact is not None:  # a replay showed an exact violation: that pair, no statistical screen
-        found = exact
+    if exact is not None:  # replays showed exact violations: among those pairs only, the most certifiable
+        found = _among_hits(units, cands, exact, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
     else:
         found = screen_candidates(units, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
         found = replace(found, draws=found.draws + replayed)
@@ -187,7 +187,10 @@ def _grey_box_screen(units: list, cands: list) -> tuple:
                 pairs.append(None)
             claims.append(cands[i].claim)
         kept = [(i, p, c) for i, p, c in zip(idx, pairs, claims) if p is not None]
-        found, raised = exact_findings(mechanism, [p for _, p, _ in kept], [c for _, _, c in kept])
+        # without the selection models' probe replays (hundreds of outputs per candidate; and the infinite eps of
+        # a report-noisy-max support shift says nothing of how many draws certify it): the statistical screen
+        # ranks those mechanisms as before
+        found, raised = exact_findings(mechanism, [p for _, p, _ in kept], [c for _, _, c in kept], probes=False)
         for j, check in found:
             hits.append((kept[j][0], check.epsilon if check.epsilon is not None else 0.0))
         for j in raised:
@@ -220,6 +223,23 @@ class _Counted:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._mechanism, name)
+
+
+def _among_hits(units: list, cands: list, exact: Screened, rng: np.random.Generator, budget: int) -> Screened:
+    """``exact`` (hits ranked by the eps their drawn noise implies), except when several candidates tie at an
+    infinite eps: then the statistical screen runs among those only, with the share of the screen's budget the full
+    screen would give them (an infinite eps -- a data-dependent scale, a support shift -- says the pair violates,
+    not how many draws certify it), and they come first in its order."""
+    top = max(exact.scores)
+    # a raise on one dataset only (exact.raised) is certified by its error outcome at once: ranked first, no screen
+    hits = [i for i in exact.order if exact.scores[i] == top] if top == math.inf and not exact.raised else []
+    if len(hits) < 2:
+        return exact
+    # the budget the full screen would give these candidates: a grey-box hit never costs more than no hit
+    stat = screen_candidates(units, [cands[i] for i in hits], rng, max(1, budget * len(hits) // len(cands)))
+    order = tuple(hits[j] for j in stat.order) + tuple(i for i in exact.order if i not in set(hits))
+    return Screened(order, exact.scores, exact.draws + stat.draws, stat.rounds, exact.raised,
+                    "grey-box, then statistical among its hits")
 
 
 def find_pair(mechanism: Any, domain: InputDomain, claim: PrivacyClaim, rng: Any, samples: int) -> SearchedPairs:
