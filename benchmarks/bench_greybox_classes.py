@@ -5,8 +5,9 @@
 
 Each class is a bounded sum of records in [0, 1] with Laplace(1) noise under add/remove-one (claim eps = 1),
 written with one bug (the correct one is the control). **Given the pair**: ``audit(m, pair, mode="grey-box")``:
-``grey-box`` in the method column is an exact finding from one replay (no sampling), or for the rare leak a
-steered branch certified on fresh draws; otherwise the statistical audit decided, on ``--samples`` draws. **No pair**: ``audit(m, mode="grey-box")`` searches the records domain
+``grey-box`` in the method column is an exact finding from replays (no sampling; for the data-dependent branch,
+whose control flow diverges, each dataset recorded on its own on eight seeds), or for the rare leak a steered
+branch certified on fresh draws; otherwise the statistical audit decided, on ``--samples`` draws. **No pair**: ``audit(m, mode="grey-box")`` searches the records domain
 [-inf, inf] with the clamping bounds 0 and 1 as values to try (the unaided search: grey-box screen first, then
 the statistical screen, the winner certified on fresh draws). Seeds 0 .. ``--seeds``-1; confidence 0.95. Also
 the grey-box checks of the shipped registry mechanisms on their stated pairs (findings), and the replay
