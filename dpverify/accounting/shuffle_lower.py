@@ -62,7 +62,8 @@ from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
 from .pmf import U, LossPMF
 
-__all__ = ["ShuffledLowerBound", "shuffled_epochs_delta_lower", "shuffled_epochs_epsilon_lower"]
+__all__ = ["ShuffledLowerBound", "shuffled_epochs_delta_lower", "shuffled_epochs_epsilon_lower", "cell_masses",
+           "cells_to_pmf"]
 
 #: the spike heights (under D, under D') of the pair, per neighbour relation (module docstring)
 _PAIRS = {
@@ -149,7 +150,7 @@ def _log_ncdf(x):
     return mpmath.log1p(-mpmath.ncdf(-x))
 
 
-def _cell_masses(m: float, sigma: float, T: int, cuts) -> list:
+def cell_masses(m: float, sigma: float, T: int, cuts) -> list:
     """Exact (40-digit) masses of the cells (-inf, c_0], (c_0, c_1], ..., (c_n, inf) of M under
     MoG(m): differences of the CDF below its median, of the survival function above it."""
     m = mpmath.mpf(m)
@@ -163,7 +164,7 @@ def _cell_masses(m: float, sigma: float, T: int, cuts) -> list:
     return out
 
 
-def _to_pmf(p, q, h: float) -> LossPMF:
+def cells_to_pmf(p, q, h: float) -> LossPMF:
     """The pair (cells of M) as a LossPMF of P-masses at losses log(p/q), both rounded down."""
     idx, mass = [], []
     hh = mpmath.mpf(h)
@@ -196,9 +197,9 @@ def _epoch_pmfs(a: float, b: float, sigma: float, T: int, cell_step: float, h: f
     cells."""
     cuts = _thresholds(a, b, sigma, T, cell_step)
     with mpmath.workdps(_DPS):
-        p = _cell_masses(a, sigma, T, cuts)
-        q = _cell_masses(b, sigma, T, cuts)
-        return {(a, b): _to_pmf(p, q, h), (b, a): _to_pmf(q, p, h)}, len(cuts) + 1
+        p = cell_masses(a, sigma, T, cuts)
+        q = cell_masses(b, sigma, T, cuts)
+        return {(a, b): cells_to_pmf(p, q, h), (b, a): cells_to_pmf(q, p, h)}, len(cuts) + 1
 
 
 def _lower_pmfs(a, b, sigma, T, E, cell_step, h, budget):

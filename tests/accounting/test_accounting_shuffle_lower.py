@@ -13,7 +13,7 @@ from dpverify import NeighbourRelation
 from dpverify.accounting import PLDComposition, Gaussian, SelfComposed, dpsgd, epsilon_for_delta
 from dpverify.accounting.samplers import shuffled_gaussian_epsilon_lower
 from dpverify.accounting.shuffle_lower import (
-    _cell_masses, _to_pmf, shuffled_epochs_delta_lower, shuffled_epochs_epsilon_lower,
+    cell_masses, cells_to_pmf, shuffled_epochs_delta_lower, shuffled_epochs_epsilon_lower,
 )
 from dpverify.errors import InvalidArgument
 
@@ -87,9 +87,9 @@ def test_composition_against_an_exact_multinomial_oracle():
     sigma, T, E, h = 0.6, 50, 4, 1e-3
     cuts = np.array([1.0, 1.6, 2.2, 2.8])
     with mpmath.workdps(40):
-        p = _cell_masses(2.0, sigma, T, cuts)
-        q = _cell_masses(1.0, sigma, T, cuts)
-        pmf = _to_pmf(p, q, h).self_compose(E, 1e-300, 1e-15)
+        p = cell_masses(2.0, sigma, T, cuts)
+        q = cell_masses(1.0, sigma, T, cuts)
+        pmf = cells_to_pmf(p, q, h).self_compose(E, 1e-300, 1e-15)
         for eps in (0.5, 2.0, 4.0, 6.0):
             exact = float(_exact_multinomial_delta(p, q, E, mpmath.mpf(eps)))
             lower = pmf.delta_lower(eps, 4e-300, math.exp(-E * 256 * 2.0 ** -53))

@@ -14,9 +14,9 @@ from dpverify import PrivacyClaim
 from dpverify.auditing.greybox import replay_pair
 from dpverify.auditing.greybox.noisymax import argmax_probabilities
 from dpverify.auditing.greybox.sparse import pattern_probabilities
-from mechanisms.faulty.noisy_max import Noise, NoisyMaxArgmax, NoisyMaxValue
-from mechanisms.faulty.registry import TRUTH
-from mechanisms.faulty.svt import SVTChen, SVTLyu
+from dpverify_mechanisms.faulty.noisy_max import Noise, NoisyMaxArgmax, NoisyMaxValue
+from dpverify_mechanisms.faulty.registry import TRUTH
+from dpverify_mechanisms.faulty.svt import SVTChen, SVTLyu
 
 
 def _checks(name):
