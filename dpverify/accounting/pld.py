@@ -37,6 +37,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import validation as v
+from ..claims import NeighbourRelation
 from ..errors import InvalidArgument, UnsupportedEvent
 from .base import CompositionMethod, as_event, nonneg_array, unit_array
 from .events import (
@@ -204,9 +205,9 @@ class PLDComposition(CompositionMethod):
           the true epsilon(delta) is at least ``lower``. ``upper - lower`` shows how tight the
           certificate is. 0.0 where no optimistic PLD is implemented (subsampled Laplace, sampling
           without replacement) and for events containing ``Shuffled`` or ``RandomAllocation``
-          (accounted without amplification, so their runs' optimistic PLD bounds nothing from below;
-          see :mod:`~dpverify.accounting.shuffle_lower` for a lower bound of shuffled Gaussian
-          epochs). Continuous losses (Gaussian, subsampled Gaussian) are merged onto the grid
+          (accounted without amplification, so their runs' optimistic PLD bounds nothing from below),
+          except ``Shuffled(Gaussian(...))`` under replace-one, whose lower bound is that of
+          :mod:`~dpverify.accounting.shuffle_lower` (E reshuffled epochs, certified). Continuous losses (Gaussian, subsampled Gaussian) are merged onto the grid
           (:func:`~dpverify.accounting.grid.merge_down`, second order in h); atoms are rounded down.
         """
         ds = unit_array("deltas", deltas)
@@ -222,7 +223,10 @@ class PLDComposition(CompositionMethod):
             opt = None if _has_sampler(event) else self._pmfs(plan, ROUND_DOWN, delta=float(np.min(ds)))
         except UnsupportedEvent:
             opt = None
-        if opt is None:
+        shuffled = _shuffled_lower(event, ds)
+        if shuffled is not None:
+            lower = shuffled
+        elif opt is None:
             lower = np.zeros_like(upper)
         else:
             copies = sum(c for _, c in plan)
@@ -255,6 +259,23 @@ class PLDBounds:
         return {"deltas": self.deltas.tolist(), "upper": self.upper.tolist(), "lower": self.lower.tolist(),
                 "estimate": self.estimate.tolist(), "numerical_slack": self.numerical_slack.tolist(),
                 "h": self.h}
+
+
+def _shuffled_lower(event: DpEvent, ds: np.ndarray) -> np.ndarray | None:
+    """The certified lower bound of :mod:`~dpverify.accounting.shuffle_lower` for ``Shuffled(Gaussian(...))`` under
+    replace-one (each delta of ``ds``), else None. Its pairs are replace-one neighbours of a clipped-sum query with
+    clipping norm C = sensitivity / 2 (every other record's gradient -C; the target's C against -C or 0), so the
+    noise multiplier is 2 sigma / sensitivity. Not under add/remove: the module's zero-out pair (C against 0) is two
+    add/remove steps apart, so it bounds nothing there."""
+    if not (isinstance(event, Shuffled) and isinstance(event.event, Gaussian)
+            and event.event.relation is NeighbourRelation.REPLACE_ONE):
+        return None
+    from .shuffle_lower import shuffled_epochs_epsilon_lower
+
+    g = event.event
+    return np.array([shuffled_epochs_epsilon_lower(float(d), 2.0 * g.sigma / g.sensitivity, event.batches_per_epoch,
+                                                   event.epochs, relation=NeighbourRelation.REPLACE_ONE).epsilon
+                     for d in ds.ravel()])
 
 
 def _has_sampler(event: DpEvent) -> bool:

@@ -83,3 +83,18 @@ def test_pld_bounds_claim_no_lower_bound_for_unamplified_samplers():
         b = PLDComposition().bounds(ev, [1e-6])
         assert b.lower[0] == 0.0 and b.upper[0] > 4
     assert PLDComposition().bounds(inner, [1e-6]).lower[0] > 4.8
+
+
+def test_pld_bounds_of_a_shuffled_gaussian_under_replace_one_carry_the_shuffling_lower_bound():
+    """Shuffled(Gaussian(sigma, sensitivity)) under replace-one: a clipped-sum query with C = sensitivity / 2, so the
+    lower bound is shuffle_lower's at the noise multiplier 2 sigma / sensitivity (replace-one pairs), below the
+    un-amplified upper bound and equal to the function's own value; under add/remove none is claimed (the zero-out
+    pair is two add/remove steps apart)."""
+    from dpverify.accounting.shuffle_lower import shuffled_epochs_epsilon_lower
+
+    ev = Shuffled(Gaussian(1.0, sensitivity=2.0, relation=NeighbourRelation.REPLACE_ONE), 1000)
+    b = PLDComposition().bounds(ev, [1e-6])
+    own = shuffled_epochs_epsilon_lower(1e-6, 1.0, 1000, relation=NeighbourRelation.REPLACE_ONE).epsilon
+    assert b.lower[0] == own and 3.5 < own < b.upper[0]
+    add = Shuffled(Gaussian(0.5, sensitivity=1.0, relation=NeighbourRelation.ADD_REMOVE_ONE), 1000)
+    assert PLDComposition().bounds(add, [1e-6]).lower[0] == 0.0
