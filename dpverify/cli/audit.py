@@ -63,8 +63,9 @@ def register(sub):
                    help="grey-box: replay every pair with the draws of D frozen first; an exact finding is the verdict, "
                         "else the statistical audit runs (auto: the same)")
     p.add_argument("--sequential", action="store_true",
-                   help="black-box, scalar outputs: an anytime-valid test that stops as soon as it certifies a "
-                        "violation (--samples is then the most draws per dataset)")
+                   help="black-box: an anytime-valid test that stops as soon as it certifies a violation (--samples "
+                        "is then the most draws per dataset); vectors, structured outputs and curve claims bet on "
+                        "events learned from the draws so far")
     p.add_argument("--plot", metavar="FILE",
                    help="save a plot (needs extra `plot`): white-box, the loss distribution and delta(eps); black-box, "
                         "each event's frequency on D and D' with confidence intervals")
