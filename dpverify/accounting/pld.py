@@ -270,7 +270,7 @@ def _shuffled_lower(event: DpEvent, ds: np.ndarray) -> np.ndarray | None:
     if not (isinstance(event, Shuffled) and isinstance(event.event, Gaussian)
             and event.event.relation is NeighbourRelation.REPLACE_ONE):
         return None
-    from .shuffle_lower import shuffled_epochs_epsilon_lower
+    from .shuffle_lower import shuffled_epochs_epsilon_lower  # deferred: mpmath, for this event only
 
     g = event.event
     return np.array([shuffled_epochs_epsilon_lower(float(d), 2.0 * g.sigma / g.sensitivity, event.batches_per_epoch,
