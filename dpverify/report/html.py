@@ -237,7 +237,7 @@ def _greybox_trace(audit: dict) -> str:
         head = f"pair {_e(g.get('pair_index'))}: {_e(g.get('calls'))} recorded call(s)"
         parts.append(f"<h3>Grey-box trace</h3><p>{head}</p>")
         if g.get("finding"):
-            parts.append(f"<p class='violated'>finding (exact, from one replay): {_e(g['finding'])}</p>")
+            parts.append(f"<p class='violated'>finding (exact, from replays): {_e(g['finding'])}</p>")
         if g.get("implied"):
             parts.append(f"<p>implied privacy: {_e(g['implied'])}</p>")
         trace = g.get("trace") or []
@@ -293,7 +293,7 @@ def _audit_figures(name: str, audit: dict) -> str:
                     "allows on the first dataset. Highlighted: the event that gave the audit's bound.</figcaption>"
                     "</figure><p class='note'>the best event of each direction and its estimated delta at the "
                     "claimed eps:</p>" + _table(["pair", "direction", "event", "delta estimate"], rows))
-        if method == "grey-box":  # an exact finding from one replay: its trace is above, nothing was sampled
+        if method == "grey-box":  # an exact finding from replays (its trace is above, nothing sampled) or a rare branch's (its note)
             return ""
         return "<p class='note'>no profile kept for this audit (white-box audits keep one with profile=True)</p>"
     head = next((d for d in dirs if d.get("pair_index") == audit.get("pair_index")

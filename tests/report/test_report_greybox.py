@@ -48,7 +48,7 @@ def test_the_json_document_carries_the_per_call_privacy():
 
 def test_the_html_report_shows_the_grey_box_trace_of_a_finding():
     page = audit_report(_finding_doc(), command="dpverify audit two-scales --mode grey-box")
-    assert "Grey-box trace" in page and "finding (exact, from one replay)" in page
+    assert "Grey-box trace" in page and "finding (exact, from replays)" in page
     assert "eps = 1.25 on this pair" in page
     assert "call 0: laplace(loc=0.0, scale=1.0, size=1)" in page
     assert "call 1: laplace(loc=0.0, scale=4.0, size=1)" in page

@@ -105,7 +105,7 @@ def finding_result(pairs: list, claim: PrivacyClaim, checks: tuple, confidence: 
     eps = c.epsilon if c.epsilon is not None else claim.epsilon
     dirs = (DirectionResult(c.pair_index, Direction.D_TO_D_PRIME, 1, eps, claim.delta, claim.delta, 0,
                             {"greybox": c.to_dict()}),)
-    notes = (f"grey-box finding on pair {c.pair_index} (exact, from one replay): {c.finding}", _summary(checks))
+    notes = (f"grey-box finding on pair {c.pair_index} (exact, from replays: nothing sampled): {c.finding}", _summary(checks))
     return AuditResult(Verdict.VIOLATED, eps, claim.delta, claim.delta, confidence, 1, claim, c.pair_index,
                        pairs[c.pair_index], Direction.D_TO_D_PRIME, AuditMethod.GREY_BOX, time.time() - start, dirs,
                        notes)
