@@ -85,10 +85,12 @@ def detect(mech, ladder, seeds, **kw) -> tuple:
     return None, hits, cpu
 
 
-def sequential(mech, seeds, budget: int = 20_000) -> tuple:
+def sequential(mech, seeds, budget: int = 20_000, pair=(1.0, 0.0)) -> tuple:
+    """(median draws per side at the stop, runs stopped violated) over seeds 0 .. seeds-1; a run that does not stop
+    within ``budget`` counts as infinite."""
     used = []
     for s in range(seeds):
-        r = dpverify.audit(mech, (1.0, 0.0), samples=budget, rng=s, sequential=True)
+        r = dpverify.audit(mech, [pair], samples=budget, rng=s, sequential=True)
         used.append(r.samples if r.verdict.value == "violated" else math.inf)
     return statistics.median(used), sum(u < math.inf for u in used)
 
@@ -162,16 +164,10 @@ def svt_row(seeds: int, budget: int = 100_000) -> tuple:
     pair = (np.ones(10), np.zeros(10))
     bad, good = SVTRedrawnThreshold(1.0), SVTLyu(1.0)
     t = time.process_time()
-    used = []
-    for s in range(seeds):
-        r = dpverify.audit(bad, [pair], samples=budget, rng=s, sequential=True)
-        used.append(r.samples if r.verdict.value == "violated" else math.inf)
+    med, hits = sequential(bad, seeds, budget, pair)
     cpu = (time.process_time() - t) / seeds
-    control = sum(dpverify.audit(good, [pair], samples=budget, rng=s, sequential=True).verdict.value == "violated"
-                  for s in range(seeds))
+    _, control = sequential(good, seeds, budget, pair)
     fixed = sum(dpverify.audit(bad, [pair], samples=budget, rng=s).verdict.value == "violated" for s in range(seeds))
-    med = statistics.median(used)
-    hits = sum(u < math.inf for u in used)
     orc = svt_oracle(bad, *pair, 1.0)
     found = (f"median {med:,.0f} ({hits}/{seeds} stopped violated within {budget:,}); correct Alg. 1: {control}/{seeds}; "
              f"fixed-size audit at {budget:,}: {fixed}/{seeds} violated")

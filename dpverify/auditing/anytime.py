@@ -29,7 +29,7 @@ import numpy as np
 from ..claims import PrivacyClaim, Verdict
 from ..errors import InvalidArgument
 from ..validation import integer
-from .draws import root_seed, scalar_outputs
+from .draws import as_scalars, root_seed, scalar_outputs
 from .intake import plan_audit
 from .pairs import normalise_pairs
 from .point import with_checks
@@ -76,9 +76,9 @@ def audit_anytime(mechanism: Any, pairs: Any, *, claim: PrivacyClaim, max_sample
     growth = math.exp(claim.epsilon)
     pilot, stream = (np.random.default_rng(s) for s in root_seed(rng).spawn(2))
     first = (mechanism.sample(d, PILOT, pilot), mechanism.sample(dp, PILOT, pilot))
-    if claim.is_curve or not (_is_scalar(first[0]) and _is_scalar(first[1])):
+    x, y = as_scalars(first[0]), as_scalars(first[1])
+    if claim.is_curve or x is None or y is None:
         return _learned_result(mechanism, d, dp, first, stream, claim, alpha, max_samples, confidence, pairs[0], start)
-    x, y = _scalar(first[0], "D"), _scalar(first[1], "D'")
     favours_d, upper, t = _choose(x, y, growth, claim.delta)
     cap = 1.0 / (2.0 * (growth + claim.delta))
     log_wealth, total, s1, s2, n = 0.0, PILOT, 0.0, 0.0, 0
@@ -110,14 +110,6 @@ def audit_anytime(mechanism: Any, pairs: Any, *, claim: PrivacyClaim, max_sample
     dirs = (DirectionResult(0, direction, total, eps_lower, delta_lower, 0.0, 0, {"event": event}),)
     return AuditResult(verdict, eps_lower, delta_lower, 0.0, confidence, total, claim, 0, pairs[0], direction,
                        AuditMethod.BLACK_BOX, time.time() - start, dirs, (note,), event=event, stopped_early=stopped)
-
-
-def _is_scalar(outputs: Any) -> bool:
-    try:
-        x = np.asarray(outputs, dtype=float)
-    except (TypeError, ValueError):
-        return False
-    return x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1)
 
 
 def _learned_result(mechanism, d, dp, first, stream, claim, alpha, max_samples, confidence, pair, start):

@@ -41,8 +41,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..claims import _invert
 from ..errors import MechanismError
 from .blackbox.event_families import MAX_NUMBERS, OutputTable, to_table
+from .blackbox.outputs import as_outputs
 
 __all__ = ["LearnedBet", "run_learned", "curve_points", "FEATURE_DRAWS", "CURVE_POINTS"]
 
@@ -59,24 +61,12 @@ CURVE_POINTS = tuple(10.0 ** -np.linspace(0.3, 9, 30))
 
 def curve_points(claim) -> tuple:
     """The eps' the test may bet at: the claim's epsilon for an (eps, delta) claim; for a curve, 0 and the eps'
-    where delta_claim falls to each of :data:`CURVE_POINTS` below delta_claim(0) (bisection, monotone curve)."""
+    where delta_claim falls to each of :data:`CURVE_POINTS` below delta_claim(0) (the claims' own inversion)."""
     if not claim.is_curve:
         return (float(claim.epsilon),)
     top = claim.delta_at(0.0)
-    out = [0.0]
-    for target in CURVE_POINTS:
-        if target >= top:
-            continue
-        lo, hi = 0.0, 1.0
-        while claim.delta_at(hi) > target and hi < 1e4:
-            lo, hi = hi, 2 * hi
-        if claim.delta_at(hi) > target:
-            continue
-        for _ in range(60):
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if claim.delta_at(mid) > target else (lo, mid)
-        out.append(hi)
-    return tuple(sorted(set(out)))
+    found = (_invert(claim.delta_at, target) for target in CURVE_POINTS if target < top)
+    return tuple(sorted({0.0, *(e for e in found if e is not None)}))
 
 
 @dataclass(frozen=True)
@@ -219,10 +209,6 @@ def _plan(state: _State, g: np.ndarray, delta: np.ndarray, cap: np.ndarray):
     return best
 
 
-def _table(outputs, where: str, structured):
-    return to_table(outputs, where, structured=structured)
-
-
 def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, max_samples: int,
                 start_total: int) -> LearnedBet:
     """The learned anytime test (module docstring) after the pilot outputs ``first`` = (outputs of D, of D')."""
@@ -231,10 +217,11 @@ def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, 
     delta = np.array([claim.delta_at(e) if claim.is_curve else claim.delta for e in eps_points], dtype=float)
     cap = 1.0 / (2.0 * (g + delta))
     level = math.log(1.0 / alpha)
-    t1, t2 = _table(first[0], "D", None), _table(first[1], "D'", None)
+    first = (as_outputs(first[0]), as_outputs(first[1]))  # lists of tuples, dicts...: as the black-box audit reads them
+    t1, t2 = to_table(first[0], "D"), to_table(first[1], "D'")
     structured = not (t1.kind == "numeric" and t2.kind == "numeric" and t1.names == t2.names)
     if structured and (t1.kind == "numeric" or t2.kind == "numeric"):
-        t1, t2 = _table(first[0], "D", True), _table(first[1], "D'", True)
+        t1, t2 = to_table(first[0], "D", structured=True), to_table(first[1], "D'", structured=True)
     state = _State(t1, t2, structured)
     total, log_wealth, bets, plans = start_total, 0.0, 0, 0
     event, favours_d, point = "no bet", True, float(eps_points[0])
@@ -246,11 +233,8 @@ def run_learned(mechanism, d, dp, first: tuple, stream, *, claim, alpha: float, 
             break
         growth, lam, fav, contains, text, pt = _plan(state, g, delta, cap)
         plans += 1
-        try:
-            a = _table(mechanism.sample(d, batch, stream), "D", structured)
-            b = _table(mechanism.sample(dp, batch, stream), "D'", structured)
-        except MechanismError:
-            raise
+        a = to_table(as_outputs(mechanism.sample(d, batch, stream)), "D", structured=structured)
+        b = to_table(as_outputs(mechanism.sample(dp, batch, stream)), "D'", structured=structured)
         if not structured and (a.names != state.names or b.names != state.names):
             raise MechanismError(f"a batch of outputs has the features {a.names if a.names != state.names else b.names}"
                                  f" where the first draws had {state.names}; the anytime test needs outputs of one "

@@ -217,14 +217,20 @@ def available_memory() -> int | None:
         return None
 
 
-def scalar_outputs(outputs: Any, where: str, test: str, fix: str) -> np.ndarray:
-    """``outputs`` as a flat float array when they are one number per draw; else InvalidArgument naming ``where``
-    (the dataset), the ``test`` that needs scalar outputs, and the ``fix``."""
+def as_scalars(outputs: Any) -> np.ndarray | None:
+    """``outputs`` as a flat float array when they are one number per draw, else None."""
     try:
         x = np.asarray(outputs, dtype=float)
     except (TypeError, ValueError):
-        x = None
-    if x is None or not (x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1)):
+        return None
+    return x.reshape(-1) if x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1) else None
+
+
+def scalar_outputs(outputs: Any, where: str, test: str, fix: str) -> np.ndarray:
+    """``outputs`` as a flat float array when they are one number per draw; else InvalidArgument naming ``where``
+    (the dataset), the ``test`` that needs scalar outputs, and the ``fix``."""
+    x = as_scalars(outputs)
+    if x is None:
         raise InvalidArgument(f"{where}: {test} needs scalar outputs (got {type(outputs).__name__} of shape "
                               f"{np.shape(outputs)}); {fix}")
-    return x.reshape(-1)
+    return x

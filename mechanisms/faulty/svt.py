@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from dpverify import PrivacyClaim
+from dpverify import InvalidArgument, PrivacyClaim
 from dpverify import validation as v
 
 from ._common import ControlBase, queries
@@ -249,7 +249,8 @@ class SVTRedrawnThreshold(SVTLyu):
         from scipy.stats import laplace
 
         if self.cutoff != 1:
-            raise NotImplementedError("output_law covers the cutoff c = 1 only")
+            raise InvalidArgument(f"cutoff={self.cutoff!r}: output_law covers the cutoff c = 1 only (the first TOP "
+                                  "ends the output); build the mechanism with cutoff=1 to get its law.")
         b_rho, b_nu = self._scales()
         out, alive = {}, 1.0
         for i, q in enumerate(queries(data)):

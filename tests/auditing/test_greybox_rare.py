@@ -63,19 +63,15 @@ PAIR = ([0.5], [0.5, 1.0])
 
 @pytest.mark.parametrize("end", ["low", "high", "scaled"])
 def test_a_rare_leak_is_found_and_certified(end):
+    """The steering is deterministic; the certification draws 2,000,001 outputs per dataset, about 200 exact releases
+    on D and none on D' expected: the bound exceeds the claim once about 30 are seen, so a miss has probability below
+    1e-40 (Poisson(200) at most 40)."""
     r = dpverify.audit(Leak(end=end), PAIR, mode="grey-box", samples=20_000, rng=0)
     assert r.verdict.value == "violated" and r.method.value == "grey-box"
     assert "rare branch" in r.notes[0] and "Certified on fresh draws" in r.notes[0]
     assert r.epsilon_lower > 1.0 and r.delta_lower > 1e-5
     b = find_rare_branch(Leak(end=end), PAIR, 0)
     assert b.end == ("high" if end == "high" else "low") and abs(b.probability - 1e-4) < 1e-9
-
-
-def test_the_same_leak_is_missed_without_the_grey_box():
-    """What the steering adds: the statistical audit alone at the same budget does not see a 1e-4 branch (its
-    exact release is drawn about twice in 20,000); a miss is certain up to that audit's power, measured 0/3."""
-    rs = [dpverify.audit(Leak(), PAIR, samples=20_000, rng=s).verdict.value for s in range(3)]
-    assert rs.count("violated") == 0
 
 
 def test_a_branch_too_rare_to_certify_is_reported_not_claimed():

@@ -9,8 +9,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from scipy import integrate
 from scipy.stats import laplace
+
+from dpverify import InvalidArgument
 
 from dpverify_mechanisms.faulty import SVTLyu, SVTRedrawnThreshold
 
@@ -41,6 +44,10 @@ def test_the_documented_loss_on_all_ones_against_all_zeros():
     assert SVTRedrawnThreshold(1.0).true_epsilon(10) == math.inf
     own = SVTRedrawnThreshold(1.0).output_law(np.zeros(10))
     assert all(abs(own[k] - b[k]) < 1e-9 for k in b)
+    with pytest.raises(InvalidArgument, match="cutoff=2"):
+        SVTRedrawnThreshold(1.0, cutoff=2).output_law(np.zeros(10))
+    with pytest.raises(InvalidArgument, match="data"):
+        SVTRedrawnThreshold(1.0).output_law([0.0, math.nan])
 
 
 def test_the_sampler_follows_the_law():

@@ -19,7 +19,7 @@ from .. import draws
 from .event_families import OutputTable, to_table, with_errors
 from .values import Where, error_fields
 
-__all__ = ["PROBE_OUTPUTS", "where", "draw", "table", "merge", "conform_names", "take"]
+__all__ = ["PROBE_OUTPUTS", "where", "draw", "table", "merge", "conform_names", "take", "as_outputs"]
 
 #: Outputs per dataset drawn (from their own seeds) to fix the output layout before any batch.
 PROBE_OUTPUTS = 64
@@ -31,7 +31,7 @@ def where(k: int, data: Any, data_prime: Any, which: str) -> Where:
                            f"data_prime={messages.describe(data_prime, 40)}), outputs drawn from {which}")
 
 
-def _as_outputs(out: Any) -> Any:
+def as_outputs(out: Any) -> Any:
     """Lists of equal-length numeric rows become arrays (the fast path); others object arrays."""
     if isinstance(out, (list, tuple)) and not isinstance(out, np.ndarray):
         try:
@@ -68,7 +68,7 @@ def draw(mechanism: Any, data: Any, size: int, seed: np.random.SeedSequence, whe
     except Exception:
         out = None
     if out is not None:
-        return draws.check_outputs(mechanism, _as_outputs(out), size, where), None
+        return draws.check_outputs(mechanism, as_outputs(out), size, where), None
     rows, errors = [], []
     for _ in range(size):
         try:
@@ -79,7 +79,7 @@ def draw(mechanism: Any, data: Any, size: int, seed: np.random.SeedSequence, whe
             rows.append(None)
             errors.append(type(exc).__name__)
             continue
-        rows.append(draws.check_outputs(mechanism, _as_outputs(o), 1, where))
+        rows.append(draws.check_outputs(mechanism, as_outputs(o), 1, where))
         errors.append(None)
     return rows, errors
 

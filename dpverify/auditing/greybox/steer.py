@@ -30,11 +30,13 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
-
 from ...claims import PrivacyClaim
 from ..blackbox.event_families import to_table
-from .recorder import Recorder
+from ..blackbox.outputs import as_outputs
+from ..bounds import clopper_pearson_lower, clopper_pearson_upper
+from . import compose
+from .recorder import Recorder, _short
+from .replay import EPS_GRID
 
 __all__ = ["RareBranch", "RareCertificate", "find_rare_branch", "certify_rare", "MAX_PROBES", "MAX_DRAWS",
            "TARGET_HITS", "CHECK_POINTS"]
@@ -120,12 +122,7 @@ class RareCertificate:
     def describe(self) -> str:
         return (f"event 'output is exactly {_short(self.branch.output_d)}' on {self.draws:,} fresh draws per dataset: "
                 f"{self.hits_d} on D, {self.hits_dp} on D'; P_D(E) >= {self.p_d_lower:.4g}, P_D'(E) <= "
-                f"{self.p_dp_upper:.4g}; eps_lower {self.epsilon_lower:.4g}, delta_lower(claim eps) {self.delta_lower:.4g}")
-
-
-def _short(o) -> str:
-    text = repr(o.tolist() if isinstance(o, np.ndarray) else o)
-    return text if len(text) <= 60 else text[:57] + "..."
+                f"{self.p_dp_upper:.4g}; eps_lower {self.epsilon_lower:.4g}, delta_lower {self.delta_lower:.4g} (at the claim's eps; a curve: the largest on its grid)")
 
 
 def _run(mechanism, data, seed: int, target: int | None = None, value: float = 0.0):
@@ -137,7 +134,8 @@ def _run(mechanism, data, seed: int, target: int | None = None, value: float = 0
 
 def _codes(outputs, where: str) -> np.ndarray:
     """The black-box audit's exact-outcome codes of a batch (bits, types and structure all count)."""
-    arr = outputs if isinstance(outputs, np.ndarray) else np.asarray(outputs)
+    arr = as_outputs(outputs)
+    arr = arr if isinstance(arr, np.ndarray) else np.asarray(arr)
     return to_table(arr, where, structured=True if arr.dtype.kind not in "biuf" else None).codes
 
 
@@ -200,14 +198,6 @@ def _length(mechanism, d, target, end_value, code) -> float:
     return float(high - low)
 
 
-def _cp_lower(k: int, n: int, a: float) -> float:
-    return float(special.betaincinv(k, n - k + 1, a)) if k > 0 else 0.0
-
-
-def _cp_upper(k: int, n: int, a: float) -> float:
-    return float(special.betaincinv(k + 1, n - k, 1 - a)) if k < n else 1.0
-
-
 def _hits(mechanism, data, code: int, n: int, seed: np.random.SeedSequence) -> int:
     hits, left, rng = 0, n, np.random.default_rng(seed)
     while left > 0:
@@ -234,17 +224,12 @@ def certify_rare(mechanism, pair: tuple, branch: RareBranch, claim: PrivacyClaim
     code = branch.code_d
     sd, sdp = seed.spawn(2)
     a, b = _hits(mechanism, pair[0], code, n, sd), _hits(mechanism, pair[1], code, n, sdp)
-    lo, up = _cp_lower(a, n, alpha / 2), _cp_upper(b, n, alpha / 2)
-    eps = claim.epsilon if not claim.is_curve else None
-    if claim.is_curve:
-        grid = np.linspace(0.0, 20.0, 401)
-        gaps = [lo - math.exp(e) * up - claim.delta_at(float(e)) for e in grid]
-        violated = max(gaps) > 0
-        delta_lower = max(0.0, lo - up)
-    else:
-        delta_lower = max(0.0, lo - math.exp(eps) * up)
-        violated = delta_lower > claim.delta
+    lo = float(clopper_pearson_lower(a, n, alpha / 2))
+    up = float(clopper_pearson_upper(b, n, alpha / 2))
+    # the claim's (eps, delta) points (the grid for a curve): violated where the certified gap exceeds delta there
+    gaps = [(lo - math.exp(e) * up - bound, lo - math.exp(e) * up) for e, bound in compose._points(claim, EPS_GRID)]
+    violated = any(g > 0 for g, _ in gaps)
+    ds = [d for _, d in gaps] if claim.is_curve else [d for _, d in gaps[:1]]  # a curve: the grid's largest
+    delta_lower = max([0.0] + ds)
     eps_lower = math.log((lo - claim.delta) / up) if lo > claim.delta and up > 0 else 0.0
-    if not claim.is_curve and claim.delta == 0:
-        violated = eps_lower > claim.epsilon
     return RareCertificate(branch, n, a, b, lo, up, max(eps_lower, 0.0), delta_lower, violated)
