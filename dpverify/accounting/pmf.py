@@ -13,7 +13,9 @@ is monotone in every mass and every loss, and each weight lies in [0, 1], so
 See :mod:`dpverify.accounting.pld` for why the exact pipeline upper-bounds the true profile.
 
 Convolutions (``convolve``) and self-compositions (``self_compose``) are FFTs whose round-off
-is bounded in :mod:`dpverify.accounting.spectral` (the Cooley--Tukey bound, the power paths:
+is bounded in :mod:`dpverify.accounting.spectral` (a convolution whose concentrated factor's core is
+convolved by overlap-add where that at least halves the bound: :mod:`dpverify.accounting.blockconv`;
+the Cooley--Tukey bound, the power paths:
 float64, double-word low frequencies, atoms apart with an a-posteriori bound, extended
 precision); the bound of the path taken joins ``error``.
 
@@ -35,6 +37,7 @@ import scipy.fft
 
 from ..errors import NumericalError
 from . import spectral as sp
+from .blockconv import split_convolve
 from .spectral import U
 
 __all__ = ["LossPMF", "U"]
@@ -77,8 +80,12 @@ class LossPMF:
             fft_err = (min(x.size, y.size) + 2) * U * float(np.sum(x)) * float(np.sum(y)) * 1.01
         else:
             n = scipy.fft.next_fast_len(m_out, real=True)
-            z = scipy.fft.irfft(scipy.fft.rfft(x, n) * scipy.fft.rfft(y, n), n)[:m_out]
             fft_err = sp.fft_error_l1(x, y, n, m_out)
+            split = split_convolve(x, y, m_out, fft_err)  # a concentrated core by overlap-add (blockconv)
+            if split is not None:
+                z, fft_err = split
+            else:
+                z = scipy.fft.irfft(scipy.fft.rfft(x, n) * scipy.fft.rfft(y, n), n)[:m_out]
         np.maximum(z, 0.0, out=z)
         mx, my = self.mass, other.mass
         error = self.error * my + other.error * mx + self.error * other.error + fft_err

@@ -4,7 +4,7 @@ the atoms' spectrum and the Chernoff window of a k-fold sum.
 
 The public names here are the building blocks :mod:`.pmf` uses and the tests check against
 mpmath oracles: :data:`U`, :data:`U_EXT` (unit round-offs), :data:`DOUBLE_BUDGET`,
-:data:`ATOM_TWIDDLE`, :func:`up`, :func:`fft_error_l1`, :func:`power_spectrum` (path choice),
+:data:`ATOM_TWIDDLE`, :func:`up`, :func:`fft_error_l1` (and :func:`fft_error_l2`, its L2 form), :func:`power_spectrum` (path choice),
 :func:`power`, :func:`multiplications`, :func:`power_error_l1` (a-priori bound),
 :func:`spectral_power` (atoms apart, a-posteriori bound), :func:`dd_spectrum` /
 :func:`dd_power` (double-word low frequencies), :func:`split_power` (extended precision,
@@ -76,7 +76,7 @@ import scipy.fft
 from . import double_word as dw
 
 __all__ = ["ATOM_TWIDDLE", "DOUBLE_BUDGET", "MAX_FFT", "U", "U_EXT", "atom_spectrum",
-           "chernoff_window", "dd_power", "dd_spectrum", "fft_error_l1", "multiplications", "power",
+           "chernoff_window", "dd_power", "dd_spectrum", "fft_error_l1", "fft_error_l2", "multiplications", "power",
            "power_error_l1", "power_spectrum", "spectral_power", "split_power", "up"]
 
 U = 2.0 ** -53  # unit round-off of float64
@@ -489,14 +489,19 @@ def _logsumexp(a: np.ndarray) -> float:
 
 def fft_error_l1(x: np.ndarray, y: np.ndarray, n: int, m_out: int) -> float:
     """The bound of the module docstring on ||irfft(rfft x rfft y) - x * y||_1 (kept entries)."""
-    a = _fft_alpha(n, U)
     x1, y1 = float(np.sum(x)) * 1.01, float(np.sum(y)) * 1.01
     x2, y2 = _norm2(x) * 1.01, _norm2(y) * 1.01
+    return math.sqrt(m_out) * fft_error_l2(n, x1, x2, y1, y2)
+
+
+def fft_error_l2(n: int, x1, x2, y1, y2):
+    """The module docstring's bound on ||irfft(rfft x rfft y) - x * y||_2 for an FFT of length n, from upper bounds
+    on the norms ``x1 >= ||x||_1``, ``x2 >= ||x||_2`` (and of y); numbers or arrays (one bound per block)."""
+    a = _fft_alpha(n, U)
     A = x2 * y1 + x1 * y2
     B = x2 * y2
     ew = (1 + 3 * U) * (a * A + a * a * math.sqrt(n) * B) + 3 * U * x2 * y1
-    e2 = ew + (a + U) * (x2 * y1 + ew)
-    return math.sqrt(m_out) * e2
+    return ew + (a + U) * (x2 * y1 + ew)
 
 
 def power_spectrum(x: np.ndarray, N: int, k: int, mults: int, r: float,
