@@ -138,7 +138,7 @@ class Accountant:
                 f"event={event!r} is declared under {event.relation.value} but the ledger holds events under "
                 f"{self._relation.value}; a composition is accounted under one relation. Declare every event "
                 "under the same NeighbourRelation.")
-        parts = grouped(event)
+        parts = grouped(event, allocation=True)  # random allocation stays a leaf (events.leaves)
         if getattr(self._method, "per_leaf", False):
             self._method.plan(event)  # raises UnsupportedEvent naming the leaf; nothing changed yet
         else:

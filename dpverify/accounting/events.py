@@ -56,6 +56,7 @@ __all__ = [
     "Composed",
     "Shuffled",
     "RandomAllocation",
+    "amplified_allocation",
     "leaves",
 ]
 
@@ -413,12 +414,15 @@ class RandomAllocation(DpEvent):
     ``participations`` of them chosen uniformly at random ("balls in bins", k-out-of-t; Feldman
     and Shenfeld's random allocation). The relation is that of ``event``.
 
-    **Accounted as** ``participations`` runs of ``event``: a certified upper bound (a record is
-    used that many times) without the amplification that random allocation enjoys; the
-    amplification theorems (Feldman--Shenfeld) are not implemented, so this is loose for small
-    ``participations / steps``. For ``participations = 1`` the worst-case pair of the Gaussian
-    case is the one of one shuffled epoch, so
-    :func:`dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower` bounds it from below."""
+    **Accounted as**, by the PLD method, for a :class:`Gaussian` under add/remove with at least two
+    steps per participation: ``participations`` runs of 1-out-of-``steps // participations``
+    allocation (Feldman--Shenfeld, Lemma 3.2), each with the certified PLD of its dominating pair
+    (:mod:`dpverify.accounting.allocation`; the pair is Feldman--Shenfeld's Theorem 3.1 and Chua et
+    al.'s "balls and bins" Theorem 1, a published premise). Every other case, and every other
+    method, accounts ``participations`` runs of ``event``: a certified upper bound without the
+    amplification. For ``participations = 1`` and a Gaussian the pair is the one of one shuffled
+    epoch, so :func:`dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower` bounds it from
+    below (the ``lower`` of :meth:`PLDComposition.bounds <dpverify.accounting.pld.PLDComposition.bounds>`)."""
 
     event: DpEvent
     steps: int
@@ -438,30 +442,47 @@ class RandomAllocation(DpEvent):
         self._set("relation", self.event.relation)
 
 
-def leaves(event: DpEvent, count: int = 1) -> Iterator[tuple[DpEvent, int]]:
+def leaves(event: DpEvent, count: int = 1, allocation: bool = False) -> Iterator[tuple[DpEvent, int]]:
     """Yield ``(leaf, count)`` for each non-composite event inside ``event``, in order.
 
-    Equal leaves are not merged here (see :func:`grouped`).
+    Equal leaves are not merged here (see :func:`grouped`). With ``allocation=True`` (the PLD
+    accountant) a :class:`RandomAllocation` that :func:`amplified_allocation` accepts stays a leaf, as
+    1-out-of-``steps // participations`` allocation run ``participations`` times (Feldman--Shenfeld's
+    Lemma 3.2); otherwise it is ``participations`` runs of its event.
     """
     if isinstance(event, Composed):
         for e in event.events:
-            yield from leaves(e, count)
+            yield from leaves(e, count, allocation)
     elif isinstance(event, SelfComposed):
-        yield from leaves(event.event, count * event.count)
+        yield from leaves(event.event, count * event.count, allocation)
     elif isinstance(event, Shuffled):  # accounted as epochs runs of the event (class docstring)
-        yield from leaves(event.event, count * event.epochs)
-    elif isinstance(event, RandomAllocation):  # participations runs (class docstring)
-        yield from leaves(event.event, count * event.participations)
+        yield from leaves(event.event, count * event.epochs, allocation)
+    elif isinstance(event, RandomAllocation):  # class docstring
+        k = event.participations
+        if allocation and amplified_allocation(event):
+            yield RandomAllocation(event.event, event.steps // k), count * k
+        else:
+            yield from leaves(event.event, count * k, allocation)
     elif isinstance(event, DpEvent):
         yield event, count
     else:
         raise InvalidArgument(f"event={event!r} must be a DpEvent, not {type(event).__name__}.")
 
 
-def grouped(event: DpEvent) -> list[tuple[DpEvent, int]]:
-    """Leaves of ``event`` with equal leaves merged (counts added), in first-seen order."""
+def amplified_allocation(event: DpEvent) -> bool:
+    """Whether the PLD accountant accounts ``event`` with the amplification of random allocation: a
+    :class:`RandomAllocation` of a :class:`Gaussian` under add/remove with at least two steps per
+    participation (the dominating pair of :mod:`~dpverify.accounting.allocation`)."""
+    return (isinstance(event, RandomAllocation) and isinstance(event.event, Gaussian)
+            and event.relation is NeighbourRelation.ADD_REMOVE_ONE
+            and event.steps // event.participations >= 2)
+
+
+def grouped(event: DpEvent, allocation: bool = False) -> list[tuple[DpEvent, int]]:
+    """Leaves of ``event`` with equal leaves merged (counts added), in first-seen order
+    (``allocation``: as in :func:`leaves`)."""
     out: dict[DpEvent, int] = {}
-    for leaf, c in leaves(event):
+    for leaf, c in leaves(event, allocation=allocation):
         out[leaf] = out.get(leaf, 0) + c
     return list(out.items())
 

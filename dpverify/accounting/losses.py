@@ -38,9 +38,11 @@ from .events import (
     Laplace,
     PoissonSubsampled,
     PureDP,
+    RandomAllocation,
     RandomizedResponse,
     SampledWithoutReplacement,
 )
+from .allocation import allocation_pmf
 from .grid import MAX_REL_INFLATION, ROUND_DOWN, Bins, Discretisation, ctd_mixture, split_atoms
 from .pmf import U, LossPMF
 
@@ -278,12 +280,16 @@ def leaf_pmf(ev: DpEvent, direction: int, h: float, tail: float, mode: Discretis
         return _subsampled_pmf(ev, direction, h, tail, mode)
     if isinstance(ev, SampledWithoutReplacement):
         return _wor_pmf(ev, h, tail, mode)
+    if isinstance(ev, RandomAllocation):  # 1-out-of-steps, Gaussian, add/remove (events.amplified_allocation)
+        return allocation_pmf(ev.event.mu, ev.steps, direction, h, tail, mode, budget=min(1e-12, 1e3 * tail))
     raise UnsupportedEvent(f"pld composition does not support {ev!r}", event=ev, method="pld")  # pragma: no cover
 
 
 def is_symmetric(ev: DpEvent) -> bool:
     """Whether the event's pair is the same in both directions (all but Poisson subsampling at a
     rate below 1); then one composed PLD serves both orders of a neighbouring pair."""
+    if isinstance(ev, RandomAllocation):
+        return False
     return not isinstance(ev, PoissonSubsampled) or ev.rate == 1.0
 
 
@@ -310,6 +316,10 @@ def loss_moments(leaf: DpEvent) -> tuple[float, float]:
             v = math.expm1(min(leaf.event.epsilon, 700.0)) ** 2
         q2 = leaf.rate ** 2
         return min(q2 * v, inner_m), min(q2 * v, inner_v)
+    if isinstance(leaf, RandomAllocation):  # log S, Var S = (e^{mu^2} - 1)/t: about (Var S / 2, Var S)
+        inner_m, inner_v = loss_moments(leaf.event)
+        v = math.expm1(min(leaf.event.mu ** 2, 700.0)) / leaf.steps
+        return min(v / 2, inner_m), min(v, inner_v)
     if isinstance(leaf, DiscreteGaussian):
         mu = leaf.sensitivity / leaf.sigma
         return mu ** 2 / 2, mu ** 2

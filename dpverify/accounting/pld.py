@@ -53,6 +53,7 @@ from .events import (
     RandomAllocation,
     SampledWithoutReplacement,
     Shuffled,
+    amplified_allocation,
     grouped,
 )
 from .grid import MAX_REL_INFLATION, ROUND_DOWN, Discretisation
@@ -92,9 +93,9 @@ class PLDComposition(CompositionMethod):
                                   "(e.g. Discretisation.CONNECT_DOTS).")
 
     def plan(self, event: DpEvent):
-        groups = grouped(event)
+        groups = grouped(event, allocation=True)
         supported = (Gaussian, Laplace, RandomizedResponse, PureDP, ApproxDP, DiscreteLaplace,
-                     DiscreteGaussian, PoissonSubsampled, SampledWithoutReplacement)
+                     DiscreteGaussian, PoissonSubsampled, SampledWithoutReplacement, RandomAllocation)
         for leaf, _ in groups:
             if not isinstance(leaf, supported):
                 raise self.unsupported(leaf, "no privacy-loss distribution is known for it")
@@ -131,6 +132,9 @@ class PLDComposition(CompositionMethod):
             elif isinstance(leaf, (RandomizedResponse, PureDP, ApproxDP)) and leaf.epsilon > 0:
                 # atoms at +-eps split between grid points: the same relative rule (issue 32)
                 h = min(h, leaf.epsilon / 200)
+            elif isinstance(leaf, RandomAllocation):  # the loss log S: spread sqrt(Var S), Var S = (e^{mu^2}-1)/t
+                h = min(h, math.sqrt(min(math.expm1(min(leaf.event.mu ** 2, 700.0)) / leaf.steps,
+                                         leaf.event.mu ** 2)) / 200)
             elif isinstance(leaf, (PoissonSubsampled, SampledWithoutReplacement)):
                 inner = leaf.event
                 if isinstance(inner, (Gaussian, Laplace, DiscreteLaplace)):
@@ -224,6 +228,8 @@ class PLDComposition(CompositionMethod):
         except UnsupportedEvent:
             opt = None
         shuffled = _shuffled_lower(event, ds)
+        if shuffled is None:
+            shuffled = _allocation_lower(event, ds)
         if shuffled is not None:
             lower = shuffled
         elif opt is None:
@@ -276,6 +282,18 @@ def _shuffled_lower(event: DpEvent, ds: np.ndarray) -> np.ndarray | None:
     return np.array([shuffled_epochs_epsilon_lower(float(d), 2.0 * g.sigma / g.sensitivity, event.batches_per_epoch,
                                                    event.epochs, relation=NeighbourRelation.REPLACE_ONE).epsilon
                      for d in ds.ravel()])
+
+
+def _allocation_lower(event: DpEvent, ds: np.ndarray) -> np.ndarray | None:
+    """For 1-out-of-t random allocation of a Gaussian under add/remove (alone): the certified lower bound of the
+    maximum statistic on its dominating pair (:func:`~dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower`,
+    the pair of one shuffled epoch), else None."""
+    if not (amplified_allocation(event) and event.participations == 1):
+        return None
+    from .samplers import shuffled_gaussian_epsilon_lower  # deferred: mpmath, for this event only
+
+    g = event.event
+    return np.array([shuffled_gaussian_epsilon_lower(float(d), g.sigma, event.steps, g.sensitivity) for d in ds.ravel()])
 
 
 def _has_sampler(event: DpEvent) -> bool:

@@ -75,11 +75,11 @@ def test_bad_lower_bound_arguments(args):
 
 
 def test_pld_bounds_claim_no_lower_bound_for_unamplified_samplers():
-    """Shuffled and RandomAllocation are accounted as plain runs of their event: the optimistic PLD of
-    those runs is not a lower bound on the sampled mechanism (1-out-of-1000 random allocation at
-    sigma = 1 is near Poisson's 0.19, far below one Gaussian's 4.89), so bounds() reports 0 there."""
+    """Shuffled (and RandomAllocation where it is not amplified: replace-one) are accounted as plain runs of their
+    event: the optimistic PLD of those runs is not a lower bound on the sampled mechanism (1-out-of-1000 random
+    allocation at sigma = 1 is near Poisson's 0.19, far below one Gaussian's 4.89), so bounds() reports 0 there."""
     inner = Gaussian(1.0, relation=NeighbourRelation.ADD_REMOVE_ONE)
-    for ev in (Shuffled(inner, 1000), RandomAllocation(inner, 1000), SelfComposed(Shuffled(inner, 10), 2)):
+    for ev in (Shuffled(inner, 1000), RandomAllocation(Gaussian(1.0), 1000), SelfComposed(Shuffled(inner, 10), 2)):
         b = PLDComposition().bounds(ev, [1e-6])
         assert b.lower[0] == 0.0 and b.upper[0] > 4
     assert PLDComposition().bounds(inner, [1e-6]).lower[0] > 4.8
