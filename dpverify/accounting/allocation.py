@@ -35,7 +35,9 @@ whose every composed profile is at least the true one. The construction:
 
 The grid step ``g`` keeps the spread's variance ``g^2/4`` per record below ``1e-4`` of ``Var Z = e^{mu^2} - 1``
 where the array sizes allow (at most ``2^22`` cells and a window of at most ``2^23`` bins); at large ``mu`` the cells
-are coarser, the bound looser, still certified. No optimistic (lower-bound) version is built.
+are coarser, the bound looser, still certified; where they are so coarse that S = 0 keeps more than 1e-12 of mass
+(at t = 1000: sigma = 0.35, not sigma = 0.5) no pair is returned and the Gaussian itself is accounted. No optimistic
+(lower-bound) version is built.
 """
 from __future__ import annotations
 
@@ -128,7 +130,7 @@ def _window(q: np.ndarray, t: int, g: float, tail: float):
     best_hi, p_up, q_up = total, 0.0, 0.0
     best_lo, q_lo = 0, 0.0
     log_tail = math.log(tail)
-    for lam in np.geomspace(1e-3, 1e2, 40) / (sd * math.sqrt(t)):
+    for lam in np.geomspace(1e-7, 1e2, 60) / (sd * math.sqrt(t)):
         lm = _log_mgf(logq, j, lam)
         lm1 = _log_mgf(logjq, j, lam)  # log E[J e^{lam J}]
         lm, lm1 = lm + margin * (1 + abs(lm)) + 4 * U * lam * n, lm1 + margin * (1 + abs(lm1)) + 4 * U * lam * n
@@ -155,14 +157,19 @@ def _window(q: np.ndarray, t: int, g: float, tail: float):
 
 
 def allocation_pmf(mu: float, steps: int, direction: int, h: float, tail: float,
-                   mode: Discretisation = Discretisation.CONNECT_DOTS, budget: float = 1e-12) -> LossPMF:
+                   mode: Discretisation = Discretisation.CONNECT_DOTS, budget: float = 1e-12,
+                   zero_mass: float = 1e-12) -> LossPMF | None:
     """The pessimistic discretised PLD of 1-out-of-``steps`` random allocation of a Gaussian of ``mu`` (module
-    docstring), ``direction`` 0 = remove, 1 = add, on the grid of step ``h``."""
+    docstring), ``direction`` 0 = remove, 1 = add, on the grid of step ``h``; None when the cells are so coarse
+    (small sigma: the lognormal's tail forces a wide grid) that the spread leaves more than ``zero_mass`` at S = 0,
+    where the add direction's loss is +inf: the caller then accounts the Gaussian itself (a record is used once)."""
     if mode is ROUND_DOWN:
         raise NumericalError("random allocation has no optimistic PLD")
     t = int(steps)
     g, K = cell_step(mu, t, tail)
     q, a = spread_cells(mu, g, K)
+    if t * math.log(max(float(q[0]), 1e-300)) > math.log(zero_mass):
+        return None  # cells so coarse that S = 0 (loss +inf in the add direction) keeps real mass: no useful pair
     r = float(np.sum(q)) * (1 + (math.log2(max(q.size, 2)) + 2) * U)
     s_lo, s_hi, p_up, q_up, q_lo = _window(q, t, g, tail)
     size = s_hi - s_lo + 1

@@ -281,7 +281,9 @@ def leaf_pmf(ev: DpEvent, direction: int, h: float, tail: float, mode: Discretis
     if isinstance(ev, SampledWithoutReplacement):
         return _wor_pmf(ev, h, tail, mode)
     if isinstance(ev, RandomAllocation):  # 1-out-of-steps, Gaussian, add/remove (events.amplified_allocation)
-        return allocation_pmf(ev.event.mu, ev.steps, direction, h, tail, mode, budget=min(1e-12, 1e3 * tail))
+        pmf = allocation_pmf(ev.event.mu, ev.steps, direction, h, tail, mode, budget=min(1e-12, 1e3 * tail))
+        # None: no useful pair at this sigma; the allocation uses each record once, so the Gaussian bounds it
+        return pmf if pmf is not None else _gauss_pmf(ev.event.mu, h, tail, mode)
     raise UnsupportedEvent(f"pld composition does not support {ev!r}", event=ev, method="pld")  # pragma: no cover
 
 

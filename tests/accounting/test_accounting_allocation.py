@@ -60,15 +60,16 @@ def test_one_step_bounds_the_gaussian_profile_in_both_directions():
     # must bound at every epsilon; the add direction's high losses come from the cell (0, g] of Z, whose spread puts
     # mass at S = 0 (loss +inf): leaving that mass out undercuts the Gaussian at large epsilon
     for d in (0, 1):
-        pmf = allocation_pmf(1.0, 1, d, 1e-4, 1e-15)
+        pmf = allocation_pmf(1.0, 1, d, 1e-4, 1e-15, zero_mass=1.0)  # computed although S = 0 keeps mass
         for eps in (0.5, 1.0, 2.0, 3.0, 4.0):
             assert pmf.delta(eps) >= gaussian_delta(1.0, eps)
 
 
 def test_one_step_is_the_gaussian():
     # 1-out-of-1 allocation is the Gaussian itself (its remove direction; the add direction carries the spread's
-    # mass at S = 0 to +inf, which is why the accountant never builds an allocation of one step)
-    eps = allocation_pmf(1.0, 1, 0, 1e-4, 1e-15).epsilon(1e-6)
+    # mass at S = 0 to +inf, which is why allocation_pmf declines by default and the accountant never builds an
+    # allocation of one step)
+    eps = allocation_pmf(1.0, 1, 0, 1e-4, 1e-15, zero_mass=1.0).epsilon(1e-6)
     exact = PLDComposition().epsilon(Gaussian(1.0, relation=AR), 1e-6)
     assert exact <= eps <= exact * (1 + 1e-5)
 
@@ -105,3 +106,13 @@ def test_other_methods_still_account_random_allocation_without_amplification():
         Composed((SelfComposed(Gaussian(1.0, relation=AR), 3), Gaussian(50.0, relation=AR)))).epsilon(1e-6)
     assert vals["rdp"] == pytest.approx(rdp_plain, rel=1e-12)
     assert vals["pld"] < vals["rdp"]
+
+
+def test_small_sigma_falls_back_to_the_gaussian_rather_than_infinity():
+    # sigma = 0.35: the lognormal's tail forces cells of about 1e5, the spread leaves S = 0 most of the mass, and the
+    # add direction would be +inf; the accountant then bounds the allocation by the Gaussian itself (used once)
+    ra = RandomAllocation(Gaussian(0.35, relation=AR), 1000)
+    assert allocation_pmf(1 / 0.35, 1000, 1, 1e-4, 1e-15) is None
+    eps = PLDComposition().epsilon(ra, 1e-6)
+    assert eps == PLDComposition().epsilon(Gaussian(0.35, relation=AR), 1e-6)
+    assert eps >= shuffled_gaussian_epsilon_lower(1e-6, 0.35, 1000)
