@@ -3,6 +3,7 @@
 Each SPEC is ``kind:key=value:...`` with an optional ``count=N``, e.g.
 ``gaussian:sigma=10:count=100``, ``laplace:scale=5:sensitivity=2``,
 ``subsampled-gaussian:sigma=1:rate=0.01:count=1000``, ``dpsgd:q=0.01:sigma=1:steps=1000``,
+``random-allocation:sigma=1:steps=1000:count=5`` (each record in one of 1000 steps, five epochs; add/remove),
 ``zcdp:rho=0.5``. ``--delta`` is repeatable (or comma-separated): epsilon(delta) is reported at
 each. Every epsilon printed is a certified upper bound (rounded up); for the PLD method the
 optimistic lower bound (the true epsilon is at least this) and the numerical slack of the upper
@@ -37,6 +38,7 @@ _KINDS = {
     "subsampled-gaussian": (ev.Gaussian, {"sigma": float, "sensitivity": float, "rate": float}),
     "subsampled-laplace": (ev.Laplace, {"scale": float, "sensitivity": float, "rate": float}),
     "dpsgd": (None, {"q": float, "sigma": float, "steps": int}),
+    "random-allocation": (ev.Gaussian, {"sigma": float, "sensitivity": float, "steps": int, "participations": int}),
     "zcdp": (ev.ZCDP, {"rho": float}),
 }
 
@@ -95,6 +97,15 @@ def _build_event(spec: str, kind: str, cls, kwargs: dict, relation: NeighbourRel
                                   f"(missing {', '.join(missing)}).")
 
         return dpsgd(kwargs["q"], kwargs["sigma"], kwargs["steps"])
+    if kind == "random-allocation":  # balls in bins: each record in `participations` of `steps` Gaussian steps
+        if "steps" not in kwargs:
+            raise InvalidArgument(f"--event {spec!r}: random-allocation needs steps=T (and sigma=NOISE_MULTIPLIER; "
+                                  "participations=K is 1 by default).")
+        steps, k = kwargs.pop("steps"), kwargs.pop("participations", 1)
+        try:
+            return ev.RandomAllocation(cls(**kwargs, relation=NeighbourRelation.ADD_REMOVE_ONE), steps, k)
+        except TypeError as exc:
+            raise InvalidArgument(f"--event {spec!r}: {exc}; give every key the kind needs.") from None
     if kind.startswith("subsampled-"):
         if rate is None:
             raise InvalidArgument(f"--event {spec!r}: {kind} needs rate=Q (the Poisson sampling rate).")
@@ -119,7 +130,7 @@ def register(sub):
     p.add_argument("--method", default="pld", choices=[m.value for m in Method] + ["all"])
     p.add_argument("--relation", default=None, choices=[r.value for r in NeighbourRelation],
                    help="neighbour relation of the non-subsampled events (default: replace-one, or "
-                        "add-remove-one when a subsampled event is given)")
+                        "add-remove-one when a subsampled or random-allocation event is given)")
     p.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     _common.add_report(p)
     p.add_argument("--plot", metavar="FILE.png",
@@ -147,7 +158,7 @@ def run(args) -> int:
         _common.check_plot_target(args.plot)
     if args.relation is not None:
         relation = NeighbourRelation(args.relation)
-    elif any(s.strip().lower().startswith(("subsampled-", "dpsgd")) for s in args.event):
+    elif any(s.strip().lower().startswith(("subsampled-", "dpsgd", "random-allocation")) for s in args.event):
         relation = NeighbourRelation.ADD_REMOVE_ONE
     else:
         relation = NeighbourRelation.REPLACE_ONE

@@ -97,3 +97,14 @@ def test_tighter_method_is_named(capsys, monkeypatch):
     out = capsys.readouterr().out
     tightest = [line for line in out.splitlines() if line.startswith("tightest")]
     assert len(tightest) == 1 and "tighter than pld" in tightest[0], out
+
+
+def test_random_allocation_event(capsys):
+    """Balls in bins from the command line: amplified by the PLD method (its certified pair), not by RDP; a spec
+    without steps is refused with the fix."""
+    assert main(["account", "--event", "random-allocation:sigma=1:steps=1000:count=5", "--delta", "1e-6",
+                 "--method", "all", "--json"]) == 0
+    by = {r["method"]: r for r in json.loads(capsys.readouterr().out)["results"]}
+    assert 0.3 < by["pld"]["epsilon"] < 0.4 < 10 < by["rdp"]["epsilon"]
+    assert main(["account", "--event", "random-allocation:sigma=1", "--delta", "1e-6"]) == 2
+    assert "needs steps=T" in capsys.readouterr().err
