@@ -52,6 +52,7 @@ from .events import (
     RandomizedResponse,
     RandomAllocation,
     SampledWithoutReplacement,
+    SelfComposed,
     Shuffled,
     amplified_allocation,
     grouped,
@@ -285,15 +286,28 @@ def _shuffled_lower(event: DpEvent, ds: np.ndarray) -> np.ndarray | None:
 
 
 def _allocation_lower(event: DpEvent, ds: np.ndarray) -> np.ndarray | None:
-    """For 1-out-of-t random allocation of a Gaussian under add/remove (alone): the certified lower bound of the
-    maximum statistic on its dominating pair (:func:`~dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower`,
-    the pair of one shuffled epoch), else None."""
+    """For E epochs (``SelfComposed``, or one) of 1-out-of-t random allocation of a Gaussian under add/remove: the
+    certified lower bound of the maximum statistic on its dominating pair, the larger of
+    :func:`~dpverify.accounting.shuffle_lower.allocation_epochs_epsilon_lower` (cells, E epochs) and, for one epoch,
+    :func:`~dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower` (one threshold); else None. k-out-of-t
+    has none here (its reduction to k runs of 1-out-of-t/k is an upper bound only)."""
+    epochs = 1
+    if isinstance(event, SelfComposed):
+        event, epochs = event.event, event.count
     if not (amplified_allocation(event) and event.participations == 1):
         return None
     from .samplers import shuffled_gaussian_epsilon_lower  # deferred: mpmath, for this event only
+    from .shuffle_lower import allocation_epochs_epsilon_lower  # deferred: mpmath, for this event only
 
     g = event.event
-    return np.array([shuffled_gaussian_epsilon_lower(float(d), g.sigma, event.steps, g.sensitivity) for d in ds.ravel()])
+    sigma = g.sigma / g.sensitivity  # the noise multiplier of a unit spike
+    out = []
+    for d in ds.ravel():
+        lo = allocation_epochs_epsilon_lower(float(d), sigma, event.steps, epochs).epsilon
+        if epochs == 1:
+            lo = max(lo, shuffled_gaussian_epsilon_lower(float(d), g.sigma, event.steps, g.sensitivity))
+        out.append(lo)
+    return np.array(out)
 
 
 def _has_sampler(event: DpEvent) -> bool:

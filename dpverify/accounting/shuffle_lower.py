@@ -62,8 +62,8 @@ from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
 from .pmf import U, LossPMF
 
-__all__ = ["ShuffledLowerBound", "shuffled_epochs_delta_lower", "shuffled_epochs_epsilon_lower", "cell_masses",
-           "cells_to_pmf"]
+__all__ = ["ShuffledLowerBound", "allocation_epochs_epsilon_lower", "shuffled_epochs_delta_lower",
+           "shuffled_epochs_epsilon_lower", "cell_masses", "cells_to_pmf"]
 
 #: the spike heights (under D, under D') of the pair, per neighbour relation (module docstring)
 _PAIRS = {
@@ -242,6 +242,23 @@ def shuffled_epochs_epsilon_lower(delta: float, sigma: float, batches: int, epoc
     (0.0 when even epsilon = 0 is not excluded); ``.heights`` names the pair and order that gave it."""
     delta = v.open_unit("delta", delta, fix="Give a delta strictly between 0 and 1.")
     sigma, T, E, pairs, cs, h = _check(sigma, batches, epochs, relation, cell_step, value_discretisation)
+    return _epsilon_lower(delta, pairs, sigma, T, E, cs, h)
+
+
+def allocation_epochs_epsilon_lower(delta: float, sigma: float, steps: int, epochs: int = 1, *,
+                                    cell_step: float = 0.01, value_discretisation: float = 1e-3) -> ShuffledLowerBound:
+    """A certified **lower bound** on epsilon(delta) of ``epochs`` independent 1-out-of-``steps`` random allocations
+    ("balls in bins") of a Gaussian with noise multiplier ``sigma`` (sensitivity 1) under add/remove. The pair is
+    ``MoG(1)`` against pure noise ``MoG(0)``: every other record's gradient 0, the target's 1 at its uniformly
+    allocated step (the dominating pair of :mod:`~dpverify.accounting.allocation`, realised by this linear query),
+    each epoch's maximum cell kept as for shuffling (module docstring), both orders."""
+    delta = v.open_unit("delta", delta, fix="Give a delta strictly between 0 and 1.")
+    sigma, T, E, _, cs, h = _check(sigma, steps, epochs, NeighbourRelation.ADD_REMOVE_ONE, cell_step,
+                                   value_discretisation)
+    return _epsilon_lower(delta, ((1.0, 0.0),), sigma, T, E, cs, h)
+
+
+def _epsilon_lower(delta, pairs, sigma, T, E, cs, h) -> ShuffledLowerBound:
     budget = 10.0 ** math.floor(math.log10(min(1e-12, 1e-3 * delta)))
     best = None
     for a, b in pairs:

@@ -211,8 +211,8 @@ def _allocation_table(run: Run) -> str:
     text = table(["sigma", "steps t", "participations k", "epochs", "random allocation: upper", "lower",
                   "Poisson k/t, t steps per epoch: upper", "no amplification: upper"], rows)
     return ("```\n" + "\n".join(line.rstrip() for line in text.splitlines()) + "\n```\n\n"
-            "delta = 1e-6, add/remove, sensitivity 1; `lower` is the certified maximum-statistic bound (lone "
-            "1-out-of-t allocation only; '-' where none is computed).")
+            "delta = 1e-6, add/remove, sensitivity 1; `lower` is the certified maximum-statistic bound (1-out-of-t "
+            "allocation, every epoch; '-' where none is computed).")
 
 
 REGIONS: tuple[Region, ...] = (

@@ -116,3 +116,14 @@ def test_small_sigma_falls_back_to_the_gaussian_rather_than_infinity():
     eps = PLDComposition().epsilon(ra, 1e-6)
     assert eps == PLDComposition().epsilon(Gaussian(0.35, relation=AR), 1e-6)
     assert eps >= shuffled_gaussian_epsilon_lower(1e-6, 0.35, 1000)
+
+
+def test_epochs_of_allocation_carry_a_certified_lower_bound_below_the_upper():
+    # E independent allocations: the maximum-statistic cells of MoG(1) against noise, composed (shuffle_lower)
+    from dpverify.accounting.shuffle_lower import allocation_epochs_epsilon_lower
+
+    one = allocation_epochs_epsilon_lower(1e-6, 1.0, 1000, 1).epsilon
+    five = allocation_epochs_epsilon_lower(1e-6, 1.0, 1000, 5).epsilon
+    assert 0.1 < one < five  # measured 0.1230 and 0.1902
+    b = PLDComposition().bounds(SelfComposed(RandomAllocation(Gaussian(1.0, relation=AR), 1000), 5), [1e-6])
+    assert b.lower[0] == five < b.upper[0]  # upper 0.3769
