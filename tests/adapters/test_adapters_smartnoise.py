@@ -56,3 +56,8 @@ def test_mechanism_sensitivity_claim_and_refusals(S):
 def test_a_correct_fake_mechanism_is_not_violated_without_a_pair(S):
     r = dpverify.audit(S.mechanism("laplace", 1.0, lower=0, upper=1), samples=2000, rng=2, confidence=0.999)
     assert r.verdict.value != "violated"
+
+
+def test_only_the_query_has_a_reader(S):
+    with pytest.raises(InvalidArgument, match="private reader"):
+        S.approx_bounds(1.0).reader([0.5])
