@@ -133,6 +133,9 @@ def _record(units: list, cands: list, refused: int, found: Screened, winner: Can
         ("claim_at_distance", str(winner.claim)),
         ("screen_scores", [[c.label, round(found.scores[i], 3)] for c, i in zip(ranked, found.order[:3])]),
     ]
+    if found.predicted:  # the statistical screen's first key (screen.certifiable_score)
+        report.append(("screen_predicted", [[c.label, round(found.predicted[i], 3)]
+                                            for c, i in zip(ranked, found.order[:3])]))
     if configs is not None:
         report += [("configurations", len(configs)), ("configuration", configs[winner.unit])]
     return SearchRecord(tuple(report), 1, MULTIPLICITY)

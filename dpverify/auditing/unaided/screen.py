@@ -5,7 +5,15 @@ every candidate gets a few draws per dataset, the better half gets twice as many
 ``keep`` remain; the draws are all on the search's own *selection* stream, so nothing here enters the
 certified bound (the winner is certified afterwards on fresh draws).
 
-The score of a pair (:func:`violation_score`) is the largest z-statistic of a violation of its claim over a
+Candidates are ranked first by :func:`certifiable_score`: the black-box tester's own events (half-lines, exact
+outcomes, outcome branches, the naive-Bayes score), chosen on the first half of a candidate's draws, and the
+certified epsilon each predicts at the audit's sample size from its counts on the second half, minus the claim's
+epsilon -- the candidate whose violation the certification is most likely to confirm. Ties (-inf: nothing
+predicts a certified violation) are broken by the z-score below. Before round 14 the z-score alone ranked, and
+the redrawn-threshold SVTs of ``dpverify_mechanisms.faulty`` were not found unaided: their violation lives in the
+naive-Bayes score of the outcome branch and the released value, which no single feature's event shows.
+
+The z-score of a pair (:func:`violation_score`) is the largest z-statistic of a violation of its claim over a
 family of events, both directions: for an event E with frequencies p1 (on D) and p2 (on D'),
 ``(p1 - e^eps p2 - delta) / sqrt(var1/n1 + e^(2 eps) var2/n2)``. The events are half-lines and exact
 values of every output feature (the first coordinates, their sum, minimum and maximum, the output's size),
@@ -22,8 +30,12 @@ import numpy as np
 
 from ...errors import DPVerifyError, MechanismError
 from ...messages import describe
+from ..blackbox.event_families import to_table
+from ..blackbox.outputs import as_outputs, take
+from ..blackbox.scores import predicted, select_both
 
-__all__ = ["SideDraws", "draw_side", "violation_score", "screen_candidates", "Screened"]
+__all__ = ["SideDraws", "draw_side", "violation_score", "certifiable_score", "screen_candidates", "Screened",
+           "CERTIFY_LEVEL"]
 
 #: At most this many output coordinates become features (then sum, min, max and size).
 MAX_COORDINATES = 16
@@ -33,6 +45,13 @@ THRESHOLDS = 31
 EXACT_VALUES = 24
 #: Draws per dataset when ``sample`` raised on a batch (they are then drawn one at a time).
 SINGLE_DRAWS = 32
+#: Level of the one-sided bounds on the held-out frequencies in :func:`certifiable_score` (about one standard error:
+#: small held-out counts do not predict large epsilons, large ones are read nearly at their value).
+CERTIFY_LEVEL = 0.16
+#: A z-score at least this large ranks a candidate by its z-score (module docstring); below, the prediction decides.
+Z_EVIDENCE = 2.0
+#: The screen's budget in units of the certification's draws (both datasets): SCREEN_SHARE of the unaided package.
+SCREEN_SHARE_OF_BUDGET = 2
 
 
 @dataclass
@@ -42,10 +61,13 @@ class SideDraws:
     rows: list = field(default_factory=list)
     raised: dict = field(default_factory=dict)
     total: int = 0
+    outputs: list = field(default_factory=list)  # the outputs themselves (for certifiable_score)
 
-    def add(self, outputs, raised: dict, n: int) -> None:
+    def add(self, outputs, raised: dict, n: int, items=None) -> None:
         if outputs is not None and len(outputs):
             self.rows.append(outputs)
+        if items is not None and len(items):
+            self.outputs.extend(list(items))
         for k, v in raised.items():
             self.raised[k] = self.raised.get(k, 0) + v
         self.total += n
@@ -120,13 +142,15 @@ def _features(outputs) -> np.ndarray:
 
 
 def draw_side(mechanism, data, n: int, rng: np.random.Generator) -> tuple:
-    """``(features or None, raised counts, draws)``: ``n`` draws of ``sample(data, n, rng)``; when that raises,
-    :data:`SINGLE_DRAWS` draws one at a time, each raise counted by exception type."""
+    """``(features or None, raised counts, draws, outputs)``: ``n`` draws of ``sample(data, n, rng)``; when that
+    raises, :data:`SINGLE_DRAWS` draws one at a time, each raise counted by exception type (``outputs``: the draws
+    that returned, as a list)."""
     try:
         out = mechanism.sample(data, n, rng)
         if isinstance(out, np.ndarray) and out.dtype.kind in "biuf" and out.ndim >= 1 and out.shape[0] == n:
-            return _features(out), {}, n
-        return _features(_as_items(mechanism, out, n)), {}, n
+            return _features(out), {}, n, list(out)
+        items = _as_items(mechanism, out, n)
+        return _features(items), {}, n, items
     except DPVerifyError:
         raise
     except Exception:  # an exception is an outcome of this dataset: count it draw by draw
@@ -139,7 +163,7 @@ def draw_side(mechanism, data, n: int, rng: np.random.Generator) -> tuple:
             raise
         except Exception as exc:
             raised[type(exc).__name__] = raised.get(type(exc).__name__, 0) + 1
-    return (_features(rows) if rows else None), raised, SINGLE_DRAWS
+    return (_features(rows) if rows else None), raised, SINGLE_DRAWS, rows
 
 
 def _as_items(mechanism, out, n: int) -> list:
@@ -210,11 +234,45 @@ def violation_score(side1: SideDraws, side2: SideDraws, epsilon: float, delta: f
     return best
 
 
+def certifiable_score(side1: SideDraws, side2: SideDraws, epsilon: float, delta: float, samples: int) -> float:
+    """How far above ``epsilon`` the black-box tester's own events predict the certified epsilon at ``samples``
+    draws per dataset: the events of :func:`~dpverify.auditing.blackbox.scores.select_both` (half-lines, exact
+    outcomes, outcome branches and the naive-Bayes score, without the fitted linear scores) chosen on the first half
+    of these draws, each one's predicted epsilon computed from its counts on the second half (so a threshold that
+    fits noise does not predict its own luck), the best minus ``epsilon``; -inf when none predicts a certified
+    epsilon, or when the outputs do not form one table."""
+    o1, o2 = side1.outputs, side2.outputs
+    if len(o1) < 4 or len(o2) < 4:
+        return -math.inf
+    h1, h2 = len(o1) // 2, len(o2) // 2
+    try:
+        t = to_table(as_outputs(list(o1) + list(o2)), "unaided screen")
+        f1, v1 = take(t, slice(0, h1)), take(t, slice(h1, len(o1)))
+        f2, v2 = take(t, slice(len(o1), len(o1) + h2)), take(t, slice(len(o1) + h2, None))
+        cands = select_both(f1, f2, (h1, h2, samples, samples), CERTIFY_LEVEL, delta, epsilon, False)
+        best = -math.inf
+        for d, side in enumerate(cands):
+            fav, oth = (v1, v2) if d == 0 else (v2, v1)
+            for c in side:
+                if c.goal != "epsilon" or not math.isfinite(c.predicted):
+                    continue
+                a = int(np.sum(c.event.contains(fav)))
+                b = int(np.sum(c.event.contains(oth)))
+                e, _ = predicted(a, b, fav.size, oth.size, fav.size, oth.size, CERTIFY_LEVEL, delta, epsilon)
+                best = max(best, float(e))
+    except DPVerifyError:
+        raise
+    except Exception:  # outputs the tester's tables do not hold (e.g. arrays of two shapes): no prediction
+        return -math.inf
+    return best - epsilon if math.isfinite(best) else -math.inf
+
+
 @dataclass(frozen=True)
 class Screened:
-    """The screen's outcome: the candidates' indices best first (``order``), their scores, the draws per
-    dataset spent in all, the rounds, the exception types seen (type -> candidates where it raised), and which
-    screen ranked them (``method``: "statistical", or "grey-box" when replays showed exact violations)."""
+    """The screen's outcome: the candidates' indices best first (``order``), their z-scores, the draws per
+    dataset spent in all, the rounds, the exception types seen (type -> candidates where it raised), which
+    screen ranked them (``method``: "statistical", or "grey-box" when replays showed exact violations), and the
+    statistical screen's first ranking key, :func:`certifiable_score` (``predicted``)."""
 
     order: tuple
     scores: tuple
@@ -222,6 +280,13 @@ class Screened:
     rounds: int
     raised: tuple
     method: str = "statistical"
+    predicted: tuple = ()  # per candidate: certifiable_score (the ranking's first key), -inf where none
+
+
+def _rank(z: float, cert: float, i: int) -> tuple:
+    """The screen's order: a z-score of at least :data:`Z_EVIDENCE` first (largest first, as before round 14); below
+    it, where single-feature events show no violation beyond noise, :func:`certifiable_score` decides."""
+    return (-max(z, Z_EVIDENCE), -cert, -z, i)
 
 
 def screen_candidates(units: list, cands: list, rng: np.random.Generator, budget: int, keep: int = 1) -> Screened:
@@ -234,6 +299,8 @@ def screen_candidates(units: list, cands: list, rng: np.random.Generator, budget
     alive = list(range(count))
     sides = [(SideDraws(), SideDraws()) for _ in cands]
     scores = [-math.inf] * count
+    certs = [-math.inf] * count
+    certify = max(16, budget // (2 * SCREEN_SHARE_OF_BUDGET))  # the certification's draws per dataset, about
     spent, raised_by = 0, {}
     for r in range(rounds):
         n = max(16, budget // (2 * rounds * max(len(alive), 1)))
@@ -241,17 +308,20 @@ def screen_candidates(units: list, cands: list, rng: np.random.Generator, budget
             mechanism, domain = units[cands[i].unit]
             d, dp = cands[i].pair(domain)
             for side, data in zip(sides[i], (d, dp)):
-                feats, raised, drawn = draw_side(mechanism, data, n, rng)
-                side.add(feats, raised, drawn)
+                feats, raised, drawn, items = draw_side(mechanism, data, n, rng)
+                side.add(feats, raised, drawn, items)
                 spent += drawn
                 for t in raised:
                     raised_by.setdefault(t, set()).add(i)
             scores[i] = max(violation_score(sides[i][0], sides[i][1], e, dl)
                             for e, dl in cands[i].claim.audit_points(3))
-        alive.sort(key=lambda i: (-scores[i], i))
+            certs[i] = max(certifiable_score(sides[i][0], sides[i][1], e, dl, certify)
+                           for e, dl in cands[i].claim.audit_points(3))
+        alive.sort(key=lambda i: _rank(scores[i], certs[i], i))
         if len(alive) <= keep:
             break
         alive = alive[:max(keep, (len(alive) + 1) // 2)]
-    rest = sorted((i for i in range(count) if i not in set(alive)), key=lambda i: (-scores[i], i))
+    rest = sorted((i for i in range(count) if i not in set(alive)), key=lambda i: _rank(scores[i], certs[i], i))
     order = tuple(alive) + tuple(rest)  # the last round's survivors first: they have the most draws
-    return Screened(order, tuple(scores), spent, r + 1, tuple((t, len(v)) for t, v in sorted(raised_by.items())))
+    return Screened(order, tuple(scores), spent, r + 1, tuple((t, len(v)) for t, v in sorted(raised_by.items())),
+                    predicted=tuple(certs))
