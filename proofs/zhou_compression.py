@@ -486,14 +486,21 @@ def procedures(first_draw: int = 0) -> list[ClaimReport]:
     """``first_draw`` is the index of the first term of the geometric series (mutation hook; the proof: 0)."""
     law = geometric_law(first_draw)
     bound = ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion)
-    # the normalisation holds by definition (issue 33): P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; the
-    # division is checked by sympy; the additivity of the integral over E and E^c is what no check here establishes
+    # the normalisation holds by definition (issue 33): P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]. With
+    # mathcomp-analysis the whole step, the additivity of the integral over E and E^c included, is kernel-checked
+    # (MeasureDP.truncated_density_normalised, any measure space); without it, the division is checked by sympy and the
+    # additivity is the step's premise
     pe, fe = sp.symbols("P_E int_Ec_f", nonnegative=True)
     norm = sp.simplify((fe / (1 - pe)).subs(fe, 1 - pe)) == 1
-    integral_one = given(proved("definition: P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; sympy: (1 - P[E])/"
-                                "(1 - P[E]) = 1 for P[E] < 1, so f/(1 - P[E]) on E^c integrates to 1: (14) is a density"),
-                         fact("additivity of the integral over E and its complement")) if norm else \
+    by_sympy = given(proved("definition: P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; sympy: (1 - P[E])/"
+                            "(1 - P[E]) = 1 for P[E] < 1, so f/(1 - P[E]) on E^c integrates to 1: (14) is a density"),
+                     fact("additivity of the integral over E and its complement")) if norm else \
         unknown("sympy did not simplify (1 - P[E])/(1 - P[E]) to 1")
+    integral_one = coq.kernel_step(
+        "MeasureDP.v", "truncated_density_normalised",
+        "on every measure space, for every nonnegative measurable f with int f = 1 and measurable E with P[E] = int_E f "
+        "< 1: f'(X) = f(X)/(1 - P[E]) on E^c, 0 on E, integrates to 1 (the additivity of mathcomp-analysis's Lebesgue "
+        "integral over E and E^c, integral_setU): (14) is a density", by_sympy)
     draws = expected_draws_statement().check()
     # the statement is the claim's bound on the expected number of draws: a counterexample to it refutes the claim
     p41_res = draws if draws.verdict is ProofVerdict.REFUTED else \
