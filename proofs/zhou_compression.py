@@ -867,8 +867,20 @@ def chernoff_pointwise() -> CheckResult:
     return res if res.verdict is ProofVerdict.REFUTED else unknown(f"pointwise Chernoff bound not shown: {res.evidence}")
 
 
-MEASURE_BRIDGE = ("used as axioms of probability, not machine-checked: monotonicity of expectation (integrating the "
-                  "pointwise bound), E of a product of independent factors, and subadditivity (union bound)")
+MEASURE_BRIDGE = ("used as axioms of probability: monotonicity of expectation (integrating the pointwise bound), E of a "
+                  "product of independent factors, and subadditivity (union bound)")
+
+#: the three facts of probability the Chernoff route uses (premise names); with mathcomp-analysis they are kernel-checked
+#: on every measure space (MeasureDP.chernoff_route_facts), without it they are the route's premises
+PROBABILITY_FACTS = ("monotonicity of expectation (integrating a pointwise bound)",
+                     "E of a product of independent factors is the product of their expectations",
+                     "union bound (subadditivity of probability)")
+PROBABILITY_FACTS_COQ = (
+    "on every measure space: (1) for measurable X, every t and lam >= 0, mu[X >= t] = int 1{X >= t} <= int exp(lam "
+    "(X - t)) (the pointwise bound integrated: ge0_le_integral, integral_indic); (2) for sigma-finite m2 and nonnegative "
+    "measurable f, g, int f(x) g(y) d(m1 x m2) = int f dm1 int g dm2 (Fubini-Tonelli), and for a sigma-finite P the "
+    "integral of f(x_0) ... f(x_k) over P^(k+1) (k+1 independent draws, product_measure1 iterated) is (int f dP)^(k+1); "
+    "(3) mu(F_0 u ... u F_(n-1)) <= sum_k mu(F_k) for measurable F_k (content_sub_additive)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -883,10 +895,14 @@ def lemma_4_4_chernoff() -> CheckResult:
         return route
     res = CheckResult(route.verdict, f"Chernoff route (not the paper's Lemma B.1): {route.evidence}; {MEASURE_BRIDGE}",
                       details=route.details, premises=route.premises, domain=route.domain)
-    # what the route uses and no check here establishes: named, so the verdict says it holds given them
-    return given(res, fact("monotonicity of expectation (integrating a pointwise bound)"),
-                 fact("E of a product of independent factors is the product of their expectations"),
-                 fact("union bound (subadditivity of probability)"))
+    # what the route uses beyond its own checks: kernel-checked where mathcomp-analysis is installed (MeasureDP.v),
+    # else named as premises, so the verdict says it holds given them
+    premises = [fact(name) for name in PROBABILITY_FACTS]
+    facts = coq.kernel_step("MeasureDP.v", "chernoff_route_facts", PROBABILITY_FACTS_COQ,
+                            given(stated("standard facts of probability"), *premises))
+    if facts.verdict is ProofVerdict.KERNEL_CHECKED:
+        return rests_on(res, ("the three facts of probability (MeasureDP.chernoff_route_facts)", facts))
+    return given(res, *premises)
 
 
 @functools.lru_cache(maxsize=None)

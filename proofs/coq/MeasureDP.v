@@ -7,14 +7,34 @@
    - truncated_density_normalised: a probability density f, an event E of probability P[E] = int_E f < 1: the
      truncated density f' = f/(1 - P[E]) off E, 0 on E, integrates to 1 (additivity of the integral over E and its
      complement: integral_setU).
+   - the three facts of probability that zhou-compression Lemma 4.4's Chernoff route uses: chernoff_bound
+     (monotonicity of the expectation: P[X >= t] = E[1{X >= t}] <= E[exp(lam (X - t))], lam >= 0),
+     iid_product_expectation (the expectation of a product of functions of k+1 independent draws from P is the
+     product of their expectations: the integral over the product measure P^(k+1), product_measure1 with
+     Fubini-Tonelli, P sigma-finite) and union_bound (finite subadditivity of a measure: content_sub_additive).
    Print Assumptions shows, besides the classical reals, mathcomp's classical axioms (boolp) and Hilbert's epsilon
    (Rstruct). Needs Debian's libcoq-mathcomp-analysis. *)
 Set Warnings "-notation-overridden,-ambiguous-paths,-notation-incompatible-format,-parsing".
 From Coq Require Import Reals Lra.
 From mathcomp Require Import all_ssreflect ssralg ssrnum.
-From mathcomp.classical Require Import boolp classical_sets functions mathcomp_extra.
+From mathcomp.classical Require Import boolp classical_sets mathcomp_extra.
 From mathcomp.analysis Require Import Rstruct reals ereal topology normedtype sequences measure numfun lebesgue_measure lebesgue_integral.
 Import Order.TTheory GRing.Theory Num.Theory.
+
+(** exp(lam (y - t)), the Chernoff weight, continuous in y *)
+Definition chernoff_weight (lam t y : R) : R := exp (Rmult lam (Rminus y t)).
+Lemma chernoff_weight_continuous (lam t : R) :
+  continuous (fun y : real_realType => (chernoff_weight lam t y : real_realType)).
+Proof.
+move=> y; apply/continuity_ptE; rewrite /chernoff_weight.
+apply: continuity_pt_comp; last exact: derivable_continuous_pt (derivable_pt_exp _).
+apply: continuity_pt_mult; first by apply: continuity_pt_const => ? ?.
+apply: continuity_pt_minus; first exact: derivable_continuous_pt (derivable_pt_id _).
+by apply: continuity_pt_const => ? ?.
+Qed.
+
+(* after chernoff_weight_continuous: with functions imported first, continuity_ptE no longer applies to it *)
+From mathcomp.classical Require Import functions.
 
 Section measure_dp.
 Local Open Scope classical_set_scope.
@@ -92,3 +112,170 @@ rewrite ge0_integralM //.
 Qed.
 
 End measure_dp.
+
+Section union_bound.
+Local Open Scope classical_set_scope.
+Local Open Scope ring_scope.
+Local Open Scope ereal_scope.
+Context d (T : measurableType d) (mu : {measure set T -> \bar real_realType}).
+
+Lemma union_bound (F : nat -> set T) (n : nat) : (forall k, measurable (F k)) ->
+  mu (\big[setU/set0]_(k < n) F k) <= \sum_(k < n) mu (F k).
+Proof.
+move=> mF; apply: (@content_sub_additive _ _ _ mu (\big[setU/set0]_(k < n) F k) F n).
+- by move=> k _; apply: mF.
+- by apply: bigsetU_measurable => k _; apply: mF.
+- by [].
+Qed.
+End union_bound.
+
+Section product_expectation.
+Local Open Scope classical_set_scope.
+Local Open Scope ring_scope.
+Local Open Scope ereal_scope.
+Context d1 d2 (T1 : measurableType d1) (T2 : measurableType d2).
+Context (m1 : {measure set T1 -> \bar real_realType}) (m2 : {measure set T2 -> \bar real_realType}).
+Hypothesis sm2 : sigma_finite setT m2.
+
+Lemma measurable_fst2 : measurable_fun setT (fun z : T1 * T2 => z.1).
+Proof. by have [] := (prod_measurable_funP (fun z : T1 * T2 => z)).1 (@measurable_fun_id _ _ _). Qed.
+Lemma measurable_snd2 : measurable_fun setT (fun z : T1 * T2 => z.2).
+Proof. by have [] := (prod_measurable_funP (fun z : T1 * T2 => z)).1 (@measurable_fun_id _ _ _). Qed.
+
+Lemma product_expectation (f : T1 -> real_realType) (g : T2 -> real_realType) :
+  (forall x, Rle 0 (f x)) -> (forall y, Rle 0 (g y)) -> measurable_fun setT f -> measurable_fun setT g ->
+  \int[product_measure1 m1 sm2]_z (Rmult (f z.1) (g z.2))%:E =
+    \int[m1]_x (f x)%:E * \int[m2]_y (g y)%:E.
+Proof.
+move=> f0 g0 mf mg.
+have mh : measurable_fun setT (fun z : T1 * T2 => (Rmult (f z.1) (g z.2))%:E).
+  apply/EFin_measurable_fun.
+  exact: (measurable_funM (measurable_fun_comp mf measurable_fst2) (measurable_fun_comp mg measurable_snd2)).
+have h0 z : 0 <= (Rmult (f z.1) (g z.2))%:E by rewrite lee_fin; apply/RleP; apply: Rmult_le_pos.
+rewrite (@fubini_tonelli1 _ _ _ _ _ m1 m2 sm2 _ mh h0) /fubini_F /=.
+have G0 : 0 <= \int[m2]_y (g y)%:E by apply: integral_ge0 => y _; rewrite lee_fin; apply/RleP.
+have mgE : measurable_fun setT (fun y => (g y)%:E) by apply/EFin_measurable_fun.
+have mfE : measurable_fun setT (fun x => (f x)%:E) by apply/EFin_measurable_fun.
+transitivity (\int[m1]_x (\int[m2]_y (g y)%:E * (f x)%:E)).
+  apply: eq_integral => x _.
+  transitivity (\int[m2]_y ((f x)%:E * (g y)%:E)); first by apply: eq_integral => y _; rewrite EFinM.
+  rewrite ge0_integralM //; first by rewrite muleC.
+  - by move=> y _; rewrite lee_fin; apply/RleP.
+  - by rewrite lee_fin; apply/RleP.
+rewrite ge0_integralM //; first by rewrite muleC.
+by move=> x _; rewrite lee_fin; apply/RleP.
+Qed.
+End product_expectation.
+
+Section iid_product.
+Local Open Scope classical_set_scope.
+Local Open Scope ring_scope.
+Local Open Scope ereal_scope.
+Context d (T : measurableType d) (P : {measure set T -> \bar real_realType}).
+Hypothesis sP : sigma_finite setT P.
+
+(** T^(k+1) with the product sigma-algebra and the product measure P^(k+1): k+1 independent draws from P. *)
+Fixpoint idisp (k : nat) : measure_display := match k with 0 => d | S k => (idisp k, d).-prod%mdisp end.
+Fixpoint TK (k : nat) : measurableType (idisp k) :=
+  match k as k return measurableType (idisp k) with
+  | 0 => T
+  | S k => [the measurableType (idisp k, d).-prod%mdisp of (TK k * T)%type] end.
+Fixpoint PK (k : nat) : {measure set (TK k) -> \bar real_realType} :=
+  match k as k return {measure set (TK k) -> \bar real_realType} with
+  | 0 => P
+  | S k => [the measure _ _ of product_measure1 (PK k) sP] end.
+(** the product f(x_0) ... f(x_k) of a function of each draw *)
+Fixpoint prodK (f : T -> real_realType) (k : nat) : TK k -> real_realType :=
+  match k as k return TK k -> real_realType with
+  | 0 => fun x => f x
+  | S k => fun z => Rmult (prodK f k z.1) (f z.2) end.
+
+Lemma prodK_ge0 f k : (forall x, Rle 0 (f x)) -> forall z, Rle 0 (prodK f k z).
+Proof. by move=> f0; elim: k => [//|k IH] z /=; apply: Rmult_le_pos. Qed.
+
+Lemma prodK_measurable f k : measurable_fun setT f -> measurable_fun setT (prodK f k).
+Proof.
+move=> mf; elim: k => [//|k IH] /=.
+have := measurable_funM (measurable_fun_comp IH (@measurable_fst2 _ _ (TK k) T)) (measurable_fun_comp mf (@measurable_snd2 _ _ (TK k) T)).
+exact.
+Qed.
+
+Lemma iid_product_expectation (f : T -> real_realType) (k : nat) :
+  (forall x, Rle 0 (f x)) -> measurable_fun setT f ->
+  \int[PK k]_z (prodK f k z)%:E = (\int[P]_x (f x)%:E) ^+ k.+1.
+Proof.
+move=> f0 mf; elim: k => [//|k IH].
+rewrite /= (@product_expectation _ _ (TK k) T (PK k) P sP (prodK f k) f (prodK_ge0 f k f0) f0 (prodK_measurable f k mf) mf) IH.
+by rewrite [in RHS]/expe /= muleC.
+Qed.
+End iid_product.
+
+(* the sets [t, +oo[ of R (after exp_affine_continuous: these imports change the filters that continuous reads) *)
+From mathcomp Require Import interval.
+From mathcomp.classical Require Import set_interval.
+
+Section chernoff.
+Local Open Scope classical_set_scope.
+Local Open Scope ring_scope.
+Local Open Scope ereal_scope.
+Context d (T : measurableType d) (mu : {measure set T -> \bar real_realType}).
+
+Lemma chernoff_bound (X : T -> real_realType) (t lam : R) : measurable_fun setT X -> Rle 0 lam ->
+  mu [set x | Rle t (X x)] <= \int[mu]_x (exp (Rmult lam (Rminus (X x) t)))%:E.
+Proof.
+move=> mX Hlam.
+have mA : measurable [set x | Rle t (X x)].
+  have -> : [set x | Rle t (X x)] = setT `&` X @^-1` `[(t : real_realType), +oo[%classic.
+    rewrite predeqE => x /=; rewrite in_itv /= andbT; split; first by move=> H; split => //; apply/RleP.
+    by move=> [_ /RleP].
+  by apply: (mX measurableT); apply: measurable_itv.
+have cg := chernoff_weight_continuous lam t.
+have mg : measurable_fun setT (fun x => (exp (Rmult lam (Rminus (X x) t)) : real_realType)%:E).
+  apply/EFin_measurable_fun.
+  exact: (measurable_fun_comp (continuous_measurable_fun cg) mX).
+have -> : mu [set x | Rle t (X x)] = \int[mu]_x (\1_[set x | Rle t (X x)] x : real_realType)%:E.
+  by rewrite integral_indic // setIT.
+apply: ge0_le_integral => //.
+- by move=> x _; rewrite lee_fin indicE; case: (x \in _) => /=; [exact: ler01 | exact: lexx].
+- by apply/EFin_measurable_fun; apply: measurable_fun_indic.
+- by move=> x _; rewrite lee_fin; apply/RleP; apply: Rlt_le; apply: exp_pos.
+- move=> x _; rewrite indicE lee_fin; case: (boolP (x \in _)) => [xA|_] /=.
+  + apply/RleP; apply: (Rle_trans _ (exp 0)); first by rewrite exp_0; apply: Rle_refl.
+    have H0 : Rle 0 (Rmult lam (Rminus (X x) t)).
+      by apply: Rmult_le_pos => //; move: xA; rewrite inE /= => H; lra.
+    case: (Rle_lt_or_eq_dec _ _ H0) => [Hlt|<-]; [by apply: Rlt_le; apply: exp_increasing | by apply: Rle_refl].
+  + by apply/RleP; apply: Rlt_le; apply: exp_pos.
+Qed.
+End chernoff.
+
+(** The three facts of zhou-compression Lemma 4.4's Chernoff route together (one theorem for the proof file's
+    kernel_step): monotonicity of the expectation (chernoff_bound), the expectation of a product of independent
+    factors (two factors with any two functions: product_expectation; k+1 independent draws of one law:
+    iid_product_expectation), and the union bound. *)
+Section chernoff_route.
+Local Open Scope classical_set_scope.
+Local Open Scope ring_scope.
+Local Open Scope ereal_scope.
+
+Theorem chernoff_route_facts :
+  (forall d (T : measurableType d) (mu : {measure set T -> \bar real_realType}) (X : T -> real_realType) (t lam : R),
+     measurable_fun setT X -> Rle 0 lam ->
+     mu [set x | Rle t (X x)] <= \int[mu]_x (exp (Rmult lam (Rminus (X x) t)))%:E) /\
+  (forall d1 d2 (T1 : measurableType d1) (T2 : measurableType d2) (m1 : {measure set T1 -> \bar real_realType})
+     (m2 : {measure set T2 -> \bar real_realType}) (sm2 : sigma_finite setT m2) (f : T1 -> real_realType)
+     (g : T2 -> real_realType),
+     (forall x, Rle 0 (f x)) -> (forall y, Rle 0 (g y)) -> measurable_fun setT f -> measurable_fun setT g ->
+     \int[product_measure1 m1 sm2]_z (Rmult (f z.1) (g z.2))%:E = \int[m1]_x (f x)%:E * \int[m2]_y (g y)%:E) /\
+  (forall d (T : measurableType d) (P : {measure set T -> \bar real_realType}) (sP : sigma_finite setT P)
+     (f : T -> real_realType) (k : nat),
+     (forall x, Rle 0 (f x)) -> measurable_fun setT f ->
+     \int[@PK d T P sP k]_z (@prodK d T f k z)%:E = (\int[P]_x (f x)%:E) ^+ k.+1) /\
+  (forall d (T : measurableType d) (mu : {measure set T -> \bar real_realType}) (F : nat -> set T) (n : nat),
+     (forall k, measurable (F k)) -> mu (\big[setU/set0]_(k < n) F k) <= \sum_(k < n) mu (F k)).
+Proof.
+split; first exact: chernoff_bound.
+split; first exact: product_expectation.
+split; first exact: iid_product_expectation.
+exact: union_bound.
+Qed.
+End chernoff_route.

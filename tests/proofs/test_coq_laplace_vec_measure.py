@@ -2,11 +2,13 @@
 and its product measure (the K-fold product of the Lebesgue measure of R), that the K-dimensional Laplace mechanism
 satisfies P(A(S) in E) <= e^eps P(A(S') in E) for every measurable E of R^K: lecture21-dp/lemma-2 (scale B/eps) and
 jiang-wishart/theorem-1 (scale lam > s1/eps) lose their integration premise. proofs/coq/MeasureDP.v holds the step on
-any measure space (dp_of_pointwise_measure) and the normalisation of zhou-compression/procedure-4.2's truncated density
-(truncated_density_normalised, the additivity of the integral over E and its complement).
+any measure space (dp_of_pointwise_measure) the normalisation of zhou-compression/procedure-4.2's truncated density
+(truncated_density_normalised, the additivity of the integral over E and its complement) and the three facts of
+probability of zhou-compression/lemma-4.4's Chernoff route (chernoff_route_facts).
 
 Tests: the files compile with allowed axioms only; coqc rejects false variants (the factor e^eps dropped; the
-sensitivity relaxed; the scale halved; the truncated density not renormalised; P[E] = 1 allowed); the two claims are
+sensitivity relaxed; the scale halved; the truncated density not renormalised; P[E] = 1 allowed; the Chernoff bound
+without lam >= 0; a sum for the product of two expectations); Lemma 4.4's route has no premise; the two claims are
 kernel-checked with no premise; procedure-4.2's normalisation step is kernel-checked and the claim proved with no
 premise; the step theorem's hypotheses are satisfiable (its witness, which kernel_step does not run); without
 mathcomp-analysis the pointwise theorems' verdicts (with the integration premise) and the additivity premise stand.
@@ -44,6 +46,10 @@ MUTANTS = [
      "not renormalised: f = 1 on [0, 1], E = [0, 1/2]: the integral is 1/2"),
     (STEP_FILE, "truncated_density_normalised", "Rlt p 1", "Rle p 1",
      "P[E] = 1: f/(1 - P[E]) is f/0, which Coq's R reads as 0, integrating to 0"),
+    (STEP_FILE, "chernoff_bound", "Rle 0 lam ->", "",
+     "lam = -1, X = t + 1 on a probability space: mu[X >= t] = 1 > e^-1"),
+    (STEP_FILE, "product_expectation", "\\int[m1]_x (f x)%:E * \\int", "\\int[m1]_x (f x)%:E + \\int",
+     "two probabilities, f = g = 1: the integral over the product is 1, not 1 + 1"),
 ]
 
 
@@ -51,7 +57,8 @@ MUTANTS = [
 @needs_analysis
 def test_compiles_with_allowed_axioms_named():
     assert_compiles_classically(FILE, ("laplace_vec_events", "laplace_vec_dp_lebesgue", "laplace_jiang_dp_lebesgue"))
-    assert_compiles_classically(STEP_FILE, ("dp_of_pointwise_measure", "truncated_density_normalised"))
+    assert_compiles_classically(STEP_FILE, ("dp_of_pointwise_measure", "truncated_density_normalised",
+                                            "chernoff_route_facts"))
     ax = coq.assumptions([(FILE, "laplace_vec_dp_lebesgue")])
     phrase = coq.axioms_phrase(ax[(FILE, "laplace_vec_dp_lebesgue")])
     assert "Hilbert's epsilon" in phrase and "boolp" in phrase
@@ -89,6 +96,23 @@ def test_truncation_step_is_kernel_checked_and_its_hypotheses_satisfiable():
                                  requires=["MeasureDP", "WitnessesMeasureDP"])
     assert isinstance(got, dict), got
     assert got["MeasureDP.v:truncated_density_normalised"].ok, got
+
+
+@needs_coq
+@needs_analysis
+def test_lemma_4_4_route_rests_on_no_premise():
+    """The Chernoff route of zhou-compression Lemma 4.4 (and so Procedure 4.1 and Remark 4.3, which rest on it): its
+    three facts of probability kernel-checked (MeasureDP.chernoff_route_facts), the verdict certified with no premise;
+    inside kernel_premises(False) the three facts are its premises again."""
+    Z.lemma_4_4_chernoff.cache_clear()
+    r = Z.lemma_4_4_chernoff()
+    assert r.verdict is ProofVerdict.CERTIFIED and not r.premises, r.evidence
+    assert "chernoff_route_facts" in r.evidence
+    Z.lemma_4_4_chernoff.cache_clear()
+    with coq.kernel_premises(False):
+        r = Z.lemma_4_4_chernoff()
+    Z.lemma_4_4_chernoff.cache_clear()
+    assert {p.name for p in r.premises} == set(Z.PROBABILITY_FACTS)
 
 
 @needs_coq
