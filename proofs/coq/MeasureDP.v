@@ -17,11 +17,12 @@
 Set Warnings "-notation-overridden,-ambiguous-paths,-notation-incompatible-format,-parsing".
 From Coq Require Import Reals Lra.
 From mathcomp Require Import all_ssreflect ssralg ssrnum.
-From mathcomp.classical Require Import boolp classical_sets mathcomp_extra.
+From mathcomp.classical Require Import boolp classical_sets functions mathcomp_extra.
 From mathcomp.analysis Require Import Rstruct reals ereal topology normedtype sequences measure numfun lebesgue_measure lebesgue_integral.
 Import Order.TTheory GRing.Theory Num.Theory.
 
-(** exp(lam (y - t)), the Chernoff weight, continuous in y *)
+(** exp(lam (y - t)), the Chernoff weight, continuous in y (a named function: Rstruct's continuity_ptE did not apply
+    to the same function written inline as a lambda) *)
 Definition chernoff_weight (lam t y : R) : R := exp (Rmult lam (Rminus y t)).
 Lemma chernoff_weight_continuous (lam t : R) :
   continuous (fun y : real_realType => (chernoff_weight lam t y : real_realType)).
@@ -32,9 +33,6 @@ apply: continuity_pt_mult; first by apply: continuity_pt_const => ? ?.
 apply: continuity_pt_minus; first exact: derivable_continuous_pt (derivable_pt_id _).
 by apply: continuity_pt_const => ? ?.
 Qed.
-
-(* after chernoff_weight_continuous: with functions imported first, continuity_ptE no longer applies to it *)
-From mathcomp.classical Require Import functions.
 
 Section measure_dp.
 Local Open Scope classical_set_scope.
