@@ -208,7 +208,7 @@ by rewrite [in RHS]/expe /= muleC.
 Qed.
 End iid_product.
 
-(* the sets [t, +oo[ of R (after exp_affine_continuous: these imports change the filters that continuous reads) *)
+(* the sets [t, +oo[ of R as sets (the interval notations of classical_set_scope) *)
 From mathcomp Require Import interval.
 From mathcomp.classical Require Import set_interval.
 
