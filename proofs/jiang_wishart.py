@@ -1100,6 +1100,17 @@ COQ = (
              "per-coordinate Laplace(lam) densities is <= eps " + coq.LAPLACE_BRIDGE, coq.Coverage.CLAIM,
              checks="forall (K : nat) (eps s1 lam : R) (mu mu' x : nat -> R), 0 < eps -> 0 < s1 -> lam > s1 / eps -> sumn (fun i : nat => Rabs (mu i - mu' i)) K <= s1 -> ln (lap_vec_density K lam mu x) - ln (lap_vec_density K lam mu' x) <= eps",
              premises=(coq.INTEGRATION,)),
+    # the same claim for events (round 14): the integration premise discharged on R^K with mathcomp-analysis's product
+    # measure (proofs/coq/LaplaceVecMeasure.v, the step itself MeasureDP.dp_of_pointwise_measure); applied after the
+    # pointwise entry, it decides where mathcomp-analysis is installed; elsewhere the entry above stands
+    coq.CoqEntry("jiang-wishart/theorem-1", "LaplaceVecMeasure.v", "laplace_jiang_dp_lebesgue",
+             "for all K >= 1 released coordinates, eps > 0, s1 > 0, lam > s1/eps, M(D), M(D') in R^K with l1 distance "
+             "<= s1 and every measurable set E of R^K (the product sigma-algebra: the Borel sets): P(M(D) + "
+             "Lap(0, lam)^K in E) = int_E p_K(x; M(D), lam) dx <= e^eps int_E p_K(x; M(D'), lam) dx, p_K the product "
+             "Laplace density, dx the K-fold product of mathcomp-analysis's Lebesgue measure (product_measure1; the "
+             "integral its Lebesgue integral, extended reals)",
+             coq.Coverage.CLAIM,
+             checks="forall (K : nat) (eps s1 lam : R) (mu mu' : nat -> R) (E : classical_sets.set (measure.Measurable.sort (Rvec K))), is_true (ssrnat.leq 1 K) -> 0 < eps -> 0 < s1 -> lam > s1 / eps -> Laplace.sumn (fun i : nat => Rabs (mu i - mu' i)) K <= s1 -> measure.measurable E -> is_true (order.Order.le (lebesgue_integral.integral (T:=Rvec K) (R:=Rstruct.real_realType) (measure.Measure.sort (lebesgue_vec K)) E (fun x : measure.Measurable.sort (Rvec K) => constructive_ereal.EFin (Laplace.lap_vec_density K lam mu (coords K x)))) (constructive_ereal.mule (constructive_ereal.EFin (exp eps)) (lebesgue_integral.integral (T:=Rvec K) (R:=Rstruct.real_realType) (measure.Measure.sort (lebesgue_vec K)) E (fun x : measure.Measurable.sort (Rvec K) => constructive_ereal.EFin (Laplace.lap_vec_density K lam mu' (coords K x))))))"),
     coq.CoqEntry("jiang-wishart/lemma-4", "JiangWeyl.v", "jiang_weyl",
              "for every dimension d and index i, M = H + P: nu_i + rho_d <= mu_i <= nu_i + rho_1, where nu, mu are the "
              "eigenvalues (nonincreasing) of orthonormal eigendecompositions H = Q diag(nu) Q^T, M = Q' diag(mu) Q'^T "

@@ -524,6 +524,17 @@ COQ = (
              "product Laplace densities with scale B/eps is <= eps " + coq.LAPLACE_BRIDGE, coq.Coverage.CLAIM,
              checks="forall (K : nat) (eps B : R) (mu mu' x : nat -> R), 0 < eps -> 0 < B -> sumn (fun i : nat => Rabs (mu i - mu' i)) K <= B -> ln (lap_vec_density K (B / eps) mu x) - ln (lap_vec_density K (B / eps) mu' x) <= eps",
              premises=(coq.INTEGRATION,)),
+    # the same claim for events (round 14): the integration premise discharged on R^K with mathcomp-analysis's product
+    # measure (proofs/coq/LaplaceVecMeasure.v, the step itself MeasureDP.dp_of_pointwise_measure); applied after the
+    # pointwise entry, it decides where mathcomp-analysis is installed; elsewhere the entry above stands
+    coq.CoqEntry("lecture21-dp/lemma-2", "LaplaceVecMeasure.v", "laplace_vec_dp_lebesgue",
+             "for all K >= 1, eps > 0, B > 0, F(S), F(S') in R^K with ||F(S) - F(S')||_1 <= B and every measurable "
+             "set E of R^K (the product sigma-algebra: the Borel sets): P(F(S) + (B/eps)(X_1..X_K) in E) = int_E "
+             "p_K(x; F(S), B/eps) dx <= e^eps int_E p_K(x; F(S'), B/eps) dx, p_K the product Laplace density, dx "
+             "the K-fold product of mathcomp-analysis's Lebesgue measure (product_measure1; the integral its Lebesgue "
+             "integral, extended reals)",
+             coq.Coverage.CLAIM,
+             checks="forall (K : nat) (eps B : R) (mu mu' : nat -> R) (E : classical_sets.set (measure.Measurable.sort (Rvec K))), is_true (ssrnat.leq 1 K) -> 0 < eps -> 0 < B -> Laplace.sumn (fun i : nat => Rabs (mu i - mu' i)) K <= B -> measure.measurable E -> is_true (order.Order.le (lebesgue_integral.integral (T:=Rvec K) (R:=Rstruct.real_realType) (measure.Measure.sort (lebesgue_vec K)) E (fun x : measure.Measurable.sort (Rvec K) => constructive_ereal.EFin (Laplace.lap_vec_density K (B / eps) mu (coords K x)))) (constructive_ereal.mule (constructive_ereal.EFin (exp eps)) (lebesgue_integral.integral (T:=Rvec K) (R:=Rstruct.real_realType) (measure.Measure.sort (lebesgue_vec K)) E (fun x : measure.Measurable.sort (Rvec K) => constructive_ereal.EFin (Laplace.lap_vec_density K (B / eps) mu' (coords K x))))))"),
     coq.CoqEntry("lecture21-dp/lemma-5/independent", "FiniteDP.v", "basic_composition_independent",
              "on finite output spaces (mass functions on lists): eps1-DP and eps2-DP with independent randomness give "
              "(eps1 + eps2)-DP for every event of the pair (also adaptive: basic_composition); general output "

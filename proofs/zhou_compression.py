@@ -486,14 +486,21 @@ def procedures(first_draw: int = 0) -> list[ClaimReport]:
     """``first_draw`` is the index of the first term of the geometric series (mutation hook; the proof: 0)."""
     law = geometric_law(first_draw)
     bound = ("P[E] <= 1/n^2 (Lemma 4.4)", lemma_4_4().conclusion)
-    # the normalisation holds by definition (issue 33): P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; the
-    # division is checked by sympy; the additivity of the integral over E and E^c is what no check here establishes
+    # the normalisation holds by definition (issue 33): P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]. With
+    # mathcomp-analysis the whole step, the additivity of the integral over E and E^c included, is kernel-checked
+    # (MeasureDP.truncated_density_normalised, any measure space); without it, the division is checked by sympy and the
+    # additivity is the step's premise
     pe, fe = sp.symbols("P_E int_Ec_f", nonnegative=True)
     norm = sp.simplify((fe / (1 - pe)).subs(fe, 1 - pe)) == 1
-    integral_one = given(proved("definition: P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; sympy: (1 - P[E])/"
-                                "(1 - P[E]) = 1 for P[E] < 1, so f/(1 - P[E]) on E^c integrates to 1: (14) is a density"),
-                         fact("additivity of the integral over E and its complement")) if norm else \
+    by_sympy = given(proved("definition: P[E] = int_E f and int f = 1, so int_{E^c} f = 1 - P[E]; sympy: (1 - P[E])/"
+                            "(1 - P[E]) = 1 for P[E] < 1, so f/(1 - P[E]) on E^c integrates to 1: (14) is a density"),
+                     fact("additivity of the integral over E and its complement")) if norm else \
         unknown("sympy did not simplify (1 - P[E])/(1 - P[E]) to 1")
+    integral_one = coq.kernel_step(
+        "MeasureDP.v", "truncated_density_normalised",
+        "on every measure space, for every nonnegative measurable f with int f = 1 and measurable E with P[E] = int_E f "
+        "< 1: f'(X) = f(X)/(1 - P[E]) on E^c, 0 on E, integrates to 1 (the additivity of mathcomp-analysis's Lebesgue "
+        "integral over E and E^c, integral_setU): (14) is a density", by_sympy)
     draws = expected_draws_statement().check()
     # the statement is the claim's bound on the expected number of draws: a counterexample to it refutes the claim
     p41_res = draws if draws.verdict is ProofVerdict.REFUTED else \
@@ -860,8 +867,20 @@ def chernoff_pointwise() -> CheckResult:
     return res if res.verdict is ProofVerdict.REFUTED else unknown(f"pointwise Chernoff bound not shown: {res.evidence}")
 
 
-MEASURE_BRIDGE = ("used as axioms of probability, not machine-checked: monotonicity of expectation (integrating the "
-                  "pointwise bound), E of a product of independent factors, and subadditivity (union bound)")
+MEASURE_BRIDGE = ("used as axioms of probability: monotonicity of expectation (integrating the pointwise bound), E of a "
+                  "product of independent factors, and subadditivity (union bound)")
+
+#: the three facts of probability the Chernoff route uses (premise names); with mathcomp-analysis they are kernel-checked
+#: on every measure space (MeasureDP.chernoff_route_facts), without it they are the route's premises
+PROBABILITY_FACTS = ("monotonicity of expectation (integrating a pointwise bound)",
+                     "E of a product of independent factors is the product of their expectations",
+                     "union bound (subadditivity of probability)")
+PROBABILITY_FACTS_COQ = (
+    "on every measure space: (1) for measurable X, every t and lam >= 0, mu[X >= t] = int 1{X >= t} <= int exp(lam "
+    "(X - t)) (the pointwise bound integrated: ge0_le_integral, integral_indic); (2) for sigma-finite m2 and nonnegative "
+    "measurable f, g, int f(x) g(y) d(m1 x m2) = int f dm1 int g dm2 (Fubini-Tonelli), and for a sigma-finite P the "
+    "integral of f(x_0) ... f(x_k) over P^(k+1) (k+1 independent draws, product_measure1 iterated) is (int f dP)^(k+1); "
+    "(3) mu(F_0 u ... u F_(n-1)) <= sum_k mu(F_k) for measurable F_k (content_sub_additive)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -876,10 +895,14 @@ def lemma_4_4_chernoff() -> CheckResult:
         return route
     res = CheckResult(route.verdict, f"Chernoff route (not the paper's Lemma B.1): {route.evidence}; {MEASURE_BRIDGE}",
                       details=route.details, premises=route.premises, domain=route.domain)
-    # what the route uses and no check here establishes: named, so the verdict says it holds given them
-    return given(res, fact("monotonicity of expectation (integrating a pointwise bound)"),
-                 fact("E of a product of independent factors is the product of their expectations"),
-                 fact("union bound (subadditivity of probability)"))
+    # what the route uses beyond its own checks: kernel-checked where mathcomp-analysis is installed (MeasureDP.v),
+    # else named as premises, so the verdict says it holds given them
+    premises = [fact(name) for name in PROBABILITY_FACTS]
+    facts = coq.kernel_step("MeasureDP.v", "chernoff_route_facts", PROBABILITY_FACTS_COQ,
+                            given(stated("standard facts of probability"), *premises))
+    if facts.verdict is ProofVerdict.KERNEL_CHECKED:
+        return rests_on(res, ("the three facts of probability (MeasureDP.chernoff_route_facts)", facts))
+    return given(res, *premises)
 
 
 @functools.lru_cache(maxsize=None)
