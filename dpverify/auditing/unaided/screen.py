@@ -30,9 +30,6 @@ import numpy as np
 
 from ...errors import DPVerifyError, MechanismError
 from ...messages import describe
-from ..blackbox.event_families import to_table
-from ..blackbox.outputs import as_outputs, take
-from ..blackbox.scores import predicted, select_both
 
 __all__ = ["SideDraws", "draw_side", "violation_score", "certifiable_score", "screen_candidates", "Screened",
            "CERTIFY_LEVEL"]
@@ -241,6 +238,10 @@ def certifiable_score(side1: SideDraws, side2: SideDraws, epsilon: float, delta:
     of these draws, each one's predicted epsilon computed from its counts on the second half (so a threshold that
     fits noise does not predict its own luck), the best minus ``epsilon``; -inf when none predicts a certified
     epsilon, or when the outputs do not form one table."""
+    from ..blackbox.event_families import to_table  # deferred: scipy (beta quantiles), only once an audit screens
+    from ..blackbox.outputs import as_outputs, take  # deferred: as above
+    from ..blackbox.scores import predicted, select_both  # deferred: as above
+
     o1, o2 = side1.outputs, side2.outputs
     if len(o1) < 4 or len(o2) < 4:
         return -math.inf
