@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # the very scenario of tests/auditing/test_randomness.py::test_ctrl_c_ends_a_pooled_audit_with_one_line
-sys.path.insert(0, str(ROOT / "tests" / "audit"))
+sys.path.insert(0, str(ROOT / "tests" / "auditing"))
 from test_randomness import SLOW_MODULE  # noqa: E402
 
 # Only in the run's directory (on the child's PYTHONPATH): SIGUSR1 dumps every thread of the process.

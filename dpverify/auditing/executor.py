@@ -203,6 +203,15 @@ def stop_executor(executor: Any) -> None:
             writer.close()
         except Exception:  # pragma: no cover
             pass
+    # let the manager thread finish its cleanup (it closes its wake-up pipe) before the interpreter's exit hook
+    # wakes it: on Python 3.11 the hook and that cleanup raced, and the hook's write to the closing pipe printed
+    # "OSError: [Errno 9] Bad file descriptor" with a traceback after Ctrl-C (seen once in CI, round 14)
+    manager = getattr(executor, "_executor_manager_thread", None)
+    if manager is not None:
+        try:
+            manager.join(timeout=2.0)
+        except Exception:  # pragma: no cover
+            pass
 
 
 def worker_init() -> None:
