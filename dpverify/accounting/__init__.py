@@ -67,7 +67,8 @@ from .rdp import DEFAULT_ORDERS, RDPComposition
 from .registry import Method
 from .sampler_audit import SamplerAudit, SamplerCheck, Sampling, audit_sampler
 from .samplers import shuffled_gaussian_delta_lower, shuffled_gaussian_epsilon_lower
-from .shuffle_lower import ShuffledLowerBound, shuffled_epochs_delta_lower, shuffled_epochs_epsilon_lower
+from .shuffle_lower import (ShuffledLowerBound, allocation_epochs_epsilon_lower, shuffled_epochs_delta_lower,
+                            shuffled_epochs_epsilon_lower)
 
 __all__ = [
     "SamplerAudit",
@@ -76,6 +77,7 @@ __all__ = [
     "audit_sampler",
     "ShuffledLowerBound",
     "shuffled_epochs_delta_lower",
+    "allocation_epochs_epsilon_lower",
     "shuffled_epochs_epsilon_lower",
     "shuffled_gaussian_delta_lower",
     "shuffled_gaussian_epsilon_lower",

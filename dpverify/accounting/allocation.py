@@ -42,17 +42,20 @@ are coarser, the bound looser, still certified; where they are so coarse that S 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import scipy.fft
 from scipy.special import ndtr, ndtri
 
-from ..errors import NumericalError
+from .. import validation as v
+from ..errors import InvalidArgument, NumericalError
 from . import spectral as sp
 from .grid import ROUND_DOWN, Bins, Discretisation, split_atoms
 from .pmf import U, LossPMF
 
-__all__ = ["MAX_CELLS", "MAX_WINDOW", "allocation_pmf", "cell_step", "spread_cells"]
+__all__ = ["MAX_CELLS", "MAX_WINDOW", "allocation_pmf", "cell_step", "clear_cache", "spread_cells"]
 
 MAX_CELLS = 2 ** 22
 MAX_WINDOW = 2 ** 23
@@ -156,20 +159,31 @@ def _window(q: np.ndarray, t: int, g: float, tail: float):
     return s_lo, s_hi, p_up, q_up, q_lo
 
 
-def allocation_pmf(mu: float, steps: int, direction: int, h: float, tail: float,
-                   mode: Discretisation = Discretisation.CONNECT_DOTS, budget: float = 1e-12,
-                   zero_mass: float = 1e-12) -> LossPMF | None:
-    """The pessimistic discretised PLD of 1-out-of-``steps`` random allocation of a Gaussian of ``mu`` (module
-    docstring), ``direction`` 0 = remove, 1 = add, on the grid of step ``h``; None when the cells are so coarse
-    (small sigma: the lognormal's tail forces a wide grid) that the spread leaves more than ``zero_mass`` at S = 0,
-    where the add direction's loss is +inf: the caller then accounts the Gaussian itself (a record is used once)."""
-    if mode is ROUND_DOWN:
-        raise NumericalError("random allocation has no optimistic PLD")
-    t = int(steps)
+@dataclass(frozen=True)
+class _SumLaw:
+    """The spread Q-law of the t-fold sum (module docstring, steps 1-3), shared by both directions: bin indices
+    ``bins`` (from ``s_lo``) and their masses, the grid step ``g``, the tail bounds and the FFT's L1 error on the
+    masses."""
+
+    g: float
+    s_lo: int
+    bins: np.ndarray
+    masses: np.ndarray
+    a: float
+    p_up: float
+    q_up: float
+    q_lo: float
+    error: float
+
+
+@lru_cache(maxsize=8)
+def _sum_law(mu: float, t: int, tail: float, budget: float, zero_mass: float) -> _SumLaw | None:
+    """Steps 1-3 of the module docstring for one (mu, t, tail, budget): computed once for both directions; None
+    (before any FFT) when the spread leaves more than ``zero_mass`` at S = 0 (:func:`allocation_pmf`)."""
     g, K = cell_step(mu, t, tail)
     q, a = spread_cells(mu, g, K)
     if t * math.log(max(float(q[0]), 1e-300)) > math.log(zero_mass):
-        return None  # cells so coarse that S = 0 (loss +inf in the add direction) keeps real mass: no useful pair
+        return None
     r = float(np.sum(q)) * (1 + (math.log2(max(q.size, 2)) + 2) * U)
     s_lo, s_hi, p_up, q_up, q_lo = _window(q, t, g, tail)
     size = s_hi - s_lo + 1
@@ -180,10 +194,37 @@ def allocation_pmf(mu: float, steps: int, direction: int, h: float, tail: float,
     y = scipy.fft.irfft(P, N)
     start = (s_lo - t * shift) % N
     y = np.concatenate([y[start:], y[:start]])[:size]
-    qs = np.maximum(np.asarray(y, dtype=float), 0.0) * (1 + 4 * U)
-    J = np.arange(s_lo, s_hi + 1, dtype=float)
+    masses = np.maximum(np.asarray(y, dtype=float), 0.0) * (1 + 4 * U)
+    bins = np.arange(s_lo, s_hi + 1, dtype=float)
+    masses.flags.writeable = False
+    bins.flags.writeable = False
+    return _SumLaw(g, s_lo, bins, masses, a, p_up, q_up, q_lo, err)
+
+
+def allocation_pmf(mu: float, steps: int, direction: int, h: float, tail: float,
+                   mode: Discretisation = Discretisation.CONNECT_DOTS, budget: float = 1e-12,
+                   zero_mass: float = 1e-12) -> LossPMF | None:
+    """The pessimistic discretised PLD of 1-out-of-``steps`` random allocation of a Gaussian of ``mu`` (module
+    docstring), ``direction`` 0 = remove, 1 = add, on the grid of step ``h``; None when the cells are so coarse
+    (small sigma: the lognormal's tail forces a wide grid) that the spread leaves more than ``zero_mass`` at S = 0,
+    where the add direction's loss is +inf: the caller then accounts the Gaussian itself (a record is used once)."""
+    mu = v.positive("mu", mu, fix="Give the Gaussian's sensitivity / sigma (> 0).")
+    t = v.integer("steps", steps, minimum=1, fix="Give the number of steps (>= 1).")
+    if direction not in (0, 1):
+        raise InvalidArgument(f"direction={direction!r} must be 0 (remove) or 1 (add).")
+    h = v.positive("h", h, fix="Give the loss grid step, e.g. 1e-4.")
+    tail = v.open_unit("tail", tail, fix="Give the truncated mass, e.g. 1e-15.")
+    zero_mass = v.positive("zero_mass", zero_mass, fix="Give the largest mass at S = 0 accepted, e.g. 1e-12.")
+    if mode is ROUND_DOWN:  # the optimistic leaf is shuffle_lower.allocation_epoch_pmf (losses.leaf_pmf)
+        raise InvalidArgument("mode=ROUND_DOWN: allocation_pmf builds the pessimistic PLD only; the optimistic one is "
+                              "dpverify.accounting.shuffle_lower.allocation_epoch_pmf.")
+    law = _sum_law(mu, t, tail, budget, zero_mass)
+    if law is None:
+        return None  # cells so coarse that S = 0 (loss +inf in the add direction) keeps real mass: no useful pair
+    J, qs, s_lo, g = law.bins, law.masses, law.s_lo, law.g
     s = J * g / t
     s_max = float(s[-1]) * (1 + 4 * U)
+    a, p_up, q_up, q_lo, err = law.a, law.p_up, law.q_up, law.q_lo, law.error
     bins = Bins()
     pos = J > 0
     if direction == 0:
@@ -196,3 +237,9 @@ def allocation_pmf(mu: float, steps: int, direction: int, h: float, tail: float,
         bins.inf += sp.up(float(np.sum(qs[~pos])) + q_up + q_lo)
         bins.error += err
     return bins.pmf(h)
+
+
+def clear_cache() -> None:
+    """Forget the cached t-fold sums (both directions of a leaf share one; the next call computes it afresh, with
+    the same result)."""
+    _sum_law.cache_clear()

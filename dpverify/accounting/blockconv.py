@@ -28,7 +28,7 @@ import math
 import numpy as np
 import scipy.fft
 
-from .spectral import U, fft_error_l1, fft_error_l2
+from .spectral import U, fft_error_l1, fft_error_l2, norm2
 
 __all__ = ["CORE", "split_convolve"]
 
@@ -40,7 +40,7 @@ def split_convolve(x: np.ndarray, y: np.ndarray, m_out: int, plain_bound: float)
     """``(z, bound)``: the first ``m_out`` entries of ``x * y`` and an L1 bound on their round-off, computed as in
     the module docstring; None when the split would not at least halve ``plain_bound`` (the one-FFT bound) or a
     factor is too short to split."""
-    if _l2(x) > _l2(y):
+    if norm2(x) > norm2(y):
         x, y = y, x
     lc = CORE
     if y.size < 2 * lc or x.size < lc:
@@ -58,7 +58,7 @@ def split_convolve(x: np.ndarray, y: np.ndarray, m_out: int, plain_bound: float)
     # the blocks' bounds, vectorised (fft_error_l2 with per-block norms, inflated as fft_error_l1 does)
     x1 = np.sum(blocks, axis=1) * 1.01
     x2 = np.sqrt(np.sum(np.square(blocks), axis=1) + L * 2.0 ** -1074) * 1.01
-    c1, c2 = float(np.sum(core)) * 1.01, _l2(core) * 1.01
+    c1, c2 = float(np.sum(core)) * 1.01, norm2(core) * 1.01
     core_bound = math.sqrt(n) * float(np.sum(fft_error_l2(n, x1, x2, c1, c2)))
     N = scipy.fft.next_fast_len(m_out, real=True)
     rest_bound = fft_error_l1(x, rest, N, m_out)
@@ -79,6 +79,3 @@ def split_convolve(x: np.ndarray, y: np.ndarray, m_out: int, plain_bound: float)
     z[c0:c0 + m_core] += acc[:m_core]
     return z, bound
 
-
-def _l2(v: np.ndarray) -> float:
-    return math.sqrt(float(np.sum(np.square(v))) + v.size * 2.0 ** -1074)

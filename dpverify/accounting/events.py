@@ -420,9 +420,10 @@ class RandomAllocation(DpEvent):
     (:mod:`dpverify.accounting.allocation`; the pair is Feldman--Shenfeld's Theorem 3.1 and Chua et
     al.'s "balls and bins" Theorem 1, a published premise). Every other case, and every other
     method, accounts ``participations`` runs of ``event``: a certified upper bound without the
-    amplification. For ``participations = 1`` and a Gaussian the pair is the one of one shuffled
-    epoch, so :func:`dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower` bounds it from
-    below (the ``lower`` of :meth:`PLDComposition.bounds <dpverify.accounting.pld.PLDComposition.bounds>`)."""
+    amplification. For ``participations = 1`` the leaf's optimistic PLD is the maximum statistic's
+    cells on the same pair (:func:`dpverify.accounting.shuffle_lower.allocation_epoch_pmf`), so the
+    ``lower`` of :meth:`PLDComposition.bounds <dpverify.accounting.pld.PLDComposition.bounds>` bounds it
+    from below, alone or composed with other events."""
 
     event: DpEvent
     steps: int

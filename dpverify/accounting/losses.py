@@ -281,6 +281,10 @@ def leaf_pmf(ev: DpEvent, direction: int, h: float, tail: float, mode: Discretis
     if isinstance(ev, SampledWithoutReplacement):
         return _wor_pmf(ev, h, tail, mode)
     if isinstance(ev, RandomAllocation):  # 1-out-of-steps, Gaussian, add/remove (events.amplified_allocation)
+        if mode is ROUND_DOWN:  # the maximum statistic's cells: a post-processing of the pair, rounded down
+            from .shuffle_lower import allocation_epoch_pmf  # deferred: mpmath, for this leaf's lower bound only
+
+            return allocation_epoch_pmf(ev.event.sigma / ev.event.sensitivity, ev.steps, direction, h)
         pmf = allocation_pmf(ev.event.mu, ev.steps, direction, h, tail, mode, budget=min(1e-12, 1e3 * tail))
         # None: no useful pair at this sigma; the allocation uses each record once, so the Gaussian bounds it
         return pmf if pmf is not None else _gauss_pmf(ev.event.mu, h, tail, mode)

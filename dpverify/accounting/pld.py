@@ -52,11 +52,11 @@ from .events import (
     RandomizedResponse,
     RandomAllocation,
     SampledWithoutReplacement,
-    SelfComposed,
     Shuffled,
     amplified_allocation,
     grouped,
 )
+from . import allocation
 from .grid import MAX_REL_INFLATION, ROUND_DOWN, Discretisation
 from .losses import is_symmetric, leaf_pmf, loss_moments
 from .pmf import U, LossPMF
@@ -133,9 +133,8 @@ class PLDComposition(CompositionMethod):
             elif isinstance(leaf, (RandomizedResponse, PureDP, ApproxDP)) and leaf.epsilon > 0:
                 # atoms at +-eps split between grid points: the same relative rule (issue 32)
                 h = min(h, leaf.epsilon / 200)
-            elif isinstance(leaf, RandomAllocation):  # the loss log S: spread sqrt(Var S), Var S = (e^{mu^2}-1)/t
-                h = min(h, math.sqrt(min(math.expm1(min(leaf.event.mu ** 2, 700.0)) / leaf.steps,
-                                         leaf.event.mu ** 2)) / 200)
+            elif isinstance(leaf, RandomAllocation):  # the loss log S: its spread sqrt(Var S) (loss_moments)
+                h = min(h, math.sqrt(loss_moments(leaf)[1]) / 200)
             elif isinstance(leaf, (PoissonSubsampled, SampledWithoutReplacement)):
                 inner = leaf.event
                 if isinstance(inner, (Gaussian, Laplace, DiscreteLaplace)):
@@ -209,10 +208,14 @@ class PLDComposition(CompositionMethod):
           truncation could have moved up and the bins' relative inflation all subtracted:
           the true epsilon(delta) is at least ``lower``. ``upper - lower`` shows how tight the
           certificate is. 0.0 where no optimistic PLD is implemented (subsampled Laplace, sampling
-          without replacement) and for events containing ``Shuffled`` or ``RandomAllocation``
-          (accounted without amplification, so their runs' optimistic PLD bounds nothing from below),
-          except ``Shuffled(Gaussian(...))`` under replace-one, whose lower bound is that of
-          :mod:`~dpverify.accounting.shuffle_lower` (E reshuffled epochs, certified). Continuous losses (Gaussian, subsampled Gaussian) are merged onto the grid
+          without replacement) and for events containing ``Shuffled``, a ``RandomAllocation`` accounted
+          without amplification, or a k-out-of-t allocation with k > 1 (their runs' optimistic PLD bounds
+          nothing from below), except
+          ``Shuffled(Gaussian(...))`` under replace-one, whose lower bound is that of
+          :mod:`~dpverify.accounting.shuffle_lower` (E reshuffled epochs, certified). An amplified random
+          allocation's optimistic PLD is its maximum statistic's cells
+          (:func:`~dpverify.accounting.shuffle_lower.allocation_epoch_pmf`), composed with the other leaves.
+          Continuous losses (Gaussian, subsampled Gaussian) are merged onto the grid
           (:func:`~dpverify.accounting.grid.merge_down`, second order in h); atoms are rounded down.
         """
         ds = unit_array("deltas", deltas)
@@ -222,15 +225,14 @@ class PLDComposition(CompositionMethod):
         upper = np.array([max(p.epsilon(float(d)) for p in pess) for d in ds.ravel()])
         estimate = np.array([max(p.epsilon(float(d), certified=False) for p in pess) for d in ds.ravel()])
         try:
-            # Shuffled / RandomAllocation are accounted as plain runs of their event (an upper bound
-            # without amplification): the optimistic PLD of those runs is no lower bound on the
-            # sampled mechanism, whose privacy can be much better (issue 32)
-            opt = None if _has_sampler(event) else self._pmfs(plan, ROUND_DOWN, delta=float(np.min(ds)))
+            # Shuffled and un-amplified RandomAllocation are accounted as plain runs of their event (an
+            # upper bound without amplification), and k-out-of-t allocation as k runs of 1-out-of-t/k (an
+            # upper bound): the optimistic PLD of those runs is no lower bound on the sampled mechanism
+            # (issue 32); a 1-out-of-t allocation is a leaf with its own optimistic PLD (losses.leaf_pmf)
+            opt = None if _unamplified_sampler(event) else self._pmfs(plan, ROUND_DOWN, delta=float(np.min(ds)))
         except UnsupportedEvent:
             opt = None
         shuffled = _shuffled_lower(event, ds)
-        if shuffled is None:
-            shuffled = _allocation_lower(event, ds)
         if shuffled is not None:
             lower = shuffled
         elif opt is None:
@@ -285,40 +287,20 @@ def _shuffled_lower(event: DpEvent, ds: np.ndarray) -> np.ndarray | None:
                      for d in ds.ravel()])
 
 
-def _allocation_lower(event: DpEvent, ds: np.ndarray) -> np.ndarray | None:
-    """For E epochs (``SelfComposed``, or one) of 1-out-of-t random allocation of a Gaussian under add/remove: the
-    certified lower bound of the maximum statistic on its dominating pair, the larger of
-    :func:`~dpverify.accounting.shuffle_lower.allocation_epochs_epsilon_lower` (cells, E epochs) and, for one epoch,
-    :func:`~dpverify.accounting.samplers.shuffled_gaussian_epsilon_lower` (one threshold); else None. k-out-of-t
-    has none here (its reduction to k runs of 1-out-of-t/k is an upper bound only)."""
-    epochs = 1
-    if isinstance(event, SelfComposed):
-        event, epochs = event.event, event.count
-    if not (amplified_allocation(event) and event.participations == 1):
-        return None
-    from .samplers import shuffled_gaussian_epsilon_lower  # deferred: mpmath, for this event only
-    from .shuffle_lower import allocation_epochs_epsilon_lower  # deferred: mpmath, for this event only
-
-    g = event.event
-    sigma = g.sigma / g.sensitivity  # the noise multiplier of a unit spike
-    out = []
-    for d in ds.ravel():
-        lo = allocation_epochs_epsilon_lower(float(d), sigma, event.steps, epochs).epsilon
-        if epochs == 1:
-            lo = max(lo, shuffled_gaussian_epsilon_lower(float(d), g.sigma, event.steps, g.sensitivity))
-        out.append(lo)
-    return np.array(out)
-
-
-def _has_sampler(event: DpEvent) -> bool:
-    """Whether ``event`` contains a Shuffled or RandomAllocation event (accounted without amplification)."""
-    if isinstance(event, (Shuffled, RandomAllocation)):
+def _unamplified_sampler(event: DpEvent) -> bool:
+    """Whether ``event`` contains a sampler whose PLD leaves bound nothing from below: a Shuffled event, a
+    RandomAllocation the PLD accounts as plain runs of its event (not
+    :func:`~dpverify.accounting.events.amplified_allocation`), or a k-out-of-t allocation with k > 1 (accounted as k
+    runs of 1-out-of-t/k, Feldman--Shenfeld's Lemma 3.2: an upper bound only)."""
+    if isinstance(event, Shuffled):
         return True
+    if isinstance(event, RandomAllocation):
+        return not amplified_allocation(event) or event.participations > 1
     inner = getattr(event, "events", None)
     if inner is not None:
-        return any(_has_sampler(e) for e in inner)
+        return any(_unamplified_sampler(e) for e in inner)
     sub = getattr(event, "event", None)
-    return isinstance(sub, DpEvent) and _has_sampler(sub)
+    return isinstance(sub, DpEvent) and _unamplified_sampler(sub)
 
 
 def _budget(delta: float) -> float:
@@ -398,3 +380,4 @@ def clear_caches() -> None:
     _cached_pmfs.cache_clear()
     _cached_leaf.cache_clear()
     _LAST.clear()
+    allocation.clear_cache()

@@ -62,7 +62,7 @@ from ..claims import NeighbourRelation
 from ..errors import InvalidArgument
 from .pmf import U, LossPMF
 
-__all__ = ["ShuffledLowerBound", "allocation_epochs_epsilon_lower", "shuffled_epochs_delta_lower",
+__all__ = ["ShuffledLowerBound", "allocation_epoch_pmf", "allocation_epochs_epsilon_lower", "shuffled_epochs_delta_lower",
            "shuffled_epochs_epsilon_lower", "cell_masses", "cells_to_pmf"]
 
 #: the spike heights (under D, under D') of the pair, per neighbour relation (module docstring)
@@ -256,6 +256,19 @@ def allocation_epochs_epsilon_lower(delta: float, sigma: float, steps: int, epoc
     sigma, T, E, _, cs, h = _check(sigma, steps, epochs, NeighbourRelation.ADD_REMOVE_ONE, cell_step,
                                    value_discretisation)
     return _epsilon_lower(delta, ((1.0, 0.0),), sigma, T, E, cs, h)
+
+
+def allocation_epoch_pmf(sigma: float, steps: int, direction: int, h: float, cell_step: float = 0.01) -> LossPMF:
+    """The *optimistic* discretised PLD of one 1-out-of-``steps`` random allocation of a Gaussian (noise multiplier
+    ``sigma``, sensitivity 1) under add/remove, on the grid ``h``: the maximum cells of ``MoG(1)`` against pure noise
+    (direction 0, "remove") or the reverse (direction 1, "add"), masses and losses rounded down (module docstring).
+    The PLD accountant's optimistic pipeline composes it like any leaf
+    (:meth:`PLDComposition.bounds <dpverify.accounting.pld.PLDComposition.bounds>`)."""
+    sigma, T, _, _, cell_step, h = _check(sigma, steps, 1, NeighbourRelation.ADD_REMOVE_ONE, cell_step, h)
+    if direction not in (0, 1):
+        raise InvalidArgument(f"direction={direction!r} must be 0 (remove: MoG(1) against noise) or 1 (add).")
+    epoch, _ = _epoch_pmfs(1.0, 0.0, sigma, T, cell_step, h)
+    return epoch[(1.0, 0.0) if direction == 0 else (0.0, 1.0)]
 
 
 def _epsilon_lower(delta, pairs, sigma, T, E, cs, h) -> ShuffledLowerBound:

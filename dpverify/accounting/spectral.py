@@ -4,7 +4,7 @@ the atoms' spectrum and the Chernoff window of a k-fold sum.
 
 The public names here are the building blocks :mod:`.pmf` uses and the tests check against
 mpmath oracles: :data:`U`, :data:`U_EXT` (unit round-offs), :data:`DOUBLE_BUDGET`,
-:data:`ATOM_TWIDDLE`, :func:`up`, :func:`fft_error_l1` (and :func:`fft_error_l2`, its L2 form), :func:`power_spectrum` (path choice),
+:data:`ATOM_TWIDDLE`, :func:`up`, :func:`fft_error_l1` (and :func:`fft_error_l2`, its L2 form; :func:`norm2`), :func:`power_spectrum` (path choice),
 :func:`power`, :func:`multiplications`, :func:`power_error_l1` (a-priori bound),
 :func:`spectral_power` (atoms apart, a-posteriori bound), :func:`dd_spectrum` /
 :func:`dd_power` (double-word low frequencies), :func:`split_power` (extended precision,
@@ -76,8 +76,8 @@ import scipy.fft
 from . import double_word as dw
 
 __all__ = ["ATOM_TWIDDLE", "DOUBLE_BUDGET", "MAX_FFT", "U", "U_EXT", "atom_spectrum",
-           "chernoff_window", "dd_power", "dd_spectrum", "fft_error_l1", "fft_error_l2", "multiplications", "power",
-           "power_error_l1", "power_spectrum", "spectral_power", "split_power", "up"]
+           "chernoff_window", "dd_power", "dd_spectrum", "fft_error_l1", "fft_error_l2", "norm2", "multiplications",
+           "power", "power_error_l1", "power_spectrum", "spectral_power", "split_power", "up"]
 
 U = 2.0 ** -53  # unit round-off of float64
 _TWIDDLE_ERROR = U
@@ -132,7 +132,7 @@ def power_error_l1(x: np.ndarray, N: int, k: int, mults: int, r: float, u: float
     """L1 bound on ||irfft(fl(rfft(x)^k)) - x^{*k}||_1 over the N outputs (module docstring),
     for arithmetic with unit round-off ``u``."""
     a = _fft_alpha(N, u)
-    x2 = _norm2(x) * 1.01
+    x2 = norm2(x) * 1.01
     ex = a * math.sqrt(N) * x2  # ||X~ - X||_2 (and >= its sup norm)
     grow = (r + ex) ** (k - 1)
     ep = k * ex * grow  # ||X~^k - X^k||_2
@@ -173,7 +173,7 @@ def spectral_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     a_val = x[atoms]
     c[a_idx] = 0.0
     a1 = float(np.sum(a_val)) * (1 + 16 * U)  # >= ||a||_1
-    c2 = _norm2(c) * 1.01  # >= ||c||_2
+    c2 = norm2(c) * 1.01  # >= ||c||_2
     D = _fft_alpha(N, U) * math.sqrt(N) * c2  # >= ||C~ - C||_2 (full spectrum), S1
     if k * D * (0.999 * float(np.sum(x))) ** (k - 1) > budget:
         # the D term alone (at w = 0, where |X_0| = sum x) would exceed the budget: skip
@@ -266,7 +266,7 @@ def dd_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     xl[:n] = x
     X = scipy.fft.rfft(xl)
     a = _fft_alpha(N, U)
-    D = a * math.sqrt(N) * _norm2(x) * 1.01
+    D = a * math.sqrt(N) * norm2(x) * 1.01
     mag = np.abs(X)
     b = (mag + D) * (1 + 4 * U) ** 2
     with np.errstate(divide="ignore"):
@@ -285,7 +285,7 @@ def dd_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
         return None, math.inf, False
     small = np.zeros(N)
     small[order[:n_small]] = x[order[:n_small]]
-    D_small = a * math.sqrt(N) * _norm2(x[order[:n_small]]) * 1.01
+    D_small = a * math.sqrt(N) * norm2(x[order[:n_small]]) * 1.01
     Cs = scipy.fft.rfft(small)[S] if n_small else np.zeros(S.size, dtype=complex)
     (rh, rl, ih, il), e_S = dd_spectrum(big, x[big], S, N)
     rh, rl = dw.add(rh, rl, Cs.real, np.zeros(S.size))
@@ -347,7 +347,7 @@ def split_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     xl[:n] = x
     X = scipy.fft.rfft(xl)
     a = _fft_alpha(N, U_EXT)
-    D = a * math.sqrt(N) * _norm2(x) * 1.01
+    D = a * math.sqrt(N) * norm2(x) * 1.01
     mag = np.abs(X).astype(float)
     b = (mag + D) * (1 + 4 * U) ** 2
     with np.errstate(divide="ignore"):
@@ -366,7 +366,7 @@ def split_power(x: np.ndarray, N: int, k: int, mults: int, r: float,
     big = np.sort(order[n_small:])
     small = np.zeros(N, dtype=_EXT)
     small[order[:n_small]] = x[order[:n_small]]
-    D_small = a * math.sqrt(N) * _norm2(x[order[:n_small]]) * 1.01
+    D_small = a * math.sqrt(N) * norm2(x[order[:n_small]]) * 1.01
     if S.size * big.size > _SPLIT_MAX_WORK:
         return None, math.inf
     Cs = scipy.fft.rfft(small)
@@ -439,7 +439,7 @@ def _twiddles(t: np.ndarray, N: int, two_pi) -> np.ndarray:
     return out
 
 
-def _norm2(x: np.ndarray) -> float:
+def norm2(x: np.ndarray) -> float:
     """``||x||_2`` up to summation round-off (callers inflate it); squares that underflow lose
     at most ``2^-1074`` each, which is added back."""
     return math.sqrt(float(np.sum(np.square(x))) + x.size * 2.0 ** -1074)
@@ -490,7 +490,7 @@ def _logsumexp(a: np.ndarray) -> float:
 def fft_error_l1(x: np.ndarray, y: np.ndarray, n: int, m_out: int) -> float:
     """The bound of the module docstring on ||irfft(rfft x rfft y) - x * y||_1 (kept entries)."""
     x1, y1 = float(np.sum(x)) * 1.01, float(np.sum(y)) * 1.01
-    x2, y2 = _norm2(x) * 1.01, _norm2(y) * 1.01
+    x2, y2 = norm2(x) * 1.01, norm2(y) * 1.01
     return math.sqrt(m_out) * fft_error_l2(n, x1, x2, y1, y2)
 
 

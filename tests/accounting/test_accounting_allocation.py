@@ -34,18 +34,23 @@ def test_the_spread_keeps_the_mass_and_the_mean_and_adds_little_variance():
 
 def test_certified_profile_is_above_monte_carlo_and_close_to_it():
     # S = mean of t lognormals under Q; remove: E[(S - e^eps)_+], add: E[(1 - e^eps S)_+]. 400,000 draws, seed 0;
-    # each of the 8 comparisons fails falsely with probability about 3.4e-6 (4.5 standard errors, one-sided)
+    # each of the 16 comparisons fails falsely with probability about 3.4e-6 (4.5 standard errors, one-sided).
+    # The optimistic leaf (the maximum statistic's cells, the accountant's lower bound) must stay below the truth.
+    from dpverify.accounting.shuffle_lower import allocation_epoch_pmf
+
     mu, t, n = 1.0, 10, 400_000
     rng = np.random.default_rng(0)
     S = np.mean(np.exp(mu * rng.standard_normal((n, t)) - mu * mu / 2), axis=1)
     remove, add = (allocation_pmf(mu, t, d, 1e-4, 1e-15) for d in (0, 1))
+    low_remove, low_add = (allocation_epoch_pmf(1 / mu, t, d, 1e-3) for d in (0, 1))
     for eps in (0.0, 0.3, 0.6, 1.0):
         c = math.exp(eps)
-        for pmf, v in ((remove, np.maximum(S - c, 0.0)), (add, np.maximum(1.0 - c * S, 0.0))):
+        for pmf, low, v in ((remove, low_remove, np.maximum(S - c, 0.0)), (add, low_add, np.maximum(1.0 - c * S, 0.0))):
             mc, se = float(np.mean(v)), float(np.std(v)) / math.sqrt(n)
             cert = pmf.delta(eps)
             assert cert >= mc - 4.5 * se
             assert cert <= mc + 4.5 * se + 1e-3 * mc  # and not loose
+            assert low.delta_lower(eps, 0.0, 1.0) <= mc + 4.5 * se
 
 
 def test_upper_bound_sits_just_above_the_certified_lower_bound():
@@ -81,7 +86,7 @@ def test_accountant_amplifies_random_allocation_under_add_remove_only():
     assert ans.method == "pld"
     b = PLDComposition().bounds(ra, [1e-6])
     assert b.lower[0] <= b.upper[0] == pytest.approx(ans.value, rel=1e-12)
-    assert b.lower[0] > 0.1  # the maximum statistic's certified lower bound, 0.1235
+    assert b.lower[0] > 0.1  # the maximum statistic's cells composed as the leaf's optimistic PLD: 0.1235
     plain = PLDComposition().epsilon(Gaussian(1.0, relation=AR), 1e-6)
     poisson = PLDComposition().epsilon(SelfComposed(PoissonSubsampled(Gaussian(1.0, relation=AR), 1e-3), 1000), 1e-6)
     assert ans.value < 0.2 * plain
@@ -125,8 +130,14 @@ def test_epochs_of_allocation_carry_a_certified_lower_bound_below_the_upper():
     one = allocation_epochs_epsilon_lower(1e-6, 1.0, 1000, 1).epsilon
     five = allocation_epochs_epsilon_lower(1e-6, 1.0, 1000, 5).epsilon
     assert 0.1 < one < five  # measured 0.1230 and 0.1902
+    # the accountant composes the same cells as a leaf's optimistic PLD (on its finer grid): 0.1925, upper 0.3769
     b = PLDComposition().bounds(SelfComposed(RandomAllocation(Gaussian(1.0, relation=AR), 1000), 5), [1e-6])
-    assert b.lower[0] == five < b.upper[0]  # upper 0.3769
+    assert five <= b.lower[0] <= 1.02 * five and b.lower[0] < b.upper[0]
+    # with another event too, and none for k-out-of-t (its reduction to k runs of 1-out-of-t/k is an upper bound)
+    mixed = PLDComposition().bounds(Composed((RandomAllocation(Gaussian(1.0, relation=AR), 1000),
+                                              Gaussian(5.0, relation=AR))), [1e-6])
+    assert 0.8 < mixed.lower[0] < mixed.upper[0]  # measured 0.8374 and 0.8536
+    assert PLDComposition().bounds(RandomAllocation(Gaussian(1.0, relation=AR), 1000, 2), [1e-6]).lower[0] == 0.0
 
 
 def test_spread_masses_bound_the_exact_spread_from_above_and_only_just():
@@ -156,3 +167,25 @@ def test_spread_masses_bound_the_exact_spread_from_above_and_only_just():
         if exact[k] > 1e-12:
             assert q[k] <= float(exact[k]) * (1 + 1e-8), (k, q[k], exact[k])
     assert float(tail) <= a <= float(tail) * (1 + 1e-9) + 1e-300
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(mu=float("nan")), "mu=nan"), (dict(mu=-1.0), "mu=-1.0"), (dict(steps=0), "steps=0"),
+    (dict(direction=2), "direction=2"), (dict(h=float("inf")), "h=inf"), (dict(tail=0.0), "tail=0.0"),
+])
+def test_allocation_pmf_refuses_bad_arguments_by_name(kwargs, name):
+    from dpverify import InvalidArgument
+
+    args = dict(mu=1.0, steps=10, direction=0, h=1e-4, tail=1e-15) | kwargs
+    with pytest.raises(InvalidArgument, match=name.replace("(", r"\(")):
+        allocation_pmf(**args)
+
+
+def test_allocation_epoch_pmf_refuses_bad_arguments_by_name():
+    from dpverify import InvalidArgument
+    from dpverify.accounting.shuffle_lower import allocation_epoch_pmf
+
+    with pytest.raises(InvalidArgument, match="sigma=nan"):
+        allocation_epoch_pmf(float("nan"), 10, 0, 1e-3)
+    with pytest.raises(InvalidArgument, match="direction=2"):
+        allocation_epoch_pmf(1.0, 10, 2, 1e-3)

@@ -159,9 +159,10 @@ def _search(units: list, claims: list, rng: Any, samples: int, configs: list | N
     selection, certification = root_seed(rng).spawn(2)
     exact, replayed = _grey_box_screen(units, cands)
     if exact is not None:  # replays showed exact violations: among those pairs only, the most certifiable
-        found = _among_hits(units, cands, exact, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
+        found = _among_hits(units, cands, exact, np.random.default_rng(selection), samples)
     else:
-        found = screen_candidates(units, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples)
+        found = screen_candidates(units, cands, np.random.default_rng(selection), SCREEN_SHARE * 2 * samples,
+                                  samples=samples)
         found = replace(found, draws=found.draws + replayed)
     winner = cands[found.order[0]]
     mechanism, domain = units[winner.unit]
@@ -228,7 +229,7 @@ class _Counted:
         return getattr(self._mechanism, name)
 
 
-def _among_hits(units: list, cands: list, exact: Screened, rng: np.random.Generator, budget: int) -> Screened:
+def _among_hits(units: list, cands: list, exact: Screened, rng: np.random.Generator, samples: int) -> Screened:
     """``exact`` (hits ranked by the eps their drawn noise implies), except when several candidates tie at an
     infinite eps: then the statistical screen runs among those only, with the share of the screen's budget the full
     screen would give them (an infinite eps -- a data-dependent scale, a support shift -- says the pair violates,
@@ -239,7 +240,9 @@ def _among_hits(units: list, cands: list, exact: Screened, rng: np.random.Genera
     if len(hits) < 2:
         return exact
     # the budget the full screen would give these candidates: a grey-box hit never costs more than no hit
-    stat = screen_candidates(units, [cands[i] for i in hits], rng, max(1, budget * len(hits) // len(cands)))
+    budget = SCREEN_SHARE * 2 * samples
+    stat = screen_candidates(units, [cands[i] for i in hits], rng, max(1, budget * len(hits) // len(cands)),
+                             samples=samples)
     order = tuple(hits[j] for j in stat.order) + tuple(i for i in exact.order if i not in set(hits))
     return Screened(order, exact.scores, exact.draws + stat.draws, stat.rounds, exact.raised,
                     "grey-box, then statistical among its hits")

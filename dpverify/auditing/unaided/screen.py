@@ -47,8 +47,6 @@ SINGLE_DRAWS = 32
 CERTIFY_LEVEL = 0.16
 #: A z-score at least this large ranks a candidate by its z-score (module docstring); below, the prediction decides.
 Z_EVIDENCE = 2.0
-#: The screen's budget in units of the certification's draws (both datasets): SCREEN_SHARE of the unaided package.
-SCREEN_SHARE_OF_BUDGET = 2
 
 
 @dataclass
@@ -231,13 +229,15 @@ def violation_score(side1: SideDraws, side2: SideDraws, epsilon: float, delta: f
     return best
 
 
-def certifiable_score(side1: SideDraws, side2: SideDraws, epsilon: float, delta: float, samples: int) -> float:
-    """How far above ``epsilon`` the black-box tester's own events predict the certified epsilon at ``samples``
-    draws per dataset: the events of :func:`~dpverify.auditing.blackbox.scores.select_both` (half-lines, exact
-    outcomes, outcome branches and the naive-Bayes score, without the fitted linear scores) chosen on the first half
-    of these draws, each one's predicted epsilon computed from its counts on the second half (so a threshold that
-    fits noise does not predict its own luck), the best minus ``epsilon``; -inf when none predicts a certified
-    epsilon, or when the outputs do not form one table."""
+def certifiable_score(side1: SideDraws, side2: SideDraws, points, samples: int) -> float:
+    """How far above its epsilon the black-box tester's own events predict the certified epsilon, at the best of the
+    claim's ``points`` (``(epsilon, delta)`` pairs): the events of
+    :func:`~dpverify.auditing.blackbox.scores.select_both` (half-lines, exact outcomes, outcome branches and the
+    naive-Bayes score, without the fitted linear scores) chosen on the first half of these draws, each one's
+    epsilon read from its counts on the second half (so a threshold that fits noise does not predict its own luck;
+    bounds at :data:`CERTIFY_LEVEL`), the best minus that point's epsilon; -inf when none predicts a certified
+    epsilon, or when the outputs do not form one table. ``samples`` (the certification's draws per dataset) sizes
+    the selection's own predictions. The table is built once for all the points."""
     from ..blackbox.event_families import to_table  # deferred: scipy (beta quantiles), only once an audit screens
     from ..blackbox.outputs import as_outputs, take  # deferred: as above
     from ..blackbox.scores import predicted, select_both  # deferred: as above
@@ -246,26 +246,28 @@ def certifiable_score(side1: SideDraws, side2: SideDraws, epsilon: float, delta:
     if len(o1) < 4 or len(o2) < 4:
         return -math.inf
     h1, h2 = len(o1) // 2, len(o2) // 2
+    best = -math.inf
     try:
         t = to_table(as_outputs(list(o1) + list(o2)), "unaided screen")
         f1, v1 = take(t, slice(0, h1)), take(t, slice(h1, len(o1)))
         f2, v2 = take(t, slice(len(o1), len(o1) + h2)), take(t, slice(len(o1) + h2, None))
-        cands = select_both(f1, f2, (h1, h2, samples, samples), CERTIFY_LEVEL, delta, epsilon, False)
-        best = -math.inf
-        for d, side in enumerate(cands):
-            fav, oth = (v1, v2) if d == 0 else (v2, v1)
-            for c in side:
-                if c.goal != "epsilon" or not math.isfinite(c.predicted):
-                    continue
-                a = int(np.sum(c.event.contains(fav)))
-                b = int(np.sum(c.event.contains(oth)))
-                e, _ = predicted(a, b, fav.size, oth.size, fav.size, oth.size, CERTIFY_LEVEL, delta, epsilon)
-                best = max(best, float(e))
+        for epsilon, delta in points:
+            cands = select_both(f1, f2, (h1, h2, samples, samples), CERTIFY_LEVEL, delta, epsilon, False)
+            for d, side in enumerate(cands):
+                fav, oth = (v1, v2) if d == 0 else (v2, v1)
+                for c in side:
+                    if c.goal != "epsilon" or not math.isfinite(c.predicted):
+                        continue
+                    a = int(np.sum(c.event.contains(fav)))
+                    b = int(np.sum(c.event.contains(oth)))
+                    e, _ = predicted(a, b, fav.size, oth.size, fav.size, oth.size, CERTIFY_LEVEL, delta, epsilon)
+                    if math.isfinite(float(e)):
+                        best = max(best, float(e) - epsilon)
     except DPVerifyError:
         raise
     except Exception:  # outputs the tester's tables do not hold (e.g. arrays of two shapes): no prediction
         return -math.inf
-    return best - epsilon if math.isfinite(best) else -math.inf
+    return best
 
 
 @dataclass(frozen=True)
@@ -290,18 +292,19 @@ def _rank(z: float, cert: float, i: int) -> tuple:
     return (-max(z, Z_EVIDENCE), -cert, -z, i)
 
 
-def screen_candidates(units: list, cands: list, rng: np.random.Generator, budget: int, keep: int = 1) -> Screened:
+def screen_candidates(units: list, cands: list, rng: np.random.Generator, budget: int, *, samples: int,
+                      keep: int = 1) -> Screened:
     """Successive halving over ``cands`` within about ``budget`` draws in all, both datasets of every candidate
     counted, and at least 16 per dataset and round (see the module docstring). ``units`` are the
     ``(mechanism, domain)`` pairs the candidates belong to (``candidate.unit`` indexes them: one per
-    configuration of a parameter sweep, else one)."""
+    configuration of a parameter sweep, else one). ``samples``: the audit's draws per dataset, at which the winner
+    is certified (:func:`certifiable_score`)."""
     count = len(cands)
     rounds = max(1, math.ceil(math.log2(max(count / keep, 1))) + 1)
     alive = list(range(count))
     sides = [(SideDraws(), SideDraws()) for _ in cands]
     scores = [-math.inf] * count
     certs = [-math.inf] * count
-    certify = max(16, budget // (2 * SCREEN_SHARE_OF_BUDGET))  # the certification's draws per dataset, about
     spent, raised_by = 0, {}
     for r in range(rounds):
         n = max(16, budget // (2 * rounds * max(len(alive), 1)))
@@ -316,8 +319,7 @@ def screen_candidates(units: list, cands: list, rng: np.random.Generator, budget
                     raised_by.setdefault(t, set()).add(i)
             scores[i] = max(violation_score(sides[i][0], sides[i][1], e, dl)
                             for e, dl in cands[i].claim.audit_points(3))
-            certs[i] = max(certifiable_score(sides[i][0], sides[i][1], e, dl, certify)
-                           for e, dl in cands[i].claim.audit_points(3))
+            certs[i] = certifiable_score(sides[i][0], sides[i][1], cands[i].claim.audit_points(3), samples)
         alive.sort(key=lambda i: _rank(scores[i], certs[i], i))
         if len(alive) <= keep:
             break

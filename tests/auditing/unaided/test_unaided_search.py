@@ -347,7 +347,7 @@ def test_certifiable_score_sees_the_svt_alg3_violation_that_no_single_feature_sh
             for side, data in ((s1, d), (s2, dp)):
                 feats, raised, n, items = draw_side(mech, data, 20_000, rng)
                 side.add(feats, raised, n, items)
-            scores.append(certifiable_score(s1, s2, 1.0, 0.0, 30_000))
+            scores.append(certifiable_score(s1, s2, [(1.0, 0.0)], 30_000))
         assert (float(np.mean(scores)) > 0) == violated, (name, scores)
 
 
@@ -360,7 +360,7 @@ def test_certifiable_score_on_constant_ragged_and_missing_outputs():
         return s
 
     same = [np.zeros(2)] * 200
-    assert certifiable_score(side(same), side(same), 1.0, 0.0, 1000) < -0.99  # nothing tells them apart: about 0 - 1
+    assert certifiable_score(side(same), side(same), [(1.0, 0.0)], 1000) < -0.99  # nothing tells them apart: about 0 - 1
     # outputs of another length on D' are an event of probability 1 against 0 (a structured table's count)
-    assert certifiable_score(side(same), side([np.zeros(3)] * 200), 1.0, 0.0, 1000) > 1.0
-    assert certifiable_score(SideDraws(), side(same), 1.0, 0.0, 1000) == -math.inf
+    assert certifiable_score(side(same), side([np.zeros(3)] * 200), [(1.0, 0.0)], 1000) > 1.0
+    assert certifiable_score(SideDraws(), side(same), [(1.0, 0.0)], 1000) == -math.inf
