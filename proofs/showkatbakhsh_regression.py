@@ -19,7 +19,7 @@ from dpverify.symbolic import CheckResult, ClaimReport, ProofVerdict, Lemma, Ran
 from dpverify.symbolic.library import check_lemma
 from dpverify.symbolic.numeric import DPS, decimal
 from dpverify.symbolic import info_theory as info
-from dpverify.symbolic.coq import kernel_premise
+from dpverify.symbolic.coq import kernel_premise, kernel_step
 from dpverify.symbolic.dp_statements import ReducedStatement
 from dpverify.symbolic.proof import chain, fact, given, proved, published, refuted, rests_on, search_refute, stated, tested, unknown
 
@@ -137,16 +137,35 @@ def proposition_2_statement(c_tv=2) -> ReducedStatement:
                             reduction=reduction, residual=residual, witness=witness, constants={"c_tv": c_tv})
 
 
-_P2_BRIDGE = ("scope: every output space where KL is the supremum of the KL of finite partitions (its measure-theoretic "
-              "definition, Dobrushin 1959; for densities it equals the integral form, cited); on finite output spaces "
-              "the reduction to {E, E^c} is the checked two-term log-sum step applied merge by merge")
+_P2_BRIDGE = ("scope: every output space. KL(P||Q) is int f ln(f/g) dmu for densities f, g of P, Q w.r.t. a common "
+              "measure mu (its definition; for KL(P_a||M), M the mixture, mu = M, g = 1 and f = dP_a/dM <= 2); data "
+              "processing onto {E, E^c} for such densities is MeasureKL.kl_binary_data_processing_ext (Coq, "
+              "mathcomp-analysis; KL may be +oo, no integrability hypothesis); on finite output spaces it is also the "
+              "checked two-term log-sum step applied merge by merge")
+
+#: what the Coq theorem proves, in the claim's terms
+_P2_KL_STEP = ("for probability densities f >= 0, g > 0 w.r.t. any measure mu and every measurable E: int f ln(f/g) dmu "
+               ">= P(E) ln(P(E)/Q(E)) + P(E^c) ln(P(E^c)/Q(E^c)) (P(E) = int_E f, Q(E) = int_E g; 0 ln 0 = 0; KL may be "
+               "+oo): data processing of KL onto {E, E^c} on every output space (mu = M, g = 1, f = dP_a/dM)")
+
+
+#: its type as coqc prints it (the step's formal statement)
+_P2_KL_TYPE = 'forall (d : measure.measure_display) (T : measure.Measurable.type d) (mu : measure.Measure.type (reals.Real.numFieldType Rstruct.real_realType) (measure.Measurable.Exports.measure_Measurable__to__measure_SemiRingOfSets T)) (f g : measure.Measurable.sort T -> reals.Real.sort Rstruct.real_realType) (E : classical_sets.set (measure.Measurable.sort T)) (p q : R), (forall x : measure.Measurable.sort T, 0 <= f x) -> (forall x : measure.Measurable.sort T, 0 < g x) -> measure.measurable_fun (T:=T) (U:=lebesgue_measure.Real_sort__canonical__measure_Measurable Rstruct.real_realType) classical_sets.setT f -> measure.measurable_fun (T:=T) (U:=lebesgue_measure.Real_sort__canonical__measure_Measurable Rstruct.real_realType) classical_sets.setT g -> lebesgue_integral.integral (T:=T) (R:=Rstruct.real_realType) (measure.Measure.sort mu) classical_sets.setT (fun x : measure.Measurable.sort T => constructive_ereal.EFin (f x)) = constructive_ereal.EFin (ssralg.GRing.one (ssrnum.Num.NumDomain.ringType (ssrnum.Num.RealField.numDomainType (reals.Real.realFieldType Rstruct.real_realType)))) -> lebesgue_integral.integral (T:=T) (R:=Rstruct.real_realType) (measure.Measure.sort mu) classical_sets.setT (fun x : measure.Measurable.sort T => constructive_ereal.EFin (g x)) = constructive_ereal.EFin (ssralg.GRing.one (ssrnum.Num.NumDomain.ringType (ssrnum.Num.RealField.numDomainType (reals.Real.realFieldType Rstruct.real_realType)))) -> measure.measurable E -> lebesgue_integral.integral (T:=T) (R:=Rstruct.real_realType) (measure.Measure.sort mu) E (fun x : measure.Measurable.sort T => constructive_ereal.EFin (f x)) = constructive_ereal.EFin p -> lebesgue_integral.integral (T:=T) (R:=Rstruct.real_realType) (measure.Measure.sort mu) E (fun x : measure.Measurable.sort T => constructive_ereal.EFin (g x)) = constructive_ereal.EFin q -> is_true (order.Order.le (constructive_ereal.EFin (p * ln (p / q) + (1 - p) * ln ((1 - p) / (1 - q)))) (lebesgue_integral.integral (T:=T) (R:=Rstruct.real_realType) (measure.Measure.sort mu) classical_sets.setT (fun x : measure.Measurable.sort T => constructive_ereal.EFin (f x * ln (f x / g x)))))'
+
+
+def kl_partition_step() -> CheckResult:
+    """Data processing of KL onto {E, E^c} on a general output space: kernel-checked by
+    MeasureKL.kl_binary_data_processing_ext; without Coq, the finite-space log-sum step given the cited fact."""
+    fallback = given(info.log_sum_identity().check(),
+                     published("KL divergence is the supremum of the KL of finite partitions (so data processing onto "
+                               "{E, E^c} applies on every output space)", "Dobrushin 1959"))
+    return kernel_step("MeasureKL.v", "kl_binary_data_processing_ext", _P2_KL_STEP, fallback, checks=_P2_KL_TYPE)
 
 
 def proposition_2() -> ClaimReport:
     st = proposition_2_statement()
-    # the reduction to {E, E^c} on a general output space takes KL as the supremum over finite partitions (cited)
-    concl = given(st.check(), published("KL divergence is the supremum of the KL of finite partitions (so data "
-                                        "processing onto {E, E^c} applies on every output space)", "Dobrushin 1959"))
+    # the reduction to {E, E^c} on a general output space: the Coq theorem (else the cited fact)
+    concl = rests_on(st.check(), ("data processing of KL onto {E, E^c} (every output space)", kl_partition_step()))
     pinsker = info.pinsker_binary()
     steps = chain([("Pinsker (binary, sympy: derivative sign)", pinsker),
                    ("data processing onto {E, E^c} (log-sum, two terms)", info.log_sum_identity().check()),
@@ -933,6 +952,16 @@ COQ = (
              "via wedin_error_bound: (s - e) ||X theta_AN - y|| <= s ||X theta* - y|| + e ||X theta*||)", coq.Coverage.CLAIM,
              checks='forall (n d : nat) (X E : nat -> nat -> R) (y th th_an : nat -> R) (s S0 e : R), (1 <= d)%nat -> 0 < s -> 0 < S0 -> 0 <= e -> (forall x : nat -> R, s * s * ShowkatbakhshRidge.dot d x x <= ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X x) (ShowkatbakhshRidge.mv n d X x)) -> (forall x : nat -> R, ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X x) (ShowkatbakhshRidge.mv n d X x) <= S0 * S0 * ShowkatbakhshRidge.dot d x x) -> (forall x : nat -> R, ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d E x) (ShowkatbakhshRidge.mv n d E x) <= e * e * ShowkatbakhshRidge.dot d x x) -> S0 / s * (e / S0) < 1 -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d (fun a b : nat => X a b + E a b) (fun i : nat => ShowkatbakhshRidge.mv n d (fun a b : nat => X a b + E a b) th_an i - y i) j = 0) -> 0 < nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) -> nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th_an i - y i) / nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) <= 1 + S0 / s * (e / S0) / (1 - S0 / s * (e / S0)) * (S0 / s + nrm n (ShowkatbakhshRidge.mv n d X th) / nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i))',
              premises=(coq.RAYLEIGH,)),
+    # the same claims from the proved spectral theorem (proofs/coq/Spectral.v): no spectral or Rayleigh premise; 
+    # applied after the entries above, so where these compile they decide the verdict
+    coq.CoqEntry('showkatbakhsh-regression/lemma-3', 'ShowkatSpectral.v', 'wedin_relative_error_spectral',
+             'for every n, d >= 1, X, E (n x d), (X + E)^T ((X + E) theta_AN - y) = 0 and X theta* != y: eigendecompositions of X^T X and E^T E exist, and for every pair, with sigma_min(X)^2, sigma_max(X)^2 the smallest and largest eigenvalues of X^T X and ||E||_2^2 the largest of E^T E, sigma_min > 0 (rank X = d) and kappa Delta < 1 give (26) (the spectral theorem is proved (Spectral.spectral_exists: every real symmetric matrix has an orthonormal eigendecomposition with nonincreasing eigenvalues), so the statement says that the decompositions exist and that the conclusion holds for every one of them)',
+             coq.Coverage.CLAIM,
+             checks='forall (n d : nat) (X E : nat -> nat -> R) (y th th_an : nat -> R), (1 <= d)%nat -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d (fun a b : nat => X a b + E a b) (fun i : nat => ShowkatbakhshRidge.mv n d (fun a b : nat => X a b + E a b) th_an i - y i) j = 0) -> 0 < ShowkatbakhshWedin.nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) -> (exists (VX VE : nat -> nat -> R) (lx le : nat -> R), JiangDavisKahan.orth_eig d (SpectralFacts.gram n d X) VX lx /\\ JiangDavisKahan.orth_eig d (SpectralFacts.gram n d E) VE le) /\\ (forall (VX VE : nat -> nat -> R) (lx le : nat -> R), JiangDavisKahan.orth_eig d (SpectralFacts.gram n d X) VX lx -> JiangDavisKahan.orth_eig d (SpectralFacts.gram n d E) VE le -> 0 < lx (d - 1)%nat -> sqrt (lx 0%nat) / sqrt (lx (d - 1)%nat) * (sqrt (le 0%nat) / sqrt (lx 0%nat)) < 1 -> ShowkatbakhshWedin.nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th_an i - y i) / ShowkatbakhshWedin.nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) <= 1 + sqrt (lx 0%nat) / sqrt (lx (d - 1)%nat) * (sqrt (le 0%nat) / sqrt (lx 0%nat)) / (1 - sqrt (lx 0%nat) / sqrt (lx (d - 1)%nat) * (sqrt (le 0%nat) / sqrt (lx 0%nat))) * (sqrt (lx 0%nat) / sqrt (lx (d - 1)%nat) + ShowkatbakhshWedin.nrm n (ShowkatbakhshRidge.mv n d X th) / ShowkatbakhshWedin.nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i)))'),
+    coq.CoqEntry('showkatbakhsh-regression/lemma-4', 'ShowkatSpectral.v', 'ridge_relative_error_spectral',
+             'for every n, d >= 1, lambda > 0, theta* a least-squares solution and theta_RR the ridge solution, X theta* != y: an eigendecomposition of X^T X exists, and for every one (31) holds with sigma_min^2 its smallest eigenvalue (the spectral theorem is proved (Spectral.spectral_exists: every real symmetric matrix has an orthonormal eigendecomposition with nonincreasing eigenvalues), so the statement says that the decompositions exist and that the conclusion holds for every one of them)',
+             coq.Coverage.CLAIM,
+             checks='forall (n d : nat) (X : nat -> nat -> R) (y th_ls th_rr : nat -> R) (lam : R), (1 <= d)%nat -> 0 < lam -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d X (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i) j = 0) -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d X (fun i : nat => ShowkatbakhshRidge.mv n d X th_rr i - y i) j + lam * th_rr j = 0) -> 0 < sqrt (ShowkatbakhshRidge.dot n (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i) (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i)) -> (exists (V : nat -> nat -> R) (l : nat -> R), JiangDavisKahan.orth_eig d (SpectralFacts.gram n d X) V l) /\\ (forall (V : nat -> nat -> R) (l : nat -> R), JiangDavisKahan.orth_eig d (SpectralFacts.gram n d X) V l -> sqrt (ShowkatbakhshRidge.dot n (fun i : nat => ShowkatbakhshRidge.mv n d X th_rr i - y i) (fun i : nat => ShowkatbakhshRidge.mv n d X th_rr i - y i)) / sqrt (ShowkatbakhshRidge.dot n (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i) (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i)) <= 1 + lam / (l (d - 1)%nat + lam) * (sqrt (ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X th_ls) (ShowkatbakhshRidge.mv n d X th_ls)) / sqrt (ShowkatbakhshRidge.dot n (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i) (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i))))'),
 )
 
 

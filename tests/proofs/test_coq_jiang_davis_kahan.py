@@ -100,7 +100,8 @@ def test_lemma_3_is_kernel_checked():
     assert rep.conclusion.verdict is ProofVerdict.TESTED, rep.conclusion.evidence  # without Coq: sampled, core proved
     (out,) = apply_kernel_checks([rep])
     assert out.conclusion.verdict is ProofVerdict.KERNEL_CHECKED, out.conclusion.evidence
-    assert "jiang_davis_kahan" in out.conclusion.evidence and "variational definition" in out.conclusion.evidence
+    assert "jiang_davis_kahan_spectral" in out.conclusion.evidence and "operator norm" in out.conclusion.evidence
+    assert out.conclusion.premises == ()  # the spectral theorem is proved (Spectral.v)
 
 
 @needs_coq

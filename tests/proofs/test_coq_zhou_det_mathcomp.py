@@ -72,30 +72,47 @@ def test_more_false_variants_are_rejected(mutant):
     assert_mutant_rejected(FILE, *mutant)
 
 
-def test_manifest_has_both_routes_for_each_claim():
-    """The abstract-det theorem (with the determinant premise) first, the real-determinant one after it (without)."""
+def test_manifest_has_the_three_routes_for_each_claim():
+    """The abstract-det theorem (with the determinant premise) first, the real-determinant one (without it, the
+    spectral theorem still a premise) next, and last the one from the proved spectral theorem (no premise)."""
     for cid, thm in (("zhou-compression/proposition-c.1", "zhou_prop_c_1_det"),
                      ("zhou-compression/lemma-c.2", "zhou_lemma_c_2_det"),
                      ("zhou-compression/theorem-4.6", "zhou_theorem_4_6_det")):
         entries = [e for e in coq.MANIFEST if e.claim_id == cid and e.coverage is coq.Coverage.CLAIM]
-        assert [e.theorem for e in entries][-1] == thm, entries
-        assert coq.DET_LAWS in entries[0].premises and coq.DET_LAWS not in entries[-1].premises
-        assert coq.SPECTRAL in entries[-1].premises  # the spectral theorem is still a premise
-        assert "(det :" in entries[0].checks and "(det :" not in entries[-1].checks  # no abstract det bound
-    for f in (FILE, FILE46, "WitnessesZhouLogDetMC.v", "WitnessesZhouTheorem46MC.v"):
+        assert [e.theorem for e in entries][-2:] == [thm, thm.replace("_det", "_spectral")], entries
+        assert coq.DET_LAWS in entries[0].premises and coq.DET_LAWS not in entries[-2].premises
+        assert coq.SPECTRAL in entries[-2].premises and entries[-1].premises == ()
+        assert "(det :" in entries[0].checks and "(det :" not in entries[-2].checks  # no abstract det bound
+        assert "orth_eig" in entries[-1].checks or "exists Bf" in entries[-1].checks
+    for f in (FILE, FILE46, "WitnessesZhouLogDetMC.v", "WitnessesZhouTheorem46MC.v", "ZhouSpectralMC.v",
+              "WitnessesSpectralZhou.v", "Spectral.v"):
         assert f in (coq.coq_dir() / "_CoqProject").read_text().split()
 
 
 @needs_coq
 @needs_mathcomp
 def test_claims_lose_the_determinant_premise():
-    reps = coq.apply_kernel_checks([Z.proposition_c_1(), Z.lemma_c_2()])
+    """The real-determinant route alone (the spectral-theorem entries left out): no determinant premise, the spectral
+    theorem still one."""
+    entries = tuple(e for e in coq.MANIFEST if not e.theorem.endswith("_spectral"))
+    with coq.using_manifest(entries):
+        reps = coq.apply_kernel_checks([Z.proposition_c_1(), Z.lemma_c_2()])
     for r, thm in zip(reps, ("zhou_prop_c_1_det", "zhou_lemma_c_2_det")):
         c = r.conclusion
         assert c.verdict is ProofVerdict.KERNEL_CHECKED, (r.id, c.evidence)
         assert thm in c.evidence and "Hilbert's epsilon" in c.evidence
         assert coq.DET_LAWS not in c.premises and coq.SPECTRAL in c.premises
         assert "laws of the determinant" not in r.strength_label and "spectral theorem" in r.strength_label
+
+
+@needs_coq
+@needs_mathcomp
+def test_claims_lose_every_premise_with_the_spectral_theorem():
+    reps = coq.apply_kernel_checks([Z.proposition_c_1(), Z.lemma_c_2()])
+    for r, thm in zip(reps, ("zhou_prop_c_1_spectral", "zhou_lemma_c_2_spectral")):
+        c = r.conclusion
+        assert c.verdict is ProofVerdict.KERNEL_CHECKED and c.premises == (), (r.id, c.evidence)
+        assert thm in c.evidence and r.strength_label == "kernel-checked"
 
 
 @needs_coq

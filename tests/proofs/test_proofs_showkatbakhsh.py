@@ -65,7 +65,19 @@ def test_log_sum_identity_and_a_wrong_one():
 def test_proposition_2_is_proved_with_the_bridge_stated():
     r = SK.proposition_2()
     assert r.conclusion.verdict is ProofVerdict.PROVED, r.conclusion.evidence
-    assert any("Dobrushin" in n for n in r.notes)  # the scope (KL on general spaces) is said, not hidden
+    assert any("every output space" in n and "kl_binary_data_processing_ext" in n for n in r.notes)  # the scope, said
+
+
+@needs_coq
+def test_proposition_2_rests_on_the_kernel_checked_partition_step():
+    """With Coq: the data-processing step on general output spaces is MeasureKL's theorem (type and witness checked),
+    so no premise is left; without it (kernel_premises(False)) the step is the cited fact and the verdict says so."""
+    r = SK.proposition_2()
+    assert r.conclusion.premises == () and r.strength_label == "proved", r.conclusion.evidence
+    assert "(kernel-checked)" in r.conclusion.evidence
+    with coq.kernel_premises(False):
+        r0 = SK.proposition_2()
+    assert r0.strength_label.startswith("proved given KL divergence is the supremum"), r0.strength_label
 
 
 @pytest.mark.parametrize("c_tv", [sp.Rational(9, 5), sp.Rational(199, 100)])

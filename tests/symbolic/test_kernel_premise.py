@@ -28,7 +28,8 @@ def test_premise_with_a_coq_claim_theorem_is_kernel_checked():
     assert rep.conclusion.verdict is ProofVerdict.TESTED  # the proof file's own verdict
     got = coq.kernel_premise(rep)
     assert got.verdict is ProofVerdict.KERNEL_CHECKED
-    assert "ShowkatbakhshWedin.v" in got.evidence
+    # the theorem from the proved spectral theorem decides it (ShowkatSpectral.v): no premise left
+    assert "ShowkatSpectral.v" in got.evidence and got.premises == ()
 
 
 def test_premise_inside_kernel_premises_false_is_the_files_verdict():
@@ -65,7 +66,7 @@ def test_theorem_1_stays_tested_with_a_kernel_checked_lemma_3():
     """The chain names Proposition 3 (probabilistic, tested): a kernel-checked Lemma 3 must not lift the claim."""
     r = S.theorem_1()
     assert r.conclusion.verdict is ProofVerdict.TESTED
-    assert "Lemma 3 (kernel-checked given Rayleigh-Ritz" in r.conclusion.evidence  # its premise named (round 9)
+    assert "Lemma 3 (kernel-checked)" in r.conclusion.evidence  # unconditional since the spectral theorem is proved
     assert "Proposition 3 (tested)" in r.conclusion.evidence
 
 

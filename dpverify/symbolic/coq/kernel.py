@@ -114,17 +114,23 @@ def kernel_premise(report: ClaimReport, *, timeout: float = DEFAULT_TIMEOUT,
 
 
 def kernel_step(file: str, theorem: str, statement: str, fallback: CheckResult, *,
-                timeout: float = DEFAULT_TIMEOUT) -> CheckResult:
+                timeout: float = DEFAULT_TIMEOUT, checks: str = "") -> CheckResult:
     """One step of a claim's proof that the Coq theorem ``theorem`` of ``proofs/coq/<file>`` proves.
 
     ``kernel-checked`` when the file compiles here and the theorem rests on the classical reals only (``statement``
     says what it proves, in the claim's terms); otherwise ``fallback`` -- the proof file's own check of the step --
     with the reason appended to its evidence (Coq not available, the file does not compile, other axioms), and
     inside ``kernel_premises(False)`` the fallback as it is. A REFUTED fallback is returned as it is: the theorem and
-    the step's own check then disagree, and the counterexample is what a reader must see."""
+    the step's own check then disagree, and the counterexample is what a reader must see.
+
+    ``checks`` (for a step that discharges a premise of a claim's verdict): the theorem's type exactly as ``coqc``
+    prints it, as :attr:`CoqEntry.checks`; when given, the step is ``kernel-checked`` only if the type is that one and
+    the theorem's non-vacuity witness passes (:func:`check_witnesses`), as for a claim's own theorem."""
     for name, value in (("file", file), ("theorem", theorem), ("statement", statement)):
         if not isinstance(value, str) or not value.strip():
             raise InvalidArgument(f"{name}={value!r} must be a non-empty string.")
+    if not isinstance(checks, str):
+        raise InvalidArgument(f"checks={checks!r} must be a string (the theorem's type as coqc prints it), or ''.")
     if not isinstance(fallback, CheckResult):
         raise InvalidArgument(f"fallback={fallback!r} must be a CheckResult (the step's check without Coq).")
     if not _PREMISES.get() or fallback.verdict is ProofVerdict.REFUTED:
@@ -147,9 +153,22 @@ def kernel_step(file: str, theorem: str, statement: str, fallback: CheckResult, 
     bad = disallowed_axioms(axioms.get((file, theorem), ()))
     if bad:
         return fall(f"Coq theorem {where} compiled but rests on axioms outside the classical reals: {', '.join(bad)}")
+    shown = ""
+    if checks:
+        types = theorem_types([(file, theorem)], timeout=timeout, coqc=coqc)
+        got = types.get((file, theorem), "") if isinstance(types, dict) else ""
+        if got != checks:
+            return fall(f"STATEMENT MISMATCH: Coq theorem {where} compiled, but its type as coqc prints it is not the "
+                        f"step's formal statement: coqc: {got or 'not read'} | the step: {checks}")
+        entry = CoqEntry("(a step)", file, theorem, statement, Coverage.STEP)
+        w = check_witnesses([entry], timeout=timeout, coqc=coqc).get((file, theorem))
+        if w is None or not w.ok:
+            why = "no witness result" if w is None else f"{w.status.value}: {w.message[:300]}"
+            return fall(f"Coq theorem {where} compiled, but its hypotheses are NOT shown satisfiable ({why})")
+        shown = f"; hypotheses shown satisfiable by {w.witness}; its type, as coqc prints it, is the step's statement"
     return CheckResult(ProofVerdict.KERNEL_CHECKED,
                        f"Coq theorem {where} accepted by coqc {res.coqc_version} in {res.seconds:.1f} s (Print "
-                       f"Assumptions: {axioms_phrase(axioms.get((file, theorem), ()))}): {statement}")
+                       f"Assumptions: {axioms_phrase(axioms.get((file, theorem), ()))}{shown}): {statement}")
 
 
 def _keep(report: ClaimReport, why: str) -> ClaimReport:

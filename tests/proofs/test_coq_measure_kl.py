@@ -1,0 +1,106 @@
+"""The measure-theoretic steps of proofs/coq/MeasureKL.v (mathcomp-analysis) that discharge premises of
+showkatbakhsh-regression Proposition 2 (data processing of KL onto {E, E^c}) and zhou-compression Theorem 5.1 (the
+variance of a mean of independent rows, E[Y | F] <= E[Y]/P(F), Markov): the file compiles with the allowed axioms,
+false variants are rejected by coqc with the same proof script, a step is kernel-checked only with its stated type and
+its witness, and without Coq the claims name the facts as premises. Deterministic.
+
+Why each mutant is false (checked with numpy in ``test_mutant_witnesses_are_false``):
+- Markov with 1/(2t): the Dirac mass, Y = 1, t = 1: mu[Y >= 1] = 1 > 1/2;
+- the variance of a sum of k+1 rows as k Var f: k = 0, f = +-1 with probability 1/2 each: E f^2 = 1 > 0;
+- the binary KL bounded by KL/2: the coin f = (0.9, 0.1), g = (0.5, 0.5), E = {heads}: the binary KL is the KL (> 0).
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+from dpverify.errors import InvalidArgument
+from dpverify.symbolic import ProofVerdict, coq
+from dpverify.symbolic.proof import proved
+
+from _coq_checks import assert_compiles_classically, assert_mutant_rejected, needs_coq
+
+S = importlib.import_module("dpverify_proofs.showkatbakhsh_regression")
+Z = importlib.import_module("dpverify_proofs.zhou_compression")
+
+FILE = "MeasureKL.v"
+THEOREMS = ("kl_binary_data_processing", "kl_binary_data_processing_ext", "markov_inequality",
+            "restricted_expectation_le", "conditional_expectation_le", "variance_two_factors", "iid_variance_of_sum")
+
+MUTANTS = [
+    ("markov_inequality", "(Rinv t)%:E * \\int", "(Rinv (Rmult 2 t))%:E * \\int", "Dirac, Y = 1, t = 1: 1 > 1/2"),
+    ("iid_variance_of_sum", "(INR k.+1)%:E *", "(INR k)%:E *", "k = 0, f = +-1: E f^2 = 1 > 0"),
+    ("kl_binary_data_processing_ext", "<= \\int[mu]_x (Rmult (f x) (ln (Rdiv (f x) (g x))))%:E.",
+     "<= \\int[mu]_x (Rmult (f x) (ln (Rdiv (f x) (g x))))%:E * (Rinv 2)%:E.",
+     "coin (0.9, 0.1) against (0.5, 0.5), E = {heads}: the binary KL is the KL > KL/2"),
+]
+
+
+def _needs_mathcomp_analysis():
+    return pytest.mark.skipif(bool(coq.coqc_path()) and bool(coq.missing_libraries((coq.coq_dir() / FILE).read_text())),
+                              reason="mathcomp-analysis not installed")
+
+
+needs_analysis = _needs_mathcomp_analysis()
+
+
+@needs_coq
+@needs_analysis
+def test_compiles_with_allowed_axioms():
+    assert_compiles_classically(FILE, THEOREMS)
+
+
+@needs_coq
+@needs_analysis
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[3][:30]}")
+def test_mutant_is_rejected(mutant):
+    assert_mutant_rejected(FILE, *mutant)
+
+
+def test_mutant_witnesses_are_false():
+    assert 1.0 > 0.5 * 1.0  # Markov at the Dirac mass
+    f = np.array([1.0, -1.0])
+    assert np.mean(f**2) > 0 * np.var(f)
+    p, q = np.array([0.9, 0.1]), np.array([0.5, 0.5])
+    kl = float(np.sum(p * np.log(p / q)))
+    binary = 0.9 * np.log(0.9 / 0.5) + 0.1 * np.log(0.1 / 0.5)
+    assert kl > 0 and binary > kl / 2
+
+
+@needs_coq
+@needs_analysis
+def test_the_steps_need_their_type_and_witness():
+    """The adversaries: the right theorem with a wrong formal statement, and a theorem with no witness, never make a
+    kernel-checked step; the fallback (here a stand-in) is returned with the reason."""
+    fallback = proved("stand-in for the step's own check")
+    right = Z.THEOREM_5_1_TYPES["markov_inequality"]
+    ok = coq.kernel_step(FILE, "markov_inequality", "Markov", fallback, checks=right)
+    assert ok.verdict is ProofVerdict.KERNEL_CHECKED and "hypotheses shown satisfiable" in ok.evidence
+    stronger = right.replace("<=", "<", 1)  # a strict Markov inequality: another (false) statement
+    assert stronger != right
+    wrong = coq.kernel_step(FILE, "markov_inequality", "Markov", fallback, checks=stronger)
+    assert wrong.verdict is ProofVerdict.PROVED and "STATEMENT MISMATCH" in wrong.evidence
+    types = coq.theorem_types([(FILE, "restricted_expectation_le")])
+    # a theorem of the file with a witness (restricted_expectation_le) passes; ln_gibbs_pointwise has none
+    lemma = coq.theorem_types([(FILE, "ln_gibbs_pointwise")])[(FILE, "ln_gibbs_pointwise")]
+    nowit = coq.kernel_step(FILE, "ln_gibbs_pointwise", "Gibbs", fallback, checks=lemma)
+    assert nowit.verdict is ProofVerdict.PROVED and "NOT shown satisfiable" in nowit.evidence
+    assert coq.kernel_step(FILE, "restricted_expectation_le", "E_F", fallback,
+                           checks=types[(FILE, "restricted_expectation_le")]).verdict is ProofVerdict.KERNEL_CHECKED
+
+
+@needs_coq
+@needs_analysis
+def test_theorem_5_1_is_certified_without_premises_and_names_them_without_coq():
+    for r in Z.theorem_5_1():
+        assert r.strength_label == "certified" and r.conclusion.premises == (), (r.id, r.conclusion.evidence[-500:])
+    with coq.kernel_premises(False):
+        for r in Z.theorem_5_1():
+            assert r.strength_label.startswith("certified given Var of a mean"), r.strength_label
+
+
+def test_kernel_step_rejects_a_non_string_checks():
+    with pytest.raises(InvalidArgument, match="checks="):
+        coq.kernel_step(FILE, "markov_inequality", "Markov", proved("x"), checks=None)
