@@ -1021,7 +1021,8 @@ def theorem_9() -> ClaimReport:
                               "A + W is PSD (proofs/coq/JiangDavisKahan.v, jiang_theorem_9_step, a step: Weyl and the triangle inequality); the tail "
                               "rests on Lemma 1 for general d (tested), so the claim stays tested"),
                        undecidable="an O(d log d/eps) bound with an unspecified constant (and no stated probability) on a "
-                                   "random quantity: no finite instance decides it; checked only in the explicit reading above")
+                                   "random quantity: no finite instance decides it (its Monte Carlo check is of one explicit reading, "
+                                   "lambda_k+1 + 2 t(theta) with probability >= 1 - d e^-theta)")
 
 
 # ------------------------------------------------------------------ claims without a checkable content
