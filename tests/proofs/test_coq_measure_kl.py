@@ -104,3 +104,46 @@ def test_theorem_5_1_is_certified_without_premises_and_names_them_without_coq():
 def test_kernel_step_rejects_a_non_string_checks():
     with pytest.raises(InvalidArgument, match="checks="):
         coq.kernel_step(FILE, "markov_inequality", "Markov", proved("x"), checks=None)
+
+
+# ------------------------------------------------------------------ MeasureGibbs.v (showkatbakhsh Lemma 1)
+GIBBS_FILE = "MeasureGibbs.v"
+GIBBS_THEOREMS = ("gibbs_integrated", "mutual_information_golden", "gaussian_channel_mi_bound", "gaussian_channel_mi_eps")
+# the capacity halved: false at low SNR, where the binary input +-1 gets about 1/(2 sigma^2) nats (computed below)
+GIBBS_MUTANT = ("gaussian_channel_mi_bound", "<= (Rmult (Rinv 2) (ln (Rplus 1 (Rinv sigma2))))%:E.",
+                "<= (Rmult (Rinv 4) (ln (Rplus 1 (Rinv sigma2))))%:E.",
+                "sigma^2 = 10, X = +-1: I = 0.0476 nats > ln(1.1)/4 = 0.0238")
+
+
+def _binary_awgn_mi(s2: float) -> float:
+    """I(X; X + sigma N) in nats for X uniform on {-1, 1}, by the trapezoid rule on a wide grid."""
+    y = np.linspace(-1 - 12 * np.sqrt(s2), 1 + 12 * np.sqrt(s2), 200001)
+    phi = [np.exp(-(y - m) ** 2 / (2 * s2)) / np.sqrt(2 * np.pi * s2) for m in (-1.0, 1.0)]
+    py = (phi[0] + phi[1]) / 2
+    return float(sum(0.5 * np.trapezoid(f * np.log(f / py), y) for f in phi))
+
+
+def test_gibbs_mutant_witness_is_false():
+    mi = _binary_awgn_mi(10.0)
+    assert mi > np.log(1 + 1 / 10.0) / 4 and mi <= np.log(1 + 1 / 10.0) / 2  # above the mutant, below the theorem
+
+
+@needs_coq
+@needs_analysis
+def test_gibbs_file_compiles_and_rejects_the_halved_capacity():
+    assert_compiles_classically(GIBBS_FILE, GIBBS_THEOREMS)
+    assert_mutant_rejected(GIBBS_FILE, *GIBBS_MUTANT)
+
+
+@needs_coq
+@needs_analysis
+def test_lemma_1_keeps_only_the_conditioning_premise():
+    """With Coq the channel bound is MeasureGibbs's theorem (type and witness checked) with the Gaussian integrals by
+    sympy: the verdict names only (17), the conditioning on the other entries; without Coq, both old premises."""
+    r = S.lemma_1()
+    assert r.strength_label.startswith("proved given (17): I(X_11; X_AN | X^-(1,1)) is the channel's"), r.strength_label
+    assert len(r.conclusion.premises) == 1
+    assert S.gaussian_integrals().verdict is ProofVerdict.PROVED
+    with coq.kernel_premises(False):
+        r0 = S.lemma_1()
+    assert len(r0.conclusion.premises) == 2 and "Gibbs" in r0.strength_label
