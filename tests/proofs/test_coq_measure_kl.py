@@ -1,8 +1,9 @@
 """The measure-theoretic steps of proofs/coq/MeasureKL.v (mathcomp-analysis) that discharge premises of
 showkatbakhsh-regression Proposition 2 (data processing of KL onto {E, E^c}) and zhou-compression Theorem 5.1 (the
 variance of a mean of independent rows, E[Y | F] <= E[Y]/P(F), Markov): the file compiles with the allowed axioms,
-false variants are rejected by coqc with the same proof script, a step is kernel-checked only with its stated type and
-its witness, and without Coq the claims name the facts as premises. Deterministic.
+false variants are rejected by coqc with the same proof script (two of them under ``-m slow``: each recompiles the
+file, about 25 s), a step is kernel-checked only with its stated type and its witness, and without Coq the claims
+name the facts as premises. Deterministic.
 
 Why each mutant is false (checked with numpy in ``test_mutant_witnesses_are_false``):
 - Markov with 1/(2t): the Dirac mass, Y = 1, t = 1: mu[Y >= 1] = 1 > 1/2;
@@ -29,9 +30,12 @@ FILE = "MeasureKL.v"
 THEOREMS = ("kl_binary_data_processing", "kl_binary_data_processing_ext", "markov_inequality",
             "restricted_expectation_le", "conditional_expectation_le", "variance_two_factors", "iid_variance_of_sum")
 
-MUTANTS = [
+# -m slow: each recompiles the whole file (about 25 s)
+SLOW_MUTANTS = [
     ("markov_inequality", "(Rinv t)%:E * \\int", "(Rinv (Rmult 2 t))%:E * \\int", "Dirac, Y = 1, t = 1: 1 > 1/2"),
     ("iid_variance_of_sum", "(INR k.+1)%:E *", "(INR k)%:E *", "k = 0, f = +-1: E f^2 = 1 > 0"),
+]
+MUTANTS = [
     ("kl_binary_data_processing_ext", "<= \\int[mu]_x (Rmult (f x) (ln (Rdiv (f x) (g x))))%:E.",
      "<= \\int[mu]_x (Rmult (f x) (ln (Rdiv (f x) (g x))))%:E * (Rinv 2)%:E.",
      "coin (0.9, 0.1) against (0.5, 0.5), E = {heads}: the binary KL is the KL > KL/2"),
@@ -56,6 +60,14 @@ def test_compiles_with_allowed_axioms():
 @needs_analysis
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m[0]}:{m[3][:30]}")
 def test_mutant_is_rejected(mutant):
+    assert_mutant_rejected(FILE, *mutant)
+
+
+@needs_coq
+@needs_analysis
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", SLOW_MUTANTS, ids=lambda m: f"{m[0]}:{m[3][:30]}")
+def test_more_mutants_are_rejected(mutant):
     assert_mutant_rejected(FILE, *mutant)
 
 
