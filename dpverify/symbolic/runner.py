@@ -4,16 +4,21 @@ A proof file defines ``claims() -> list[ClaimReport]`` (deterministic: seeds fix
 their checks within a process (a run in the other ``kernel_check`` mode clears those caches, :func:`clear_caches`).
 The stages: find the modules (:mod:`dpverify.symbolic.proof_files`; :func:`proof_modules` and :func:`check_paths`
 are re-exported here), run each one's ``claims()``, then apply its Coq theorems
-(:func:`dpverify.symbolic.coq.apply_kernel_checks`).
+(:func:`dpverify.symbolic.coq.apply_kernel_checks`). With ``kernel_check`` and ``coqc`` on the PATH, the ``.v`` files of
+``proofs/coq/_CoqProject`` are compiled in a background thread, one ``coqc`` at a time, while the proof files' Python
+checks run (:func:`_start_prefetch`): a cold run then uses both cores; the thread is joined before
+:func:`run_proofs` returns, and every later compile of a file finds its result (``compile_file``'s per-file locks and
+cache), so verdicts do not depend on it.
 """
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Iterable
 
 from ..errors import DPVerifyError, InvalidArgument
-from .coq import apply_kernel_checks, kernel_premises
+from .coq import apply_kernel_checks, coq_dir, coqc_path, compile_files, kernel_premises
 from .proof_files import check_paths, proof_modules
 from .verdicts import ClaimReport
 
@@ -38,8 +43,13 @@ def run_proofs(paths: Iterable[str | Path] | None = None, progress=None, *, kern
         for module in modules:
             clear_caches(module)
     _LAST_MODE["kernel_check"] = kernel_check
-    with kernel_premises(kernel_check):
-        _run_modules(modules, reports, progress, kernel_check, on_reports)
+    prefetch = _start_prefetch() if kernel_check else None
+    try:
+        with kernel_premises(kernel_check):
+            _run_modules(modules, reports, progress, kernel_check, on_reports)
+    finally:
+        if prefetch is not None:
+            prefetch.join()
     ids = [r.id for r in reports]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
@@ -48,6 +58,25 @@ def run_proofs(paths: Iterable[str | Path] | None = None, progress=None, *, kern
 
 
 _LAST_MODE: dict = {}
+
+
+def _start_prefetch() -> threading.Thread | None:
+    """Compile the files of ``_CoqProject`` in a background thread (one ``coqc`` at a time: the proof files' Python
+    checks keep the other core); None without ``coqc`` or ``_CoqProject``."""
+    project = coq_dir() / "_CoqProject"
+    if coqc_path() is None or not project.is_file():
+        return None
+    names = [w for w in project.read_text().split() if w.endswith(".v") and (coq_dir() / w).is_file()]
+    thread = threading.Thread(target=_compile_quietly, args=(names,), name="dpverify-coq-prefetch", daemon=True)
+    thread.start()
+    return thread
+
+
+def _compile_quietly(names: list[str]) -> None:
+    try:
+        compile_files(names, workers=1)
+    except Exception:  # noqa: BLE001 -- only a head start: the proof files compile what they need and report its errors
+        pass
 
 
 def clear_caches(module) -> None:
