@@ -1146,18 +1146,28 @@ COQ = (
              "for all x), orthonormal eigendecompositions of A and A_hat, A_hat_k its rank-k truncation: ||A - A_hat_k||_2 <= "
              "lambda_k+1(A) + 2 ||W||_2, ||.||_2 the least b with |M x| <= b |x| (Weyl and the triangle inequality); the "
              "tail ||W||_2 = O(d log d/eps) rests on Lemma 1 (Zhu) for general d, not in Coq", coq.Coverage.STEP),
-    # the same claims from the proved spectral theorem (proofs/coq/Spectral.v): no spectral or Rayleigh premise; 
+    # the same claims from the proved spectral theorem (proofs/coq/Spectral.v): no spectral or Rayleigh premise;
     # applied after the entries above, so where these compile they decide the verdict
     coq.CoqEntry('jiang-wishart/theorem-6', 'JiangSpectral.v', 'jiang_theorem_6_spectral',
-             'for every dimension d and 1 <= k < d, A symmetric, W symmetric PSD (x^T W x >= 0), A_hat = A + W, ||W||_2 = w the operator norm: orthonormal eigendecompositions of A and A_hat exist, and for every pair with sigma_k > sigma_(k+1): ||V_k V_k^T - V_hat_k V_hat_k^T||_F <= 2 sqrt(k) ||W||_2 / (sigma_k - sigma_(k+1)) (the spectral theorem is proved (Spectral.spectral_exists: every real symmetric matrix has an orthonormal eigendecomposition with nonincreasing eigenvalues), so the statement says that the decompositions exist and that the conclusion holds for every one of them)',
+             "for every dimension d and 1 <= k < d, A symmetric, W symmetric PSD (x^T W x >= 0), A_hat = A + W, "
+             "||W||_2 = w the operator norm: orthonormal eigendecompositions of A and A_hat exist, and for every pair "
+             "with sigma_k > sigma_(k+1): ||V_k V_k^T - V_hat_k V_hat_k^T||_F <= 2 sqrt(k) ||W||_2 / (sigma_k - "
+             "sigma_(k+1)) ("
+             + coq.SPECTRAL_PROVED + ")",
              coq.Coverage.CLAIM,
              checks='forall (d k : nat) (A W Ahat : nat -> nat -> R) (w : R), (0 < k)%nat -> (k < d)%nat -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> A a b = A b a) -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> W a b = W b a) -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> Ahat a b = A a b + W a b) -> (forall x : nat -> R, 0 <= JiangWeyl.quad d W x) -> JiangDavisKahan.is_norm2 d W w -> (exists (V U : nat -> nat -> R) (l m : nat -> R), JiangDavisKahan.orth_eig d A V l /\\ JiangDavisKahan.orth_eig d Ahat U m) /\\ (forall (V U : nat -> nat -> R) (l m : nat -> R), JiangDavisKahan.orth_eig d A V l -> JiangDavisKahan.orth_eig d Ahat U m -> l k < l (k - 1)%nat -> sqrt (JiangDavisKahan.frob2 d (fun a b : nat => JiangDavisKahan.proj d k V a b - JiangDavisKahan.proj d k U a b)) <= 2 * sqrt (INR k) * w / (l (k - 1)%nat - l k))'),
     coq.CoqEntry('jiang-wishart/lemma-3', 'JiangSpectral.v', 'jiang_davis_kahan_spectral',
-             'for every dimension d and 1 <= k < d, A and A_hat symmetric, ||.||_2 the operator norm: orthonormal eigendecompositions exist, and for every pair with lambda_k(A) > lambda_(k+1)(A_hat): ||P_k - P_hat_k||_2 <= ||A - A_hat||_2 / (lambda_k(A) - lambda_(k+1)(A_hat)) (the spectral theorem is proved (Spectral.spectral_exists: every real symmetric matrix has an orthonormal eigendecomposition with nonincreasing eigenvalues), so the statement says that the decompositions exist and that the conclusion holds for every one of them)',
+             "for every dimension d and 1 <= k < d, A and A_hat symmetric, ||.||_2 the operator norm: orthonormal "
+             "eigendecompositions exist, and for every pair with lambda_k(A) > lambda_(k+1)(A_hat): ||P_k - "
+             "P_hat_k||_2 <= ||A - A_hat||_2 / (lambda_k(A) - lambda_(k+1)(A_hat)) ("
+             + coq.SPECTRAL_PROVED + ")",
              coq.Coverage.CLAIM,
              checks='forall (d k : nat) (A Ahat : nat -> nat -> R) (e : R), (0 < k)%nat -> (k < d)%nat -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> A a b = A b a) -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> Ahat a b = Ahat b a) -> JiangDavisKahan.is_norm2 d (fun a b : nat => A a b - Ahat a b) e -> (exists (V U : nat -> nat -> R) (l m : nat -> R), JiangDavisKahan.orth_eig d A V l /\\ JiangDavisKahan.orth_eig d Ahat U m) /\\ (forall (V U : nat -> nat -> R) (l m : nat -> R), JiangDavisKahan.orth_eig d A V l -> JiangDavisKahan.orth_eig d Ahat U m -> m k < l (k - 1)%nat -> forall pn : R, JiangDavisKahan.is_norm2 d (fun a b : nat => JiangDavisKahan.proj d k V a b - JiangDavisKahan.proj d k U a b) pn -> pn <= e / (l (k - 1)%nat - m k))'),
     coq.CoqEntry('jiang-wishart/lemma-4', 'JiangSpectral.v', 'jiang_weyl_spectral',
-             'for every dimension d, H and P symmetric, M = H + P: orthonormal eigendecompositions of H, M and P exist, and for every three of them nu_i + rho_d <= mu_i <= nu_i + rho_1 (rho_1, rho_d the largest and smallest eigenvalues of P; the spectral theorem is proved (Spectral.spectral_exists: every real symmetric matrix has an orthonormal eigendecomposition with nonincreasing eigenvalues), so the statement says that the decompositions exist and that the conclusion holds for every one of them)',
+             "for every dimension d, H and P symmetric, M = H + P: orthonormal eigendecompositions of H, M and P "
+             "exist, and for every three of them nu_i + rho_d <= mu_i <= nu_i + rho_1 (rho_1, rho_d the largest and "
+             "smallest eigenvalues of P; "
+             + coq.SPECTRAL_PROVED + ")",
              coq.Coverage.CLAIM,
              checks='forall (d i : nat) (H P M : nat -> nat -> R), (i < d)%nat -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> H a b = H b a) -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> P a b = P b a) -> (forall a b : nat, (a < d)%nat -> (b < d)%nat -> M a b = H a b + P a b) -> (exists (VH VM VP : nat -> nat -> R) (nu mu rho : nat -> R), JiangDavisKahan.orth_eig d H VH nu /\\ JiangDavisKahan.orth_eig d M VM mu /\\ JiangDavisKahan.orth_eig d P VP rho) /\\ (forall (VH VM VP : nat -> nat -> R) (nu mu rho : nat -> R), JiangDavisKahan.orth_eig d H VH nu -> JiangDavisKahan.orth_eig d M VM mu -> JiangDavisKahan.orth_eig d P VP rho -> nu i + rho (d - 1)%nat <= mu i <= nu i + rho 0%nat)'),
 )

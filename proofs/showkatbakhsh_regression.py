@@ -239,9 +239,9 @@ def gaussian_integrals() -> CheckResult:
 
 
 def lemma_1_channel_bound() -> CheckResult:
-    """The channel bound I(X_11; X_11 + sigma N) <= eps bits for every input law on [-1, 1]: kernel-checked
-    (MeasureGibbs.gaussian_channel_mi_eps, type and witness checked) with its Gaussian integrals by sympy; without
-    Coq, UNKNOWN (the route of the paper, (18)-(19), is then the conclusion's)."""
+    """The channel bound I(X_11; X_11 + sigma N) <= eps bits for every input law on [-1, 1]: PROVED when
+    MeasureGibbs.gaussian_channel_mi_eps is kernel-checked (type and witness checked) and sympy computes the Gaussian
+    integrals it takes; otherwise UNKNOWN (the route of the paper, (18)-(19), is then the conclusion's)."""
     step = kernel_step("MeasureGibbs.v", "gaussian_channel_mi_eps", _L1_CHANNEL_STEP,
                        unknown("the channel bound is not checked without Coq"), checks=_L1_CHANNEL_TYPE)
     return rests_on(step, ("the Gaussian integrals the theorem takes (sympy, Lebesgue measure)", gaussian_integrals()))
@@ -259,20 +259,18 @@ def lemma_1() -> ClaimReport:
                    ("(18) I = h(X_11 + sigma N | X^-) - h(sigma N)", stated("definition of mutual information")),
                    ("(19) |X_11| <= 1 => power <= 1, maximum entropy", max_entropy),
                    ("(19) entropy difference = capacity formula", cap), ("sigma_AN from (19)", match)])
-    concl = rests_on(chain([("capacity formula", cap), ("sigma_AN from (19)", match),
-                            ("capacity at sigma_AN <= eps (the claim's constants)", bound)]),
-                     ("maximum-entropy bound (Gibbs, checked pieces)", max_entropy))
+    capacity = chain([("capacity formula", cap), ("sigma_AN from (19)", match),
+                      ("capacity at sigma_AN <= eps (the claim's constants)", bound)])
     channel = lemma_1_channel_bound()
-    if channel.verdict is ProofVerdict.KERNEL_CHECKED or channel.verdict is ProofVerdict.PROVED:
-        # the channel bound without entropies (Coq): only the conditioning on the other entries, (17), is left
-        concl = given(rests_on(chain([("capacity formula", cap), ("sigma_AN from (19)", match),
-                                      ("capacity at sigma_AN <= eps (the claim's constants)", bound)]),
-                               ("I(X_11; X_11 + sigma N) <= eps bits for every input law on [-1, 1] (Coq)", channel)),
-                      _L1_CONDITIONING)
+    if channel.verdict is ProofVerdict.PROVED:
+        # the channel bound without entropies (Coq, its Gaussian integrals by sympy): only (17) is left
+        concl = given(rests_on(capacity, ("I(X_11; X_11 + sigma N) <= eps bits for every input law on [-1, 1] (Coq)",
+                                          channel)), _L1_CONDITIONING)
     else:
-        # what the checked pieces do not cover (the evidence called it "not machine-checked"): the verdict names it
-        concl = given(concl, fact("integrating the pointwise Gibbs inequality ln(g/f) <= g/f - 1 against f gives h(f) "
-                                  "<= -E_f[ln g] (monotonicity and linearity of the integral)"),
+        # the paper's route: what its checked pieces do not cover (the evidence called it "not machine-checked")
+        concl = given(rests_on(capacity, ("maximum-entropy bound (Gibbs, checked pieces)", max_entropy)),
+                      fact("integrating the pointwise Gibbs inequality ln(g/f) <= g/f - 1 against f gives h(f) "
+                           "<= -E_f[ln g] (monotonicity and linearity of the integral)"),
                       fact("(17)-(18): I(X_11; X_AN | X^-(1,1)) = h(X_11 + sigma N) - h(sigma N) (chain rule, "
                            "independent noise)"))
     return ClaimReport(f"{PAPER}/lemma-1", "sigma_AN^2 = 1/(2^(2 eps) - 1) makes X + sigma_AN N eps-MI-DP (bits) per entry",
@@ -280,8 +278,9 @@ def lemma_1() -> ClaimReport:
                        notes=("the maximum-entropy bound h(Y) <= (1/2) log2(2 pi e E[Y^2]) (Cover & Thomas Thm 8.6.5) is "
                               "checked through Gibbs' inequality: its pointwise form and the Gaussian cross-entropy by "
                               "sympy; " + _INTEGRAL_BRIDGE,
-                              "(17) and (18) are the chain rule and the definition of mutual information (not "
-                              "machine-checked; they do not enter the conclusion's verdict)"))
+                              "(17) and (18) are the chain rule and the definition of mutual information: where Coq "
+                              "checks the channel bound (MeasureGibbs.gaussian_channel_mi_eps) only (17) stays a premise "
+                              "of the conclusion, else both do"))
 
 
 # ---------------------------------------------------------------- Lemma 2 and Corollary 1 (random projection)
@@ -1002,14 +1001,21 @@ COQ = (
              "via wedin_error_bound: (s - e) ||X theta_AN - y|| <= s ||X theta* - y|| + e ||X theta*||)", coq.Coverage.CLAIM,
              checks='forall (n d : nat) (X E : nat -> nat -> R) (y th th_an : nat -> R) (s S0 e : R), (1 <= d)%nat -> 0 < s -> 0 < S0 -> 0 <= e -> (forall x : nat -> R, s * s * ShowkatbakhshRidge.dot d x x <= ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X x) (ShowkatbakhshRidge.mv n d X x)) -> (forall x : nat -> R, ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X x) (ShowkatbakhshRidge.mv n d X x) <= S0 * S0 * ShowkatbakhshRidge.dot d x x) -> (forall x : nat -> R, ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d E x) (ShowkatbakhshRidge.mv n d E x) <= e * e * ShowkatbakhshRidge.dot d x x) -> S0 / s * (e / S0) < 1 -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d (fun a b : nat => X a b + E a b) (fun i : nat => ShowkatbakhshRidge.mv n d (fun a b : nat => X a b + E a b) th_an i - y i) j = 0) -> 0 < nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) -> nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th_an i - y i) / nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) <= 1 + S0 / s * (e / S0) / (1 - S0 / s * (e / S0)) * (S0 / s + nrm n (ShowkatbakhshRidge.mv n d X th) / nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i))',
              premises=(coq.RAYLEIGH,)),
-    # the same claims from the proved spectral theorem (proofs/coq/Spectral.v): no spectral or Rayleigh premise; 
+    # the same claims from the proved spectral theorem (proofs/coq/Spectral.v): no spectral or Rayleigh premise;
     # applied after the entries above, so where these compile they decide the verdict
     coq.CoqEntry('showkatbakhsh-regression/lemma-3', 'ShowkatSpectral.v', 'wedin_relative_error_spectral',
-             'for every n, d >= 1, X, E (n x d), (X + E)^T ((X + E) theta_AN - y) = 0 and X theta* != y: eigendecompositions of X^T X and E^T E exist, and for every pair, with sigma_min(X)^2, sigma_max(X)^2 the smallest and largest eigenvalues of X^T X and ||E||_2^2 the largest of E^T E, sigma_min > 0 (rank X = d) and kappa Delta < 1 give (26) (the spectral theorem is proved (Spectral.spectral_exists: every real symmetric matrix has an orthonormal eigendecomposition with nonincreasing eigenvalues), so the statement says that the decompositions exist and that the conclusion holds for every one of them)',
+             "for every n, d >= 1, X, E (n x d), (X + E)^T ((X + E) theta_AN - y) = 0 and X theta* != y: "
+             "eigendecompositions of X^T X and E^T E exist, and for every pair, with sigma_min(X)^2, sigma_max(X)^2 "
+             "the smallest and largest eigenvalues of X^T X and ||E||_2^2 the largest of E^T E, sigma_min > 0 (rank X "
+             "= d) and kappa Delta < 1 give (26) ("
+             + coq.SPECTRAL_PROVED + ")",
              coq.Coverage.CLAIM,
              checks='forall (n d : nat) (X E : nat -> nat -> R) (y th th_an : nat -> R), (1 <= d)%nat -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d (fun a b : nat => X a b + E a b) (fun i : nat => ShowkatbakhshRidge.mv n d (fun a b : nat => X a b + E a b) th_an i - y i) j = 0) -> 0 < ShowkatbakhshWedin.nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) -> (exists (VX VE : nat -> nat -> R) (lx le : nat -> R), JiangDavisKahan.orth_eig d (SpectralFacts.gram n d X) VX lx /\\ JiangDavisKahan.orth_eig d (SpectralFacts.gram n d E) VE le) /\\ (forall (VX VE : nat -> nat -> R) (lx le : nat -> R), JiangDavisKahan.orth_eig d (SpectralFacts.gram n d X) VX lx -> JiangDavisKahan.orth_eig d (SpectralFacts.gram n d E) VE le -> 0 < lx (d - 1)%nat -> sqrt (lx 0%nat) / sqrt (lx (d - 1)%nat) * (sqrt (le 0%nat) / sqrt (lx 0%nat)) < 1 -> ShowkatbakhshWedin.nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th_an i - y i) / ShowkatbakhshWedin.nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i) <= 1 + sqrt (lx 0%nat) / sqrt (lx (d - 1)%nat) * (sqrt (le 0%nat) / sqrt (lx 0%nat)) / (1 - sqrt (lx 0%nat) / sqrt (lx (d - 1)%nat) * (sqrt (le 0%nat) / sqrt (lx 0%nat))) * (sqrt (lx 0%nat) / sqrt (lx (d - 1)%nat) + ShowkatbakhshWedin.nrm n (ShowkatbakhshRidge.mv n d X th) / ShowkatbakhshWedin.nrm n (fun i : nat => ShowkatbakhshRidge.mv n d X th i - y i)))'),
     coq.CoqEntry('showkatbakhsh-regression/lemma-4', 'ShowkatSpectral.v', 'ridge_relative_error_spectral',
-             'for every n, d >= 1, lambda > 0, theta* a least-squares solution and theta_RR the ridge solution, X theta* != y: an eigendecomposition of X^T X exists, and for every one (31) holds with sigma_min^2 its smallest eigenvalue (the spectral theorem is proved (Spectral.spectral_exists: every real symmetric matrix has an orthonormal eigendecomposition with nonincreasing eigenvalues), so the statement says that the decompositions exist and that the conclusion holds for every one of them)',
+             "for every n, d >= 1, lambda > 0, theta* a least-squares solution and theta_RR the ridge solution, X "
+             "theta* != y: an eigendecomposition of X^T X exists, and for every one (31) holds with sigma_min^2 its "
+             "smallest eigenvalue ("
+             + coq.SPECTRAL_PROVED + ")",
              coq.Coverage.CLAIM,
              checks='forall (n d : nat) (X : nat -> nat -> R) (y th_ls th_rr : nat -> R) (lam : R), (1 <= d)%nat -> 0 < lam -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d X (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i) j = 0) -> (forall j : nat, (j < d)%nat -> ShowkatbakhshRidge.tmv n d X (fun i : nat => ShowkatbakhshRidge.mv n d X th_rr i - y i) j + lam * th_rr j = 0) -> 0 < sqrt (ShowkatbakhshRidge.dot n (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i) (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i)) -> (exists (V : nat -> nat -> R) (l : nat -> R), JiangDavisKahan.orth_eig d (SpectralFacts.gram n d X) V l) /\\ (forall (V : nat -> nat -> R) (l : nat -> R), JiangDavisKahan.orth_eig d (SpectralFacts.gram n d X) V l -> sqrt (ShowkatbakhshRidge.dot n (fun i : nat => ShowkatbakhshRidge.mv n d X th_rr i - y i) (fun i : nat => ShowkatbakhshRidge.mv n d X th_rr i - y i)) / sqrt (ShowkatbakhshRidge.dot n (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i) (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i)) <= 1 + lam / (l (d - 1)%nat + lam) * (sqrt (ShowkatbakhshRidge.dot n (ShowkatbakhshRidge.mv n d X th_ls) (ShowkatbakhshRidge.mv n d X th_ls)) / sqrt (ShowkatbakhshRidge.dot n (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i) (fun i : nat => ShowkatbakhshRidge.mv n d X th_ls i - y i))))'),
 )

@@ -4,14 +4,15 @@ A proof file defines ``claims() -> list[ClaimReport]`` (deterministic: seeds fix
 their checks within a process (a run in the other ``kernel_check`` mode clears those caches, :func:`clear_caches`).
 The stages: find the modules (:mod:`dpverify.symbolic.proof_files`; :func:`proof_modules` and :func:`check_paths`
 are re-exported here), run each one's ``claims()``, then apply its Coq theorems
-(:func:`dpverify.symbolic.coq.apply_kernel_checks`). With ``kernel_check`` and ``coqc`` on the PATH, the ``.v`` files of
-``proofs/coq/_CoqProject`` are compiled in a background thread, one ``coqc`` at a time, while the proof files' Python
-checks run (:func:`_start_prefetch`): a cold run then uses both cores; the thread is joined before
-:func:`run_proofs` returns, and every later compile of a file finds its result (``compile_file``'s per-file locks and
-cache), so verdicts do not depend on it.
+(:func:`dpverify.symbolic.coq.apply_kernel_checks`). With ``kernel_check`` and ``coqc`` on the PATH, the ``.v`` files
+the selected proof modules name (their ``COQ`` entries and ``kernel_step`` files) are compiled in a background thread,
+one ``coqc`` at a time, while the modules' Python checks run (:func:`_start_prefetch`): a cold run then uses both
+cores; the thread is joined before :func:`run_proofs` returns, and every later compile of a file finds its result
+(``compile_file``'s per-file locks and cache), so verdicts do not depend on it.
 """
 from __future__ import annotations
 
+import re
 import threading
 import time
 from pathlib import Path
@@ -43,7 +44,7 @@ def run_proofs(paths: Iterable[str | Path] | None = None, progress=None, *, kern
         for module in modules:
             clear_caches(module)
     _LAST_MODE["kernel_check"] = kernel_check
-    prefetch = _start_prefetch() if kernel_check else None
+    prefetch = _start_prefetch(modules) if kernel_check else None
     try:
         with kernel_premises(kernel_check):
             _run_modules(modules, reports, progress, kernel_check, on_reports)
@@ -60,16 +61,22 @@ def run_proofs(paths: Iterable[str | Path] | None = None, progress=None, *, kern
 _LAST_MODE: dict = {}
 
 
-def _start_prefetch() -> threading.Thread | None:
-    """Compile the files of ``_CoqProject`` in a background thread (one ``coqc`` at a time: the proof files' Python
-    checks keep the other core); None without ``coqc`` or ``_CoqProject``."""
-    project = coq_dir() / "_CoqProject"
-    if coqc_path() is None or not project.is_file():
+def _start_prefetch(modules) -> threading.Thread | None:
+    """Compile the ``.v`` files named in the source of ``modules`` (a proof file names each file its entries and steps
+    use, as a string ``"Name.v"``; dependencies follow) in a background thread, one ``coqc`` at a time (the modules'
+    Python checks keep the other core); None without ``coqc`` or without such a file."""
+    if coqc_path() is None:
         return None
-    names = [w for w in project.read_text().split() if w.endswith(".v") and (coq_dir() / w).is_file()]
+    named = (m for module in modules for m in _V_FILE.findall(Path(module.__file__).read_text()))
+    names = [n for n in dict.fromkeys(named) if (coq_dir() / n).is_file()]
+    if not names:
+        return None
     thread = threading.Thread(target=_compile_quietly, args=(names,), name="dpverify-coq-prefetch", daemon=True)
     thread.start()
     return thread
+
+
+_V_FILE = re.compile(r"[\"']([A-Za-z][A-Za-z0-9_]*\.v)[\"']")
 
 
 def _compile_quietly(names: list[str]) -> None:

@@ -19,7 +19,8 @@ The package reads as its stages, each a module:
   only when the theorem compiles with allowed axioms, its printed type is the claim's statement and its witness
   passes; never hiding a refutation), :func:`kernel_premise`, :func:`kernel_step`, :class:`kernel_premises`.
 * :mod:`.premises` -- standard facts the theorems take as hypotheses (:data:`SPECTRAL`, :data:`RAYLEIGH`,
-  :data:`DET_LAWS`, :data:`INTEGRATION`), named in ``kernel-checked given ...`` verdicts.
+  :data:`DET_LAWS`, :data:`INTEGRATION`), named in ``kernel-checked given ...`` verdicts, and
+  :data:`SPECTRAL_PROVED`, what the statements of the theorems built on the proved spectral theorem say instead.
 
 ``coqc`` is found on the PATH, or named by the environment variable ``DPVERIFY_COQC`` (empty: none).
 """
@@ -30,7 +31,7 @@ from .build import (DEFAULT_TIMEOUT, INSTALL_HINT, LOGICAL, CoqResult, CoqStatus
                     dependencies, missing_libraries, scratch_tree, tree_hash, using_tree)
 from .kernel import apply_kernel_checks, kernel_premise, kernel_premises, kernel_step
 from .manifest import CoqEntry, Coverage, entries_for, gather_manifest, manifest_entries, using_manifest
-from .premises import DET_LAWS, INTEGRATION, LAPLACE_BRIDGE, RAYLEIGH, SPECTRAL
+from .premises import DET_LAWS, INTEGRATION, LAPLACE_BRIDGE, RAYLEIGH, SPECTRAL, SPECTRAL_PROVED
 from .queries import (ALLOWED_AXIOMS, BOOLP_AXIOMS, EPSILON_AXIOM, assumptions, axioms_phrase, disallowed_axioms, first_error,
                       normalise_type, theorem_types)
 from .witnesses import (SHAPE_FILE, WITNESS_GLOB, WITNESS_SUFFIX, WitnessCheck, WitnessStatus, check_witnesses,
@@ -45,7 +46,8 @@ __all__ = ["Coverage", "CoqEntry", "CoqStatus", "CoqResult", "MANIFEST", "ALLOWE
            "using_manifest", "entries_for", "apply_kernel_checks", "kernel_premise", "kernel_premises", "kernel_step",
            "WITNESS_SUFFIX", "WITNESS_GLOB", "SHAPE_FILE", "WitnessStatus", "WitnessCheck", "witness_files",
            "witness_for", "witness_check_source", "run_witness_checks", "check_witnesses", "theorem_types",
-           "normalise_type", "SPECTRAL", "RAYLEIGH", "DET_LAWS", "INTEGRATION", "LAPLACE_BRIDGE", "cache_root"]
+           "normalise_type", "SPECTRAL", "RAYLEIGH", "DET_LAWS", "INTEGRATION", "LAPLACE_BRIDGE",
+           "SPECTRAL_PROVED", "cache_root"]
 
 
 def __getattr__(name):

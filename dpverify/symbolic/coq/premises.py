@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..proof import fact
 
-__all__ = ["SPECTRAL", "RAYLEIGH", "DET_LAWS", "INTEGRATION", "LAPLACE_BRIDGE"]
+__all__ = ["SPECTRAL", "RAYLEIGH", "DET_LAWS", "INTEGRATION", "LAPLACE_BRIDGE", "SPECTRAL_PROVED"]
 
 #: Premises the Coq theorems take as hypotheses (named in the verdict: ``kernel-checked given ...``).
 SPECTRAL = fact("spectral theorem: every real symmetric matrix has an orthonormal eigendecomposition (the theorem takes "
@@ -23,3 +23,8 @@ INTEGRATION = fact("a pointwise bound on the log density ratio integrates to P(M
 #: the end of a pointwise Laplace statement: what the Coq theorem does not cover (the integration step)
 LAPLACE_BRIDGE = ("at every output; integrating the pointwise bound over an event gives the DP inequality "
                   "(that measure-theoretic step is not in Coq; its finite-space form is FiniteDP.dp_of_pointwise)")
+#: what the statement of a theorem built on the proved spectral theorem (proofs/coq/Spectral.v) says of the
+#: eigendecompositions it quantifies over (the end of such a ``CoqEntry.statement``; the entry has no premise)
+SPECTRAL_PROVED = ("the spectral theorem is proved (Spectral.spectral_exists: every real symmetric matrix has an orthonormal "
+                   "eigendecomposition with nonincreasing eigenvalues), so the statement says that the decompositions exist "
+                   "and that the conclusion holds for every one of them")
